@@ -1,0 +1,34 @@
+/* connections.h - CUDA_DEVICE_MAX_CONNECTIONS, which only counts before the runtime starts.
+ *
+ * The driver reads the variable once, when it creates the context. Setting it
+ * later changes nothing, so gridlab refuses to: gl_connections_request() fails
+ * once gl_runtime_mark_started() has been called (gl_device_open does that
+ * before its first CUDA call). */
+#ifndef GL_CONNECTIONS_H
+#define GL_CONNECTIONS_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum { GL_CONNECTIONS_DEFAULT = 8, GL_CONNECTIONS_MAX = 32 };
+
+/* Record that the CUDA runtime is about to start (or has started). */
+void gl_runtime_mark_started(void);
+int gl_runtime_started(void);
+
+/* Set CUDA_DEVICE_MAX_CONNECTIONS to c for this process. Returns 0, or -1 with
+ * a message in err when the runtime has already started or c is out of range. */
+int gl_connections_request(int c, char *err, size_t errlen);
+
+/* The value the driver will use: the environment's, or the default. desc gets
+ * "8 (default)" or "4 (CUDA_DEVICE_MAX_CONNECTIONS)". Returns the number, or
+ * the default when the variable is not a number in 1..32 (desc says so). */
+int gl_connections_effective(char *desc, size_t desclen);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,333 @@
+/* options.c - the command-line parser shared by every experiment.
+ *
+ * Parsing is pure C and runs before any CUDA call, so a usage error never waits
+ * for a context to be created and is reported the same on machines without a GPU. */
+#include "options.h"
+#include "gl_common.h"
+
+#include <errno.h>
+#include <float.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+void gl_die(int code, const char *fmt, ...)
+{
+    va_list ap;
+    fflush(stdout);
+    fputs("error: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    exit(code);
+}
+
+void gl_common_defaults(gl_common *c)
+{
+    memset(c, 0, sizeof(*c));
+    c->repeat = 10;
+    c->warmup = 2;
+    c->seed = 20261121ULL;
+    c->device = 0;
+}
+
+/* The common options, bound to one gl_common. Rebuilt per parse so that the
+ * table points at the caller's struct. */
+enum { N_COMMON = 11 };
+static void common_table(gl_common *c, gl_option t[N_COMMON])
+{
+    gl_option tmp[N_COMMON] = {
+        {"quick", GL_OPT_FLAG, &c->quick, 0, 0, NULL, NULL, "small, fast configuration (used by the tests)", 0},
+        {"repeat", GL_OPT_INT, &c->repeat, 1, 100000, NULL, "3", "timed repetitions per configuration", 0},
+        {"warmup", GL_OPT_INT, &c->warmup, 0, 100000, NULL, "1", "untimed repetitions before the timed ones", 0},
+        {"seed", GL_OPT_U64, &c->seed, 0, 18446744073709551615.0, NULL, NULL, "seed for random inputs", 0},
+        {"device", GL_OPT_INT, &c->device, 0, 1023, NULL, NULL, "CUDA device ordinal", 0},
+        {"json", GL_OPT_STRING, &c->json_path, 0, 0, NULL, NULL, "write results (one row per configuration) as JSON to FILE", 0},
+        {"csv", GL_OPT_STRING, &c->csv_path, 0, 0, NULL, NULL, "write results (one row per configuration) as CSV to FILE", 0},
+        {"trace", GL_OPT_STRING, &c->trace_path, 0, 0, NULL, NULL, "write the measured timeline as Chrome trace-event JSON (Perfetto) to FILE", 0},
+        {"timeline", GL_OPT_FLAG, &c->timeline, 0, 0, NULL, NULL, "draw the measured timeline in the terminal", 0},
+        {"skip-timing-claims", GL_OPT_FLAG, &c->skip_timing_claims, 0, 0, NULL, NULL,
+         "report timing claims as SKIP (for tools that serialize kernels, e.g. compute-sanitizer)", 0},
+        {"help", GL_OPT_FLAG, NULL, 0, 0, NULL, NULL, "show this help and exit", 0},
+    };
+    memcpy(t, tmp, sizeof(tmp));
+}
+
+const char *gl_choice_name(const char *choices, int index, char *buf, int buflen)
+{
+    const char *p = choices;
+    for (int i = 0; i < index && p; i++) {
+        p = strchr(p, '|');
+        if (p) p++;
+    }
+    if (!p || buflen <= 0) return "?";
+    int n = 0;
+    while (p[n] && p[n] != '|' && n < buflen - 1) {
+        buf[n] = p[n];
+        n++;
+    }
+    buf[n] = '\0';
+    return buf;
+}
+
+/* Index of word in a "a|b|c" list, or -1. */
+static int choice_index(const char *choices, const char *word)
+{
+    const char *p = choices;
+    size_t len = strlen(word);
+    for (int i = 0; p && *p; i++) {
+        const char *bar = strchr(p, '|');
+        size_t n = bar ? (size_t)(bar - p) : strlen(p);
+        if (n == len && strncmp(p, word, n) == 0) return i;
+        p = bar ? bar + 1 : NULL;
+    }
+    return -1;
+}
+
+/* "integer 1..1024", "one of a|b|c": the accepted values, for help and errors. */
+static void describe_range(const gl_option *o, char *buf, size_t n)
+{
+    switch (o->type) {
+    case GL_OPT_INT: snprintf(buf, n, "integer %.0f..%.0f", o->min, o->max); break;
+    case GL_OPT_U64:
+        /* 2^64 - 1 does not survive a round trip through double; say it in words. */
+        if (o->max >= 18446744073709551615.0) snprintf(buf, n, "integer %.0f..2^64-1", o->min);
+        else snprintf(buf, n, "integer %.0f..%.0f", o->min, o->max);
+        break;
+    case GL_OPT_DOUBLE: snprintf(buf, n, "number %g..%g", o->min, o->max); break;
+    case GL_OPT_CHOICE: snprintf(buf, n, "one of %s", o->choices); break;
+    case GL_OPT_STRING: snprintf(buf, n, "a non-empty path or text"); break;
+    case GL_OPT_FLAG: snprintf(buf, n, "no value"); break;
+    }
+}
+
+/* The option's current value as text (its default, when called before parsing). */
+static void describe_value(const gl_option *o, char *buf, size_t n)
+{
+    char word[64];
+    buf[0] = '\0';
+    if (!o->value) return;
+    switch (o->type) {
+    case GL_OPT_INT: snprintf(buf, n, "%d", *(int *)o->value); break;
+    case GL_OPT_U64: snprintf(buf, n, "%llu", *(unsigned long long *)o->value); break;
+    case GL_OPT_DOUBLE: snprintf(buf, n, "%g", *(double *)o->value); break;
+    case GL_OPT_CHOICE:
+        snprintf(buf, n, "%s", gl_choice_name(o->choices, *(int *)o->value, word, sizeof word));
+        break;
+    case GL_OPT_STRING: {
+        const char *s = *(const char **)o->value;
+        if (s) snprintf(buf, n, "%s", s);
+        break;
+    }
+    case GL_OPT_FLAG: break;
+    }
+}
+
+/* Read text into the option's destination, or explain on err why not. */
+static int set_value(gl_option *o, const char *text, FILE *err)
+{
+    char range[128];
+    describe_range(o, range, sizeof range);
+    if (o->type != GL_OPT_STRING && o->type != GL_OPT_FLAG && text[0] == '\0') {
+        fprintf(err, "error: --%s: empty value; accepted: %s\n", o->name, range);
+        return GL_EXIT_USAGE;
+    }
+    switch (o->type) {
+    case GL_OPT_INT:
+    case GL_OPT_U64: {
+        char *end = NULL;
+        errno = 0;
+        if (text[0] == '-' && o->type == GL_OPT_U64) {
+            fprintf(err, "error: --%s: '%s' is out of range; accepted: %s\n", o->name, text, range);
+            return GL_EXIT_USAGE;
+        }
+        unsigned long long u = 0;
+        long long v = 0;
+        if (o->type == GL_OPT_U64) u = strtoull(text, &end, 10);
+        else v = strtoll(text, &end, 10);
+        if (end == text || *end != '\0') {
+            fprintf(err, "error: --%s: '%s' is not an integer; accepted: %s\n", o->name, text, range);
+            return GL_EXIT_USAGE;
+        }
+        double d = o->type == GL_OPT_U64 ? (double)u : (double)v;
+        int full_u64 = o->type == GL_OPT_U64 && o->max >= 18446744073709551615.0;
+        if (errno == ERANGE || d < o->min || (!full_u64 && d > o->max)) {
+            fprintf(err, "error: --%s: '%s' is out of range; accepted: %s\n", o->name, text, range);
+            return GL_EXIT_USAGE;
+        }
+        if (o->type == GL_OPT_U64) *(unsigned long long *)o->value = u;
+        else *(int *)o->value = (int)v;
+        return 0;
+    }
+    case GL_OPT_DOUBLE: {
+        char *end = NULL;
+        errno = 0;
+        double d = strtod(text, &end);
+        if (end == text || *end != '\0' || isnan(d)) {
+            fprintf(err, "error: --%s: '%s' is not a number; accepted: %s\n", o->name, text, range);
+            return GL_EXIT_USAGE;
+        }
+        if (errno == ERANGE || isinf(d) || d < o->min || d > o->max) {
+            fprintf(err, "error: --%s: '%s' is out of range; accepted: %s\n", o->name, text, range);
+            return GL_EXIT_USAGE;
+        }
+        *(double *)o->value = d;
+        return 0;
+    }
+    case GL_OPT_CHOICE: {
+        int i = choice_index(o->choices, text);
+        if (i < 0) {
+            fprintf(err, "error: --%s: '%s' is not accepted; accepted: %s\n", o->name, text, range);
+            return GL_EXIT_USAGE;
+        }
+        *(int *)o->value = i;
+        return 0;
+    }
+    case GL_OPT_STRING:
+        if (text[0] == '\0') {
+            fprintf(err, "error: --%s: empty value; accepted: %s\n", o->name, range);
+            return GL_EXIT_USAGE;
+        }
+        *(const char **)o->value = text;
+        return 0;
+    case GL_OPT_FLAG:
+        *(int *)o->value = 1;
+        return 0;
+    }
+    return GL_EXIT_USAGE;
+}
+
+const gl_option *gl_option_find(const gl_option *opts, int nopts, const char *name)
+{
+    for (int i = 0; i < nopts; i++)
+        if (strcmp(opts[i].name, name) == 0) return &opts[i];
+    return NULL;
+}
+
+static gl_option *find_len(gl_option *opts, int nopts, const char *name, size_t len)
+{
+    for (int i = 0; i < nopts; i++)
+        if (strlen(opts[i].name) == len && strncmp(opts[i].name, name, len) == 0) return &opts[i];
+    return NULL;
+}
+
+static void print_option(FILE *out, const gl_option *o)
+{
+    char range[128], def[128], lhs[64];
+    describe_range(o, range, sizeof range);
+    describe_value(o, def, sizeof def);
+    const char *meta = "";
+    switch (o->type) {
+    case GL_OPT_INT: case GL_OPT_U64: meta = " N"; break;
+    case GL_OPT_DOUBLE: meta = " X"; break;
+    case GL_OPT_CHOICE: meta = " WORD"; break;
+    case GL_OPT_STRING: meta = " FILE"; break;
+    case GL_OPT_FLAG: break;
+    }
+    snprintf(lhs, sizeof lhs, "--%s%s", o->name, meta);
+    fprintf(out, "  %-24s %s", lhs, o->help);
+    if (o->type != GL_OPT_FLAG && o->type != GL_OPT_STRING) {
+        fprintf(out, " (%s; default %s", range, def);
+        if (o->quick) fprintf(out, "; --quick %s", o->quick);
+        fputc(')', out);
+    } else if (o->type == GL_OPT_STRING && def[0]) {
+        fprintf(out, " (default %s)", def);
+    }
+    fputc('\n', out);
+}
+
+static void print_help(const gl_experiment *exp, const gl_option *opts, int nopts,
+                       const gl_option *common, FILE *out)
+{
+    fprintf(out, "%s: %s\n\nusage: %s [options]    (or: make run-%s ARGS=\"...\")\n", exp->name,
+            exp->question, exp->name, exp->name);
+    if (exp->notes) fprintf(out, "\n%s\n", exp->notes);
+    if (nopts > 0) {
+        fprintf(out, "\nexperiment options:\n");
+        for (int i = 0; i < nopts; i++) print_option(out, &opts[i]);
+    }
+    fprintf(out, "\ncommon options:\n");
+    for (int i = 0; i < N_COMMON; i++) print_option(out, &common[i]);
+    fprintf(out,
+            "\nexit codes: 0 ok, 1 a check or claim failed, 2 usage error, 3 CUDA error, 77 no suitable GPU\n");
+}
+
+int gl_options_parse(const gl_experiment *exp, gl_option *opts, int nopts, gl_common *common,
+                     int argc, char **argv, FILE *out, FILE *err)
+{
+    gl_option ctab[N_COMMON];
+    common_table(common, ctab);
+    for (int i = 0; i < nopts; i++) opts[i].given = 0;
+
+    /* --help wins over everything else, and shows the defaults untouched. */
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            print_help(exp, opts, nopts, ctab, out);
+            return GL_PARSE_HELP;
+        }
+    }
+
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (strncmp(arg, "--", 2) != 0 || arg[2] == '\0') {
+            fprintf(err, "error: unexpected argument '%s' (options start with --; see --help)\n", arg);
+            return GL_EXIT_USAGE;
+        }
+        const char *name = arg + 2;
+        const char *eq = strchr(name, '=');
+        size_t len = eq ? (size_t)(eq - name) : strlen(name);
+        gl_option *o = find_len(opts, nopts, name, len);
+        if (!o) o = find_len(ctab, N_COMMON, name, len);
+        if (!o) {
+            fprintf(err, "error: unknown option '--%.*s' (see --help)\n", (int)len, name);
+            return GL_EXIT_USAGE;
+        }
+        const char *text;
+        if (o->type == GL_OPT_FLAG) {
+            if (eq) {
+                fprintf(err, "error: --%s takes no value\n", o->name);
+                return GL_EXIT_USAGE;
+            }
+            text = "";
+        } else if (eq) {
+            text = eq + 1;
+        } else if (i + 1 < argc) {
+            text = argv[++i];
+        } else {
+            char range[128];
+            describe_range(o, range, sizeof range);
+            fprintf(err, "error: --%s needs a value; accepted: %s\n", o->name, range);
+            return GL_EXIT_USAGE;
+        }
+        int rc = set_value(o, text, err);
+        if (rc) return rc;
+        o->given = 1;
+    }
+
+    if (common->quick) {
+        gl_option *tables[2] = {opts, ctab};
+        int counts[2] = {nopts, N_COMMON};
+        for (int t = 0; t < 2; t++) {
+            for (int i = 0; i < counts[t]; i++) {
+                gl_option *o = &tables[t][i];
+                if (!o->quick || o->given) continue;
+                /* A --quick value that fails its own range is a bug in the table, not user error. */
+                if (set_value(o, o->quick, err)) {
+                    fprintf(err, "internal error: --quick value '%s' of --%s is invalid\n", o->quick, o->name);
+                    return GL_EXIT_USAGE;
+                }
+            }
+        }
+    }
+    return GL_PARSE_OK;
+}
+
+void gl_options_parse_or_exit(const gl_experiment *exp, gl_option *opts, int nopts,
+                              gl_common *common, int argc, char **argv)
+{
+    int rc = gl_options_parse(exp, opts, nopts, common, argc, argv, stdout, stderr);
+    if (rc == GL_PARSE_HELP) exit(GL_EXIT_OK);
+    if (rc != GL_PARSE_OK) exit(GL_EXIT_USAGE);
+}

@@ -1,0 +1,93 @@
+/* spans.cu - the host side of the span buffer, and the work kernel. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gl_cuda.h"
+#include "spans.cuh"
+
+void gl_spans_create(gl_spans *s, unsigned int host_slots, unsigned int device_slots, int per_block)
+{
+    memset(s, 0, sizeof *s);
+    s->dev.host_slots = host_slots;
+    s->dev.capacity = host_slots + device_slots;
+    s->dev.per_block = per_block;
+    CUDA_CHECK(cudaMalloc((void **)&s->dev.spans, sizeof(gl_span) * (size_t)s->dev.capacity));
+    CUDA_CHECK(cudaMalloc((void **)&s->dev.next, 2 * sizeof(unsigned int)));
+    s->dev.overflow = s->dev.next + 1;
+    s->h_spans = (gl_span *)malloc(sizeof(gl_span) * (size_t)s->dev.capacity);
+    if (!s->h_spans) gl_die(GL_EXIT_CUDA, "out of host memory for %u spans", s->dev.capacity);
+    gl_spans_reset(s);
+}
+
+void gl_spans_reset(gl_spans *s)
+{
+    /* All ones: start_ns reads GL_SPAN_EMPTY, the inverted end reads "no end
+     * yet", and every int field reads -1 until a kernel writes it. */
+    CUDA_CHECK(cudaMemset(s->dev.spans, 0xFF, sizeof(gl_span) * (size_t)s->dev.capacity));
+    CUDA_CHECK(cudaMemset(s->dev.next, 0, 2 * sizeof(unsigned int)));
+    CUDA_CHECK(cudaDeviceSynchronize());
+    s->host_next = 0;
+}
+
+unsigned int gl_spans_reserve(gl_spans *s, int blocks)
+{
+    unsigned int need = 1u + (s->dev.per_block ? (unsigned int)blocks : 0u);
+    if (s->host_next + need > s->dev.host_slots)
+        gl_die(GL_EXIT_CUDA, "span buffer too small: %u host records reserved, %u more needed", s->dev.host_slots,
+               need);
+    unsigned int slot = s->host_next;
+    s->host_next += need;
+    return slot;
+}
+
+int gl_spans_fetch(gl_spans *s)
+{
+    unsigned int counters[2];
+    CUDA_CHECK(cudaMemcpy(counters, s->dev.next, sizeof counters, cudaMemcpyDeviceToHost));
+    if (counters[1] != 0)
+        gl_die(GL_EXIT_CUDA, "span buffer too small: %u device-side reservations did not fit in %u records",
+               counters[1], s->dev.capacity - s->dev.host_slots);
+    unsigned int used_dev = counters[0];
+    unsigned int n = s->dev.host_slots + used_dev;
+    if (n > s->dev.capacity) n = s->dev.capacity;
+    CUDA_CHECK(cudaMemcpy(s->h_spans, s->dev.spans, sizeof(gl_span) * (size_t)n, cudaMemcpyDeviceToHost));
+    return (int)n;
+}
+
+void gl_spans_destroy(gl_spans *s)
+{
+    CUDA_CHECK(cudaFree(s->dev.spans));
+    CUDA_CHECK(cudaFree(s->dev.next));
+    free(s->h_spans);
+    memset(s, 0, sizeof *s);
+}
+
+/* Each thread spins on %globaltimer from its own entry for spin_ns; thread 0
+ * of each block adds its iteration count to *d_sink. */
+__global__ void gl_work_kernel(unsigned long long spin_ns, gl_span_buf spans, unsigned int slot, int label,
+                               int stream, unsigned long long *d_sink)
+{
+    unsigned long long t0 = gl_globaltimer(), now = t0, iters = 0;
+    while (now - t0 < spin_ns) {
+        now = gl_globaltimer();
+        iters++;
+    }
+    if (threadIdx.x == 0) atomicAdd(d_sink, iters + 1);
+    gl_span_block_end(spans, slot, t0, label, stream, -1);
+}
+
+void gl_work_launch(cudaStream_t stream, int blocks, int threads, double us, gl_span_buf spans,
+                    unsigned int slot, int label, int stream_index, unsigned long long *d_sink)
+{
+    unsigned long long spin_ns = (unsigned long long)(us * 1000.0 + 0.5);
+    gl_work_kernel<<<blocks, threads, 0, stream>>>(spin_ns, spans, slot, label, stream_index, d_sink);
+    CUDA_CHECK_LAUNCH("gl_work_kernel");
+}
+
+int gl_work_resident_blocks(const gl_device *dev, int threads)
+{
+    int per_sm = 0;
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, gl_work_kernel, threads, 0));
+    return per_sm * dev->sms;
+}

@@ -1,0 +1,54 @@
+/* stats.c - summary statistics and the host clock. */
+#define _POSIX_C_SOURCE 200809L
+#include "stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+gl_stats gl_stats_of(const double *x, int n)
+{
+    gl_stats s;
+    memset(&s, 0, sizeof s);
+    if (n <= 0) return s;
+    double *v = (double *)malloc(sizeof(double) * (size_t)n);
+    if (!v) return s;
+    memcpy(v, x, sizeof(double) * (size_t)n);
+    qsort(v, (size_t)n, sizeof(double), cmp_double);
+    s.n = n;
+    s.min = v[0];
+    s.max = v[n - 1];
+    s.median = (n % 2) ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    double sum = 0;
+    for (int i = 0; i < n; i++) sum += v[i];
+    s.mean = sum / n;
+    if (n > 1) {
+        double ss = 0;
+        for (int i = 0; i < n; i++) ss += (v[i] - s.mean) * (v[i] - s.mean);
+        s.stddev = sqrt(ss / (n - 1));
+    }
+    s.rsd = s.mean != 0 ? s.stddev / fabs(s.mean) : 0;
+    free(v);
+    return s;
+}
+
+double gl_host_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+gl_stats gl_measure(gl_sample_fn fn, void *ctx, int warmup, int repeat, double *samples)
+{
+    for (int i = 0; i < warmup; i++) (void)fn(ctx);
+    for (int i = 0; i < repeat; i++) samples[i] = fn(ctx);
+    return gl_stats_of(samples, repeat);
+}

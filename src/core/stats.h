@@ -1,0 +1,39 @@
+/* stats.h - summary statistics of repeated measurements, and the host clock.
+ *
+ * Every timed number gridlab prints is a gl_stats over warm, repeated samples:
+ * min (the best the machine did), median (what it usually does) and the noise
+ * (relative standard deviation) that says how far to trust either. */
+#ifndef GL_STATS_H
+#define GL_STATS_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct gl_stats {
+    int n;         /* number of samples */
+    double min;    /* smallest sample */
+    double max;    /* largest sample */
+    double median; /* middle sample (mean of the two middle ones for even n) */
+    double mean;   /* arithmetic mean */
+    double stddev; /* sample standard deviation (n - 1); 0 for n < 2 */
+    double rsd;    /* noise: stddev / mean; 0 when the mean is 0 */
+} gl_stats;
+
+/* Statistics of x[0..n-1]; x is not modified. n == 0 gives all zeros. */
+gl_stats gl_stats_of(const double *x, int n);
+
+/* Host monotonic clock in nanoseconds, for launch and dispatch costs. */
+double gl_host_ns(void);
+
+/* One sample of a measurement: returns the measured value (for example ms). */
+typedef double (*gl_sample_fn)(void *ctx);
+
+/* Run fn warmup times untimed, then repeat times into samples[0..repeat-1],
+ * and return their statistics. */
+gl_stats gl_measure(gl_sample_fn fn, void *ctx, int warmup, int repeat, double *samples);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
