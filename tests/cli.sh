@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# cli.sh - command-line tests of every experiment binary. Needs no GPU: usage
+# errors are caught before the CUDA runtime starts, and the no-GPU case is
+# forced with CUDA_VISIBLE_DEVICES="" where a GPU is present.
+set -u
+cd "$(dirname "$0")/.."
+. tests/lib.sh
+
+list=$(experiments)
+[ -n "$list" ] || { not_ok "experiment binaries exist in $BIN (run make all first)"; finish; exit 1; }
+
+for e in $list; do
+    b=$BIN/$e
+    expect "$e --help exits 0 with usage" 0 "^usage: $e \[options\]" "$b" --help
+    expect "$e --help lists the common options and exit codes" 0 "--repeat N.*default 10" "$b" --help
+    expect "$e -h is --help" 0 "exit codes: 0 ok, 1 a check or claim failed, 2 usage error" "$b" -h
+    expect "$e --repeat 0 exits 2 naming the range" 2 "--repeat: '0' is out of range; accepted: integer 1\.\.100000" "$b" --repeat 0
+    expect "$e --repeat abc exits 2" 2 "--repeat: 'abc' is not an integer" "$b" --repeat abc
+    expect "$e --warmup -1 exits 2" 2 "--warmup" "$b" --warmup -1
+    expect "$e --seed -5 exits 2" 2 "--seed" "$b" --seed -5
+    expect "$e an unknown option exits 2" 2 "unknown option '--no-such-option'" "$b" --no-such-option
+    expect "$e --json without a file exits 2" 2 "--json needs a value" "$b" --json
+    expect "$e a stray argument exits 2" 2 "unexpected argument 'stray'" "$b" stray
+    expect "$e a flag given a value exits 2" 2 "--quick takes no value" "$b" --quick=yes
+    expect "$e without a GPU exits 77 with its reason" 77 "^no CUDA device: " env CUDA_VISIBLE_DEVICES= "$b" --quick
+done
+
+if [ -x "$BIN/false-dependency" ]; then
+    b=$BIN/false-dependency
+    expect "false-dependency --help shows the model" 0 "ceil\(S/C\)\*\(K-1\)\+1" "$b" --help
+    expect "false-dependency --streams 0 exits 2" 2 "--streams: '0' is out of range; accepted: integer 1\.\.1024" "$b" --streams 0
+    expect "false-dependency --kernels 65 exits 2" 2 "--kernels: '65' is out of range" "$b" --kernels 65
+    expect "false-dependency --kernel-us 0.5 exits 2" 2 "--kernel-us: '0.5' is out of range; accepted: number 1\.\.1e\+06" "$b" --kernel-us 0.5
+    expect "false-dependency --kernel-us nan exits 2" 2 "--kernel-us: 'nan' is not a number" "$b" --kernel-us nan
+    expect "false-dependency --order sideways exits 2" 2 "accepted: one of depth\|breadth\|both" "$b" --order sideways
+    expect "false-dependency --connections 33 exits 2" 2 "--connections: '33' is out of range; accepted: integer 0\.\.32" "$b" --connections 33
+    expect "false-dependency --tolerance -0.1 exits 2" 2 "--tolerance" "$b" --tolerance -0.1
+    expect "false-dependency --blocks 2000 exits 2" 2 "--blocks" "$b" --blocks 2000
+fi
+
+if [ -x "$BIN/nested-hello" ]; then
+    b=$BIN/nested-hello
+    expect "nested-hello --threads 2048 exits 2" 2 "--threads: '2048' is out of range; accepted: integer 1\.\.1024" "$b" --threads 2048
+    expect "nested-hello --blocks 0 exits 2" 2 "--blocks: '0' is out of range" "$b" --blocks 0
+    expect "nested-hello --size -3 exits 2" 2 "--size" "$b" --size -3
+    expect "nested-hello --launch nowhere exits 2" 2 "accepted: one of stream\|fire-and-forget\|tail\|all" "$b" --launch nowhere
+    expect "nested-hello refuses to print 3 million lines without --quiet" 2 "add --quiet" "$b" --blocks 1024 --threads 1024
+fi
+
+expect "make profile-* without nsys fails with a clear message" 2 "Nsight Systems not found" \
+    make -s --no-print-directory profile-false-dependency NSYS=/nonexistent/nsys
+expect "make help lists every target with one line" 0 "run-false-dependency .*CUDA_DEVICE_MAX_CONNECTIONS|run-false-dependency +how long" \
+    make -s --no-print-directory help
+finish

@@ -1,0 +1,190 @@
+/* test_options.c - the option parser: valid values, malformed values, ranges, --quick, --help. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdlib.h>
+#include <string.h>
+
+#include "gl_common.h"
+#include "harness.h"
+#include "options.h"
+
+/* A fresh experiment table for every case. */
+typedef struct fixture {
+    int streams, order, quiet;
+    double us;
+    const char *name;
+    gl_option opts[5];
+    gl_common common;
+    char out[4096], err[4096];
+} fixture;
+
+static const gl_experiment exp = {"demo", "what does the parser do?", NULL};
+
+static void fixture_init(fixture *f)
+{
+    memset(f, 0, sizeof *f);
+    f->streams = 16;
+    f->order = 2;
+    f->us = 1000;
+    gl_option opts[5] = {
+        {"streams", GL_OPT_INT, &f->streams, 1, 1024, NULL, "4", "streams", 0},
+        {"kernel-us", GL_OPT_DOUBLE, &f->us, 1, 1e6, NULL, "200", "kernel duration", 0},
+        {"order", GL_OPT_CHOICE, &f->order, 0, 0, "depth|breadth|both", NULL, "issue order", 0},
+        {"quiet", GL_OPT_FLAG, &f->quiet, 0, 0, NULL, NULL, "be quiet", 0},
+        {"name", GL_OPT_STRING, &f->name, 0, 0, NULL, NULL, "a name", 0},
+    };
+    memcpy(f->opts, opts, sizeof opts);
+    gl_common_defaults(&f->common);
+}
+
+/* Parse a NULL-terminated argument list, capturing what the parser prints. */
+static int parse(fixture *f, const char **args)
+{
+    char *argv[32];
+    int argc = 0;
+    argv[argc++] = (char *)"demo";
+    for (; args[argc - 1] && argc < 31; argc++) argv[argc] = (char *)args[argc - 1];
+    FILE *out = tmpfile(), *err = tmpfile();
+    int rc = gl_options_parse(&exp, f->opts, 5, &f->common, argc, argv, out, err);
+    rewind(out);
+    rewind(err);
+    size_t n = fread(f->out, 1, sizeof f->out - 1, out);
+    f->out[n] = '\0';
+    n = fread(f->err, 1, sizeof f->err - 1, err);
+    f->err[n] = '\0';
+    fclose(out);
+    fclose(err);
+    return rc;
+}
+
+#define ARGS(...) ((const char *[]){__VA_ARGS__, NULL})
+
+int main(void)
+{
+    fixture f;
+
+    fixture_init(&f);
+    test_cond("no arguments parse and keep the defaults",
+              parse(&f, (const char *[]){NULL}) == GL_PARSE_OK && f.streams == 16 && f.us == 1000 && f.order == 2 &&
+                  f.common.repeat == 10 && f.common.warmup == 2 && !f.common.quick);
+
+    fixture_init(&f);
+    test_cond("valid values of every type are stored",
+              parse(&f, ARGS("--streams", "32", "--kernel-us", "2.5e3", "--order", "breadth", "--quiet", "--name",
+                             "x.json")) == GL_PARSE_OK &&
+                  f.streams == 32 && f.us == 2500 && f.order == 1 && f.quiet == 1 && strcmp(f.name, "x.json") == 0);
+
+    fixture_init(&f);
+    test_cond("--name=value form works", parse(&f, ARGS("--streams=7", "--order=depth")) == GL_PARSE_OK &&
+                                             f.streams == 7 && f.order == 0);
+
+    fixture_init(&f);
+    test_cond("range ends are accepted", parse(&f, ARGS("--streams", "1", "--kernel-us", "1e6")) == GL_PARSE_OK &&
+                                             f.streams == 1 && f.us == 1e6);
+
+    fixture_init(&f);
+    int rc = parse(&f, ARGS("--streams", "0"));
+    test_cond("below the range is a usage error", rc == GL_EXIT_USAGE);
+    test_cond("the message names the option and the accepted range",
+              strstr(f.err, "--streams") && strstr(f.err, "out of range") && strstr(f.err, "1..1024"));
+
+    fixture_init(&f);
+    test_cond("above the range is a usage error",
+              parse(&f, ARGS("--streams", "1025")) == GL_EXIT_USAGE && strstr(f.err, "1..1024"));
+
+    fixture_init(&f);
+    test_cond("an int beyond long long is out of range, not wrapped",
+              parse(&f, ARGS("--streams", "99999999999999999999999")) == GL_EXIT_USAGE && f.streams == 16);
+
+    fixture_init(&f);
+    test_cond("trailing garbage is not an integer",
+              parse(&f, ARGS("--streams", "12abc")) == GL_EXIT_USAGE && strstr(f.err, "not an integer"));
+
+    fixture_init(&f);
+    test_cond("a fraction is not an integer", parse(&f, ARGS("--streams", "1.5")) == GL_EXIT_USAGE);
+
+    fixture_init(&f);
+    test_cond("an empty value is refused", parse(&f, ARGS("--streams=")) == GL_EXIT_USAGE && strstr(f.err, "empty"));
+
+    fixture_init(&f);
+    test_cond("nan is not a number", parse(&f, ARGS("--kernel-us", "nan")) == GL_EXIT_USAGE &&
+                                         strstr(f.err, "--kernel-us"));
+
+    fixture_init(&f);
+    test_cond("inf is out of range", parse(&f, ARGS("--kernel-us", "inf")) == GL_EXIT_USAGE);
+
+    fixture_init(&f);
+    test_cond("an unknown choice lists the accepted words",
+              parse(&f, ARGS("--order", "sideways")) == GL_EXIT_USAGE && strstr(f.err, "depth|breadth|both"));
+
+    fixture_init(&f);
+    test_cond("a choice prefix is not a choice", parse(&f, ARGS("--order", "dep")) == GL_EXIT_USAGE);
+
+    fixture_init(&f);
+    test_cond("an unknown option is a usage error",
+              parse(&f, ARGS("--bogus")) == GL_EXIT_USAGE && strstr(f.err, "unknown option '--bogus'"));
+
+    fixture_init(&f);
+    test_cond("an option name prefix is not accepted", parse(&f, ARGS("--stream", "3")) == GL_EXIT_USAGE);
+
+    fixture_init(&f);
+    test_cond("a missing value is a usage error naming the range",
+              parse(&f, ARGS("--streams")) == GL_EXIT_USAGE && strstr(f.err, "needs a value") &&
+                  strstr(f.err, "1..1024"));
+
+    fixture_init(&f);
+    test_cond("a positional argument is a usage error", parse(&f, ARGS("extra")) == GL_EXIT_USAGE);
+
+    fixture_init(&f);
+    test_cond("a flag given a value is a usage error", parse(&f, ARGS("--quiet=1")) == GL_EXIT_USAGE);
+
+    fixture_init(&f);
+    test_cond("common options parse", parse(&f, ARGS("--repeat", "5", "--warmup", "0", "--seed", "18446744073709551615",
+                                                     "--json", "r.json", "--csv", "r.csv", "--trace", "t.json",
+                                                     "--timeline", "--device", "1")) == GL_PARSE_OK &&
+                                          f.common.repeat == 5 && f.common.warmup == 0 &&
+                                          f.common.seed == 18446744073709551615ULL && f.common.device == 1 &&
+                                          f.common.timeline && strcmp(f.common.trace_path, "t.json") == 0);
+
+    fixture_init(&f);
+    test_cond("--repeat 0 is out of range", parse(&f, ARGS("--repeat", "0")) == GL_EXIT_USAGE &&
+                                                strstr(f.err, "--repeat"));
+
+    fixture_init(&f);
+    test_cond("a negative seed is refused", parse(&f, ARGS("--seed", "-1")) == GL_EXIT_USAGE);
+
+    fixture_init(&f);
+    test_cond("a seed beyond 64 bits is refused", parse(&f, ARGS("--seed", "18446744073709551616")) == GL_EXIT_USAGE);
+
+    fixture_init(&f);
+    test_cond("--quick applies the quick values",
+              parse(&f, ARGS("--quick")) == GL_PARSE_OK && f.streams == 4 && f.us == 200 && f.common.repeat == 3 &&
+                  f.common.warmup == 1 && f.order == 2);
+
+    fixture_init(&f);
+    test_cond("--quick keeps values given on the command line, in any order",
+              parse(&f, ARGS("--streams", "9", "--quick", "--repeat", "7")) == GL_PARSE_OK && f.streams == 9 &&
+                  f.us == 200 && f.common.repeat == 7);
+
+    fixture_init(&f);
+    rc = parse(&f, ARGS("--streams", "bad", "--help"));
+    test_cond("--help wins over other arguments", rc == GL_PARSE_HELP && f.err[0] == '\0');
+    test_cond("--help lists experiment and common options with ranges and defaults",
+              strstr(f.out, "--streams") && strstr(f.out, "integer 1..1024; default 16; --quick 4") &&
+                  strstr(f.out, "--repeat") && strstr(f.out, "--trace") && strstr(f.out, "exit codes") &&
+                  strstr(f.out, "what does the parser do?"));
+
+    fixture_init(&f);
+    test_cond("a failed parse reports the first bad option only once",
+              parse(&f, ARGS("--streams", "0", "--order", "x")) == GL_EXIT_USAGE && strstr(f.err, "--streams") &&
+                  !strstr(f.err, "--order"));
+
+    char buf[32];
+    test_cond("choice names are found by index", strcmp(gl_choice_name("a|bb|ccc", 1, buf, sizeof buf), "bb") == 0 &&
+                                                     strcmp(gl_choice_name("a|bb|ccc", 2, buf, sizeof buf), "ccc") == 0);
+
+    fixture_init(&f);
+    test_cond("gl_option_find finds by exact name",
+              gl_option_find(f.opts, 5, "order") == &f.opts[2] && gl_option_find(f.opts, 5, "ord") == NULL);
+
+    test_report();
+}
