@@ -115,14 +115,14 @@ $(addprefix profile-,$(EXPERIMENTS)): profile-%: $(BUILD)/bin/%
 # Sanitizers serialize kernels, so timing claims are reported but not enforced there.
 SANITIZE_ARGS ?= --quick --skip-timing-claims
 $(addprefix sanitize-,$(EXPERIMENTS)): sanitize-%: $(BUILD)/bin/%
-	@command -v $(SANITIZER) >/dev/null 2>&1 || { echo "error: compute-sanitizer not found ('$(SANITIZER)')" >&2; exit 2; }
-	@set -e; for tool in memcheck racecheck synccheck; do \
-	  echo "== $(SANITIZER) --tool $$tool $(BUILD)/bin/$* $(SANITIZE_ARGS)"; \
-	  extra=; [ $$tool = memcheck ] && extra="--leak-check full"; \
-	  $(SANITIZER) --tool $$tool $$extra --error-exitcode 1 $(BUILD)/bin/$* $(SANITIZE_ARGS) $(ARGS); \
-	done
+	@SANITIZER=$(SANITIZER) bash tests/sanitize.sh $(BUILD)/bin/$* $(SANITIZE_ARGS) $(ARGS)
 
-sanitize-all: $(addprefix sanitize-,$(EXPERIMENTS))
+# Every experiment, even after one fails, then one line per experiment and tool.
+sanitize-all: $(BINS)
+	@status=0; for e in $(EXPERIMENTS); do \
+	  SANITIZER=$(SANITIZER) bash tests/sanitize.sh $(BUILD)/bin/$$e $(SANITIZE_ARGS) > $(BUILD)/sanitize-$$e.log 2>&1 || status=1; \
+	  cat $(BUILD)/sanitize-$$e.log; \
+	done; echo; grep -h "^sanitize " $(foreach e,$(EXPERIMENTS),$(BUILD)/sanitize-$(e).log); exit $$status
 
 test-unit: $(UNIT_TESTS)
 	@bash tests/run.sh unit

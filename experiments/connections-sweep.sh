@@ -34,15 +34,34 @@ for c in ${CONNECTIONS:-1 2 4 8 16 32}; do
     [ $runs -eq 1 ] && grep -m1 "^span cost" "$tmp/c$c.log"
 done
 
-# One table: the header of the first run, then every run's rows.
+# One table: the header of the first run, then every run's rows, re-aligned.
+align() {
+    awk -F'|' '{
+        for (i = 2; i < NF; i++) { c = $i; gsub(/^ +| +$/, "", c); cell[NR, i] = c; if (length(c) > w[i]) w[i] = length(c) }
+        nf = NF; rows = NR
+    } END {
+        for (r = 1; r <= rows; r++) {
+            line = ""
+            for (i = 2; i < nf; i++) {
+                c = cell[r, i]
+                if (c ~ /^-+$/) { s = ""; for (k = 0; k < w[i] + 2; k++) s = s "-"; line = line "|" s }
+                else if (c ~ /^[-+0-9.]+$/) line = line "| " sprintf("%" w[i] "s", c) " "
+                else line = line "| " sprintf("%-" w[i] "s", c) " "
+            }
+            print line "|"
+        }
+    }'
+}
 first=$(ls "$tmp"/c*.log 2>/dev/null | head -n 1)
 if [ -n "$first" ]; then
     echo
-    grep -m1 "^| order" "$first"
-    grep -m1 "^|--" "$first"
-    for c in ${CONNECTIONS:-1 2 4 8 16 32}; do
-        [ -f "$tmp/c$c.log" ] && grep -E "^\| (depth|breadth) " "$tmp/c$c.log"
-    done
+    {
+        grep -m1 "^| order" "$first"
+        grep -m1 "^|--" "$first"
+        for c in ${CONNECTIONS:-1 2 4 8 16 32}; do
+            [ -f "$tmp/c$c.log" ] && grep -E "^\| (depth|breadth) " "$tmp/c$c.log"
+        done
+    } | align
 fi
 if [ -n "${SWEEP_CSV:-}" ]; then
     : >"$SWEEP_CSV"
