@@ -19,7 +19,8 @@ run_suite() {
     log=$(mktemp)
     timeout 1800 "$@" >"$log" 2>&1
     rc=$?
-    sed -E "s/^([0-9]+) passed, ([0-9]+) failed$/  $name: \1 passed, \2 failed/" "$log"
+    # The suite's own count line is indented and named, so that only the total is bare.
+    awk -v name="$name" '/^[0-9]+ passed, [0-9]+ failed$/ { print "  " name ": " $0; next } { print }' "$log"
     line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1)
     rm -f "$log"
     if [ -z "$line" ]; then

@@ -1,5 +1,6 @@
 /* device.cu - open the GPU, measure the %globaltimer tick, print the device header,
  * and time regions with events. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,12 +36,16 @@ __global__ void gl_tick_kernel(unsigned long long *d_out, int reads)
     d_out[1] = changes;
 }
 
-static void no_device(const char *fmt, const char *arg, int n)
+/* Print "no CUDA device: <why>" and exit 77: the run is skipped, not failed. */
+static void no_device(const char *fmt, ...)
 {
-    char why[512];
-    snprintf(why, sizeof why, fmt, arg, n);
+    va_list ap;
     fflush(stdout);
-    fprintf(stderr, "no CUDA device: %s\n", why);
+    fputs("no CUDA device: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
     exit(GL_EXIT_NO_GPU);
 }
 
@@ -61,13 +66,9 @@ void gl_device_open(gl_device *dev, const gl_common *common, gl_report *rep)
     gl_runtime_mark_started();
     int count = 0;
     cudaError_t err = cudaGetDeviceCount(&count);
-    if (err != cudaSuccess) no_device("%s", cudaGetErrorString(err), 0);
-    if (count == 0) no_device("%sno device is visible", "", 0);
-    if (common->device >= count) {
-        char msg[128];
-        snprintf(msg, sizeof msg, "--device %d requested, but", common->device);
-        no_device("%s only %d present", msg, count);
-    }
+    if (err != cudaSuccess) no_device("%s (%s)", cudaGetErrorString(err), cudaGetErrorName(err));
+    if (count == 0) no_device("no device is visible");
+    if (common->device >= count) no_device("--device %d requested, but only %d present", common->device, count);
     dev->id = common->device;
     CUDA_CHECK(cudaSetDevice(dev->id));
     cudaDeviceProp p;
@@ -86,11 +87,9 @@ void gl_device_open(gl_device *dev, const gl_common *common, gl_report *rep)
      * unsuitable GPU (77), not a failed experiment. */
     cudaFuncAttributes fa;
     err = cudaFuncGetAttributes(&fa, gl_tick_kernel);
-    if (err == cudaErrorNoKernelImageForDevice || err == cudaErrorInvalidDeviceFunction) {
-        char cc[32];
-        snprintf(cc, sizeof cc, "%d%d", dev->major, dev->minor);
-        no_device("this build has no code for compute capability %s; rebuild with make CUDA_ARCH=%s", cc, 0);
-    }
+    if (err == cudaErrorNoKernelImageForDevice || err == cudaErrorInvalidDeviceFunction)
+        no_device("this build has no code for compute capability %d.%d; rebuild with make CUDA_ARCH=%d%d",
+                  dev->major, dev->minor, dev->major, dev->minor);
     CUDA_CHECK(err);
 
     char conn[128];

@@ -53,14 +53,21 @@ int main(void)
               strncmp(captured, "CLAIM makespan is 4 ms: PASS (predicted 4 ms, measured 4.5 ms (+12.5%)", 70) == 0);
 
     capture_begin();
-    test_cond("just outside the tolerance fails", gl_claim_near(&r, 1, "x", 4.0, 4.61, 0.15, 0.0, "ms") == GL_FAIL);
-    test_cond("absolute slack widens the tolerance", gl_claim_near(&r, 1, "x", 4.0, 4.61, 0.15, 0.02, "ms") == GL_PASS);
-    test_cond("below the prediction fails symmetrically", gl_claim_near(&r, 1, "x", 4.0, 3.39, 0.15, 0, "ms") == GL_FAIL);
-    test_cond("a NaN measurement fails", gl_claim_near(&r, 1, "x", 4.0, NAN, 0.15, 1e9, "ms") == GL_FAIL);
-    test_cond("at-most passes at the limit", gl_claim_at_most(&r, 1, "cost", 2.0, 2.0, "us") == GL_PASS);
-    test_cond("at-most fails above the limit", gl_claim_at_most(&r, 1, "cost", 2.01, 2.0, "us") == GL_FAIL);
-    test_cond("a fact that holds passes", gl_claim_fact(&r, 0, 1, "ordered", "margin %d ns", 5) == GL_PASS);
+    gl_verdict outside = gl_claim_near(&r, 1, "x", 4.0, 4.61, 0.15, 0.0, "ms");
+    gl_verdict slack = gl_claim_near(&r, 1, "x", 4.0, 4.61, 0.15, 0.02, "ms");
+    gl_verdict below = gl_claim_near(&r, 1, "x", 4.0, 3.39, 0.15, 0, "ms");
+    gl_verdict nan = gl_claim_near(&r, 1, "x", 4.0, NAN, 0.15, 1e9, "ms");
+    gl_verdict at_limit = gl_claim_at_most(&r, 1, "cost", 2.0, 2.0, "us");
+    gl_verdict above = gl_claim_at_most(&r, 1, "cost", 2.01, 2.0, "us");
+    gl_verdict fact = gl_claim_fact(&r, 0, 1, "ordered", "margin %d ns", 5);
     capture_end();
+    test_cond("just outside the tolerance fails", outside == GL_FAIL);
+    test_cond("absolute slack widens the tolerance", slack == GL_PASS);
+    test_cond("below the prediction fails symmetrically", below == GL_FAIL);
+    test_cond("a NaN measurement fails", nan == GL_FAIL);
+    test_cond("at-most passes at the limit", at_limit == GL_PASS);
+    test_cond("at-most fails above the limit", above == GL_FAIL);
+    test_cond("a fact that holds passes", fact == GL_PASS);
     test_cond("the fact's evidence is formatted", strstr(captured, "CLAIM ordered: PASS (margin 5 ns)") != NULL);
     capture_begin();
     int exit_code = gl_report_finish(&r);
