@@ -23,14 +23,19 @@ void gl_report_init(gl_report *r, const char *experiment, const gl_common *commo
     }
 }
 
+/* Fill a key/value pair from a printf format. */
+static void set_kv(gl_kv *kv, const char *key, const char *fmt, va_list ap)
+{
+    snprintf(kv->key, sizeof kv->key, "%s", key);
+    vsnprintf(kv->value, sizeof kv->value, fmt, ap);
+}
+
 void gl_report_device(gl_report *r, const char *key, const char *fmt, ...)
 {
     if (r->n_device >= GL_MAX_DEVICE_FIELDS) return;
-    gl_kv *kv = &r->device[r->n_device++];
-    snprintf(kv->key, sizeof kv->key, "%s", key);
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(kv->value, sizeof kv->value, fmt, ap);
+    set_kv(&r->device[r->n_device++], key, fmt, ap);
     va_end(ap);
 }
 
@@ -58,11 +63,9 @@ gl_row *gl_report_row(gl_report *r, const char *variant)
 void gl_row_param(gl_row *row, const char *key, const char *fmt, ...)
 {
     if (row->n_params >= GL_MAX_PARAMS) return;
-    gl_kv *kv = &row->params[row->n_params++];
-    snprintf(kv->key, sizeof kv->key, "%s", key);
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(kv->value, sizeof kv->value, fmt, ap);
+    set_kv(&row->params[row->n_params++], key, fmt, ap);
     va_end(ap);
 }
 

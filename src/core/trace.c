@@ -1,5 +1,6 @@
 /* trace.c - Chrome trace-event export and the terminal timeline. */
 #include "trace.h"
+#include "gl_common.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -148,4 +149,21 @@ void gl_timeline_draw(FILE *f, const char *title, const gl_timeline *tl, const g
         for (int l = 0; l < names->n_labels && l < 26; l++) fprintf(f, " %c=%s", 'A' + l, names->labels[l]);
         fputs("; lower case: shorter than a column; digits: kernels overlapping on one track; '.': idle\n", f);
     }
+}
+
+void gl_show_run(gl_trace *t, const gl_common *common, const char *title, const gl_timeline *tl,
+                 const gl_span *spans, int n_spans, const gl_names *names)
+{
+    if (common->timeline) gl_timeline_draw(stdout, title, tl, names, 72);
+    if (common->trace_path && gl_trace_add(t, title, tl, spans, n_spans, names))
+        gl_die(GL_EXIT_CHECK, "out of host memory for the trace");
+}
+
+void gl_trace_finish(gl_trace *t, const gl_common *common)
+{
+    if (common->trace_path) {
+        if (gl_trace_write(t, common->trace_path)) gl_die(GL_EXIT_CHECK, "cannot write %s", common->trace_path);
+        printf("trace: %s (open in https://ui.perfetto.dev or chrome://tracing)\n", common->trace_path);
+    }
+    gl_trace_free(t);
 }

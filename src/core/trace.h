@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 
+#include "options.h"
 #include "span.h"
 #include "timeline.h"
 
@@ -46,6 +47,14 @@ void gl_trace_free(gl_trace *t);
  * kernel shorter than a column appears in lower case where it started. */
 void gl_timeline_draw(FILE *f, const char *title, const gl_timeline *tl, const gl_names *names,
                       int width);
+
+/* Show one measured run as the common options ask: draw it with --timeline,
+ * add it to the trace with --trace. */
+void gl_show_run(gl_trace *t, const gl_common *common, const char *title, const gl_timeline *tl,
+                 const gl_span *spans, int n_spans, const gl_names *names);
+
+/* Write the trace if --trace was given (saying where), and free it. */
+void gl_trace_finish(gl_trace *t, const gl_common *common);
 
 #ifdef __cplusplus
 }

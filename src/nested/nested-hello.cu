@@ -366,19 +366,13 @@ int main(int argc, char **argv)
 
         char title[64];
         snprintf(title, sizeof title, "launch=%s (last run)", mode_names[m]);
-        if (common.timeline) gl_timeline_draw(stdout, title, &st.tl, &names, 72);
-        if (common.trace_path && gl_trace_add(&trace, title, &st.tl, st.spans.h_spans, st.n_spans, &names))
-            gl_die(GL_EXIT_CHECK, "out of host memory for the trace");
+        gl_show_run(&trace, &common, title, &st.tl, st.spans.h_spans, st.n_spans, &names);
     }
 
     printf("\n");
     gl_table_print(stdout, &table);
     gl_table_free(&table);
-    if (common.trace_path) {
-        if (gl_trace_write(&trace, common.trace_path)) gl_die(GL_EXIT_CHECK, "cannot write %s", common.trace_path);
-        printf("trace: %s (open in https://ui.perfetto.dev or chrome://tracing)\n", common.trace_path);
-    }
-    gl_trace_free(&trace);
+    gl_trace_finish(&trace, &common);
     gl_timeline_free(&st.tl);
     gl_timer_destroy(&st.timer);
     gl_spans_destroy(&st.spans);

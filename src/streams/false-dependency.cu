@@ -364,19 +364,13 @@ int main(int argc, char **argv)
 
         char title[96];
         snprintf(title, sizeof title, "order=%s C=%d (last run)", order_names[o], C);
-        if (common.timeline) gl_timeline_draw(stdout, title, &c.tl, &names, 72);
-        if (common.trace_path && gl_trace_add(&trace, title, &c.tl, c.spans.h_spans, c.n_spans, &names))
-            gl_die(GL_EXIT_CHECK, "out of host memory for the trace");
+        gl_show_run(&trace, &common, title, &c.tl, c.spans.h_spans, c.n_spans, &names);
     }
 
     printf("\n");
     gl_table_print(stdout, &table);
     gl_table_free(&table);
-    if (common.trace_path) {
-        if (gl_trace_write(&trace, common.trace_path)) gl_die(GL_EXIT_CHECK, "cannot write %s", common.trace_path);
-        printf("trace: %s (open in https://ui.perfetto.dev or chrome://tracing)\n", common.trace_path);
-    }
-    gl_trace_free(&trace);
+    gl_trace_finish(&trace, &common);
     free(mk);
     free(peaks);
     free(issue);

@@ -1,37 +1,21 @@
 /* test_timeline.c - timeline analysis on synthetic spans. */
 #include <string.h>
 
+#include "fixtures.h"
 #include "harness.h"
 #include "timeline.h"
 
-/* A kernel record as a kernel would leave it, with absolute times in ns. */
-static gl_span kspan(unsigned long long start, unsigned long long end, int label, int stream, int id)
-{
-    gl_span s;
-    memset(&s, 0xFF, sizeof s);
-    s.start_ns = start;
-    s.end_inv_ns = ~end;
-    s.label = label;
-    s.stream = stream;
-    s.kernel = id;
-    s.parent = -1;
-    s.blocks = 1;
-    s.threads = 32;
-    s.smid = id % 7;
-    s.block = -1;
-    return s;
-}
 
 int main(void)
 {
     const unsigned long long base = 5000000000ULL;
     gl_span sp[8];
-    sp[0] = kspan(base + 100, base + 300, 0, 0, 0);
-    sp[1] = kspan(base + 300, base + 500, 1, 0, 1); /* touches sp[0]: not overlapping */
-    sp[2] = kspan(base + 150, base + 250, 0, 1, 2);
-    sp[3] = kspan(base + 900, base + 1000, 2, 2, 3); /* after a gap */
+    sp[0] = test_span(base + 100, base + 300, 0, 0, 0, -1);
+    sp[1] = test_span(base + 300, base + 500, 1, 0, 1, -1); /* touches sp[0]: not overlapping */
+    sp[2] = test_span(base + 150, base + 250, 0, 1, 2, -1);
+    sp[3] = test_span(base + 900, base + 1000, 2, 2, 3, -1); /* after a gap */
     memset(&sp[4], 0xFF, sizeof sp[4]);            /* an empty slot */
-    sp[5] = kspan(base + 120, base + 130, 0, 0, 0);
+    sp[5] = test_span(base + 120, base + 130, 0, 0, 0, -1);
     sp[5].block = 0;                               /* a block record: not a kernel */
     gl_timeline tl;
     int n = gl_timeline_build(&tl, sp, 6);
@@ -80,14 +64,14 @@ int main(void)
     for (int s = 0; s < 3; s++)
         for (int k = 0; k < 3; k++, id++) {
             unsigned long long start = base + (unsigned long long)(s * 2 + k) * 1000;
-            st[id] = kspan(start, start + 1000, k, s, id);
+            st[id] = test_span(start, start + 1000, k, s, id, -1);
         }
     gl_timeline_build(&tl, st, 9);
     test_cond("staircase makespan is (S*(K-1)+1)*T", tl.makespan_ns == (3 * 2 + 1) * 1000);
     test_cond("staircase peak concurrency is 2", tl.peak_concurrency == 2);
     gl_timeline_free(&tl);
 
-    gl_span bad = kspan(base + 10, base + 5, 0, 0, 0);
+    gl_span bad = test_span(base + 10, base + 5, 0, 0, 0, -1);
     test_cond("a span that ends before it starts is rejected", gl_timeline_build(&tl, &bad, 1) == -1);
 
     test_cond("no spans: an empty timeline", gl_timeline_build(&tl, NULL, 0) == 0 && tl.makespan_ns == 0 &&

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fixtures.h"
 #include "harness.h"
 #include "trace.h"
 
@@ -12,29 +13,13 @@ static int run(const char *cmd)
     return rc == -1 ? -1 : (rc >> 8) & 0xff;
 }
 
-static gl_span kspan(unsigned long long start, unsigned long long end, int label, int stream, int id, int block)
-{
-    gl_span s;
-    memset(&s, 0xFF, sizeof s);
-    s.start_ns = start;
-    s.end_inv_ns = ~end;
-    s.label = label;
-    s.stream = stream;
-    s.kernel = id;
-    s.parent = -1;
-    s.blocks = 2;
-    s.threads = 64;
-    s.smid = 10 + id + (block > 0 ? block : 0);
-    s.block = block;
-    return s;
-}
 
 int main(void)
 {
     /* Two kernels of two blocks each: kernel record, then its block records. */
     gl_span sp[6] = {
-        kspan(1000, 3000, 0, 0, 0, -1), kspan(1000, 2900, 0, 0, 0, 0), kspan(1100, 3000, 0, 0, 0, 1),
-        kspan(2000, 4000, 1, 1, 3, -1), kspan(2000, 4000, 1, 1, 3, 0), kspan(2050, 3900, 1, 1, 3, 1),
+        test_span(1000, 3000, 0, 0, 0, -1), test_span(1000, 2900, 0, 0, 0, 0), test_span(1100, 3000, 0, 0, 0, 1),
+        test_span(2000, 4000, 1, 1, 3, -1), test_span(2000, 4000, 1, 1, 3, 0), test_span(2050, 3900, 1, 1, 3, 1),
     };
     gl_timeline tl;
     gl_timeline_build(&tl, sp, 6);
@@ -79,7 +64,7 @@ int main(void)
     gl_timeline_free(&tl);
 
     /* A kernel shorter than a column still shows, in lower case. */
-    gl_span tiny[2] = {kspan(0, 100000, 0, 0, 0, -1), kspan(50000, 50010, 1, 1, 1, -1)};
+    gl_span tiny[2] = {test_span(0, 100000, 0, 0, 0, -1), test_span(50000, 50010, 1, 1, 1, -1)};
     gl_timeline_build(&tl, tiny, 2);
     f = tmpfile();
     gl_timeline_draw(f, "tiny", &tl, &names, 10);
