@@ -27,8 +27,9 @@
  *        make run-nested-hello ARGS="--blocks 32 --threads 2 --size 64 --quiet"   (the blog's 64/2 layout)
  *        make run-nested-hello ARGS="--inject-launch-error"   (shows a device-side launch error surfacing: exit 3)
  * Nsight Systems (make profile-nested-hello): the NVTX range "launch=<mode>"
- * spans each mode; nsys shows device-launched grids only with CDP tracing, so
- * --trace FILE (Perfetto) is the place to see the tree: one track per depth.
+ * spans each mode and the stream "nested-hello top-level" carries the top
+ * grid. To see the whole tree, one track per depth with every child grid and
+ * the probe, write --trace FILE and open it in Perfetto.
  */
 #include <stdio.h>
 #include <stdlib.h>
