@@ -94,8 +94,8 @@ static gl_verdict add_claim(gl_report *r, gl_claim *c)
     return c->verdict;
 }
 
-gl_verdict gl_claim_near(gl_report *r, int timing, const char *text, double predicted,
-                         double measured, double rel_tol, double abs_slack, const char *unit)
+/* A quantitative claim with its text and values; the caller decides the verdict. */
+static gl_claim quantitative_claim(int timing, const char *text, double predicted, double measured, const char *unit)
 {
     gl_claim c;
     memset(&c, 0, sizeof c);
@@ -105,6 +105,13 @@ gl_verdict gl_claim_near(gl_report *r, int timing, const char *text, double pred
     c.quantitative = 1;
     c.predicted = predicted;
     c.measured = measured;
+    return c;
+}
+
+gl_verdict gl_claim_near(gl_report *r, int timing, const char *text, double predicted,
+                         double measured, double rel_tol, double abs_slack, const char *unit)
+{
+    gl_claim c = quantitative_claim(timing, text, predicted, measured, unit);
     c.tolerance = rel_tol;
     c.slack = abs_slack;
     double allowed = rel_tol * fabs(predicted) + abs_slack;
@@ -119,14 +126,7 @@ gl_verdict gl_claim_near(gl_report *r, int timing, const char *text, double pred
 gl_verdict gl_claim_at_most(gl_report *r, int timing, const char *text, double measured,
                             double limit, const char *unit)
 {
-    gl_claim c;
-    memset(&c, 0, sizeof c);
-    snprintf(c.text, sizeof c.text, "%s", text);
-    snprintf(c.unit, sizeof c.unit, "%s", unit);
-    c.timing = timing;
-    c.quantitative = 1;
-    c.predicted = limit;
-    c.measured = measured;
+    gl_claim c = quantitative_claim(timing, text, limit, measured, unit);
     c.verdict = (isfinite(measured) && measured <= limit) ? GL_PASS : GL_FAIL;
     snprintf(c.evidence, sizeof c.evidence, "measured %.4g %s, limit %.4g %s", measured, unit, limit, unit);
     return add_claim(r, &c);

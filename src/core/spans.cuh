@@ -37,6 +37,19 @@ __device__ __forceinline__ unsigned int gl_span_reserve(gl_span_buf b, int block
     return b.host_slots + off;
 }
 
+/* The fields a kernel record and its block records share. */
+__device__ __forceinline__ void gl_span_describe(gl_span *s, unsigned int slot, int label, int stream, int parent,
+                                                 int sm)
+{
+    s->label = label;
+    s->stream = stream;
+    s->kernel = (int)slot;
+    s->parent = parent;
+    s->blocks = (int)gridDim.x;
+    s->threads = (int)blockDim.x;
+    s->smid = sm;
+}
+
 /* Close this block's span: every thread of the block must call it, once, at
  * the end of the kernel. t0 is thread 0's %globaltimer reading at entry. The
  * barrier makes the end the moment the block's last thread finished. */
@@ -51,26 +64,12 @@ __device__ __forceinline__ void gl_span_block_end(gl_span_buf b, unsigned int sl
     gl_span *k = b.spans + slot;
     atomicMin(&k->start_ns, t0);
     atomicMin(&k->end_inv_ns, ~t1);
-    if (blockIdx.x == 0) {
-        k->label = label;
-        k->stream = stream;
-        k->kernel = (int)slot;
-        k->parent = parent;
-        k->blocks = (int)gridDim.x;
-        k->threads = (int)blockDim.x;
-        k->smid = sm;
-    }
+    if (blockIdx.x == 0) gl_span_describe(k, slot, label, stream, parent, sm);
     if (b.per_block) {
         gl_span *s = k + 1 + blockIdx.x;
         s->start_ns = t0;
         s->end_inv_ns = ~t1;
-        s->label = label;
-        s->stream = stream;
-        s->kernel = (int)slot;
-        s->parent = parent;
-        s->blocks = (int)gridDim.x;
-        s->threads = (int)blockDim.x;
-        s->smid = sm;
+        gl_span_describe(s, slot, label, stream, parent, sm);
         s->block = (int)blockIdx.x;
     }
 }
