@@ -1,8 +1,13 @@
 # gridlab - grid-level parallelism experiments on NVIDIA GPUs.
-# `make help` lists every target. Adding an experiment takes one file:
-#   src/nested/<name>.cu   relocatable device code, device-linked with cudadevrt
-#   src/streams/<name>.cu  whole-program CUDA
-#   src/omp/<name>.cu|.c   built and linked with OpenMP
+# `make help` lists every target. Adding an experiment takes one file,
+# src/<family>/<name>.cu (or .c), whose header comment declares what it needs
+# to build in one line (the folder alone decides nothing):
+#    * Build: rdc openmp per-thread cub
+#   rdc         relocatable device code, device-linked with cudadevrt (device-side launches)
+#   openmp      compiled and linked with OpenMP
+#   per-thread  --default-stream per-thread (the per-thread default stream replaces the legacy one)
+#   cub         CUB from the CUDA Toolkit (CCCL headers)
+#   none        nothing beyond the defaults
 include Makefile.inc
 
 .DEFAULT_GOAL := all
@@ -10,84 +15,81 @@ include Makefile.inc
 .DELETE_ON_ERROR:
 
 # ---- what there is to build --------------------------------------------------
-CORE_C     := $(wildcard src/core/*.c)
-CORE_CU    := $(wildcard src/core/*.cu)
-NESTED     := $(basename $(notdir $(wildcard src/nested/*.cu)))
-STREAMS    := $(basename $(notdir $(wildcard src/streams/*.cu)))
-OMP        := $(basename $(notdir $(wildcard src/omp/*.cu src/omp/*.c)))
-EXPERIMENTS := $(NESTED) $(STREAMS) $(OMP)
-BINS       := $(addprefix $(BUILD)/bin/,$(EXPERIMENTS))
-UNIT_TESTS := $(addprefix $(BUILD)/tests/,$(basename $(notdir $(wildcard tests/unit/test_*.c))))
+CORE_C      := $(wildcard src/core/*.c)
+CORE_CU     := $(wildcard src/core/*.cu)
+EXP_SRCS    := $(filter-out src/core/%,$(wildcard src/*/*.cu src/*/*.c))
+EXPERIMENTS := $(basename $(notdir $(EXP_SRCS)))
+FAMILIES    := $(sort $(patsubst src/%/,%,$(dir $(EXP_SRCS))))
+BINS        := $(addprefix $(BUILD)/bin/,$(EXPERIMENTS))
+UNIT_TESTS  := $(addprefix $(BUILD)/tests/,$(basename $(notdir $(wildcard tests/unit/test_*.c))))
+
+ifneq ($(words $(EXPERIMENTS)),$(words $(sort $(EXPERIMENTS))))
+$(error two experiments share a name: $(EXPERIMENTS))
+endif
 
 LIB_HOST := $(BUILD)/lib/libgridlab_host.a
 LIB_CUDA := $(BUILD)/lib/libgridlab_cuda.a
 STAMP    := $(BUILD)/flags.stamp
 
-# ---- a flags stamp: changing flags or the architecture rebuilds everything ----
-FLAGS_SIG := $(NVCC) $(NVCCFLAGS) | $(CC) $(CFLAGS) | $(CPPFLAGS) | $(OMPFLAGS) | $(LDLIBS)
+# ---- a flags stamp: changing flags, the architecture or nvcc rebuilds everything
+FLAGS_SIG := $(NVCC_VERSION) | $(NVCC) $(NVCCFLAGS) | $(CC) $(CFLAGS) | $(CPPFLAGS) | $(OMPFLAGS) | $(LDLIBS)
 $(STAMP): FORCE
 	@mkdir -p $(@D)
 	@echo '$(FLAGS_SIG)' | cmp -s - $@ || echo '$(FLAGS_SIG)' > $@
 FORCE:
 
-# ---- compile rules ------------------------------------------------------------
-$(BUILD)/obj/%.o: src/%.c $(STAMP)
+# ---- the shared module ----------------------------------------------------------
+$(BUILD)/obj/core/%.o: src/core/%.c $(STAMP)
 	$(call msg,CC,$<)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -I$(CUDA_HOME)/include -MMD -MP -MF $(@:.o=.d) -c $< -o $@
 
-# Nested experiments: relocatable device code, so device code can launch kernels.
-$(BUILD)/obj/nested/%.o: src/nested/%.cu $(STAMP)
-	$(call msg,NVCC-RDC,$<)
-	@mkdir -p $(@D)
-	$(Q)$(NVCC) $(CPPFLAGS) $(NVCCFLAGS) -rdc=true -MMD -MP -MF $(@:.o=.d) -c $< -o $@
-
-$(BUILD)/obj/omp/%.o: src/omp/%.cu $(STAMP)
-	$(call msg,NVCC,$<)
-	@mkdir -p $(@D)
-	$(Q)$(NVCC) $(CPPFLAGS) $(NVCCFLAGS) -Xcompiler $(OMPFLAGS) -MMD -MP -MF $(@:.o=.d) -c $< -o $@
-
-$(BUILD)/obj/omp/%.o: src/omp/%.c $(STAMP)
-	$(call msg,CC,$<)
-	@mkdir -p $(@D)
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(OMPFLAGS) -I$(CUDA_HOME)/include -MMD -MP -MF $(@:.o=.d) -c $< -o $@
-
-$(BUILD)/obj/%.o: src/%.cu $(STAMP)
+$(BUILD)/obj/core/%.o: src/core/%.cu $(STAMP)
 	$(call msg,NVCC,$<)
 	@mkdir -p $(@D)
 	$(Q)$(NVCC) $(CPPFLAGS) $(NVCCFLAGS) -MMD -MP -MF $(@:.o=.d) -c $< -o $@
 
+$(LIB_HOST): $(patsubst src/core/%.c,$(BUILD)/obj/core/%.o,$(CORE_C))
+	$(call msg,AR,$@)
+	@mkdir -p $(@D)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(LIB_CUDA): $(patsubst src/core/%.cu,$(BUILD)/obj/core/%.o,$(CORE_CU))
+	$(call msg,AR,$@)
+	@mkdir -p $(@D)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+# ---- experiments: rules made from each one's "Build:" line ------------------------
+KNOWN_NEEDS := rdc openmp per-thread cub none
+build_needs = $(shell sed -n 's/^ \* Build: *//p' $(1) | head -n 1)
+has = $(filter $(1),$($(2)_needs))
+
+# $(1) = experiment name, $(2) = its source file
+define EXPERIMENT
+$(1)_needs := $$(call build_needs,$(2))
+$$(if $$($(1)_needs),,$$(error $(2): its header comment needs a " * Build: ..." line (one or more of: $(KNOWN_NEEDS))))
+$$(foreach w,$$($(1)_needs),$$(if $$(filter $$(w),$(KNOWN_NEEDS)),,$$(error $(2): unknown build need '$$(w)'; known: $(KNOWN_NEEDS))))
+$(1)_nvflags := $$(if $$(call has,rdc,$(1)),-rdc=true) $$(if $$(call has,per-thread,$(1)),--default-stream per-thread) \
+                $$(if $$(call has,openmp,$(1)),-Xcompiler $(OMPFLAGS)) $$(if $$(call has,cub,$(1)),-I$(CUDA_HOME)/include/cccl)
+$(1)_libs := $$(if $$(call has,rdc,$(1)),-lcudadevrt) $$(if $$(call has,openmp,$(1)),-Xcompiler $(OMPFLAGS) -lgomp)
+$(1)_dlink := $$(if $$(call has,rdc,$(1)),$(BUILD)/obj/exp/$(1).dlink.o)
+
+$(BUILD)/obj/exp/$(1).o: $(2) $(STAMP)
+	$$(call msg,$$(if $$(filter %.c,$(2)),CC,NVCC),$$< [$$($(1)_needs)])
+	@mkdir -p $$(@D)
+	$$(Q)$$(if $$(filter %.c,$(2)),$$(CC) $$(CPPFLAGS) $$(CFLAGS) $$(if $$(call has,openmp,$(1)),$$(OMPFLAGS)) -I$$(CUDA_HOME)/include,$$(NVCC) $$(CPPFLAGS) $$(NVCCFLAGS) $$($(1)_nvflags)) -MMD -MP -MF $$(@:.o=.d) -c $$< -o $$@
+
 # The device link step resolves device-side launches against cudadevrt.
-$(BUILD)/obj/nested/%.dlink.o: $(BUILD)/obj/nested/%.o
-	$(call msg,DLINK,$@)
-	$(Q)$(NVCC) $(NVCCFLAGS) -dlink $< -o $@ -lcudadevrt
+$(BUILD)/obj/exp/$(1).dlink.o: $(BUILD)/obj/exp/$(1).o
+	$$(call msg,DLINK,$$@)
+	$$(Q)$$(NVCC) $$(NVCCFLAGS) -dlink $$< -o $$@ -lcudadevrt
 
-# ---- the shared module ----------------------------------------------------------
-$(LIB_HOST): $(patsubst src/%.c,$(BUILD)/obj/%.o,$(CORE_C))
-	$(call msg,AR,$@)
-	@mkdir -p $(@D)
-	$(Q)rm -f $@ && ar rcs $@ $^
-
-$(LIB_CUDA): $(patsubst src/%.cu,$(BUILD)/obj/%.o,$(CORE_CU))
-	$(call msg,AR,$@)
-	@mkdir -p $(@D)
-	$(Q)rm -f $@ && ar rcs $@ $^
-
-# ---- experiments ----------------------------------------------------------------
-$(addprefix $(BUILD)/bin/,$(NESTED)): $(BUILD)/bin/%: $(BUILD)/obj/nested/%.o $(BUILD)/obj/nested/%.dlink.o $(LIB_CUDA) $(LIB_HOST)
-	$(call msg,LINK,$@)
-	@mkdir -p $(@D)
-	$(Q)$(NVCC) $(NVCCFLAGS) $^ -o $@ -lcudadevrt $(LDLIBS)
-
-$(addprefix $(BUILD)/bin/,$(STREAMS)): $(BUILD)/bin/%: $(BUILD)/obj/streams/%.o $(LIB_CUDA) $(LIB_HOST)
-	$(call msg,LINK,$@)
-	@mkdir -p $(@D)
-	$(Q)$(NVCC) $(NVCCFLAGS) $^ -o $@ $(LDLIBS)
-
-$(addprefix $(BUILD)/bin/,$(OMP)): $(BUILD)/bin/%: $(BUILD)/obj/omp/%.o $(LIB_CUDA) $(LIB_HOST)
-	$(call msg,LINK,$@)
-	@mkdir -p $(@D)
-	$(Q)$(NVCC) $(NVCCFLAGS) -Xcompiler $(OMPFLAGS) $^ -o $@ -lgomp $(LDLIBS)
+$(BUILD)/bin/$(1): $(BUILD)/obj/exp/$(1).o $$($(1)_dlink) $(LIB_CUDA) $(LIB_HOST)
+	$$(call msg,LINK,$$@)
+	@mkdir -p $$(@D)
+	$$(Q)$$(NVCC) $$(NVCCFLAGS) $$^ -o $$@ $$($(1)_libs) $$(LDLIBS)
+endef
+$(foreach s,$(EXP_SRCS),$(eval $(call EXPERIMENT,$(basename $(notdir $(s))),$(s))))
 
 # ---- host unit tests (no GPU, no CUDA runtime) --------------------------------------
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/harness.h $(LIB_HOST) $(STAMP)
@@ -106,10 +108,17 @@ all: $(BINS) $(UNIT_TESTS)
 $(addprefix run-,$(EXPERIMENTS)): run-%: $(BUILD)/bin/%
 	$(BUILD)/bin/$* $(ARGS)
 
+# Checked when make reads this file, so that a missing nsys stops before anything is built.
+ifneq ($(filter profile-%,$(MAKECMDGOALS)),)
+ifeq ($(shell command -v $(NSYS) 2>/dev/null),)
+$(error Nsight Systems not found ('$(NSYS)'): install it or run make $(filter profile-%,$(MAKECMDGOALS)) NSYS=/path/to/nsys)
+endif
+endif
+
+# --profile: one run of each configuration, no warm-up or repeats, so the report shows one clean instance of each.
 $(addprefix profile-,$(EXPERIMENTS)): profile-%: $(BUILD)/bin/%
-	@command -v $(NSYS) >/dev/null 2>&1 || { echo "error: Nsight Systems not found ('$(NSYS)'): install it or run make $@ NSYS=/path/to/nsys" >&2; exit 2; }
 	@mkdir -p $(BUILD)/profiles
-	$(NSYS) profile --trace=cuda,nvtx,osrt --force-overwrite=true -o $(BUILD)/profiles/$* $(BUILD)/bin/$* $(ARGS)
+	$(NSYS) profile --trace=cuda,nvtx,osrt --force-overwrite=true -o $(BUILD)/profiles/$* $(BUILD)/bin/$* --profile $(ARGS)
 	@echo "report: $(BUILD)/profiles/$*.nsys-rep  (open it in Nsight Systems, or: $(NSYS) stats $(BUILD)/profiles/$*.nsys-rep)"
 
 # Sanitizers serialize kernels, so timing claims are reported but not enforced there.
@@ -138,8 +147,11 @@ test-gpu: $(BINS)
 test: all
 	@bash tests/run.sh all
 
+# One process per CUDA_DEVICE_MAX_CONNECTIONS value (the driver reads it once),
+# merged by the experiment itself into one table, CSV and JSON.
+CONNECTIONS ?= 1,2,4,8,16,32
 sweep-connections: $(BUILD)/bin/false-dependency
-	@bash experiments/connections-sweep.sh $(ARGS)
+	$(BUILD)/bin/false-dependency --connections $(CONNECTIONS) $(ARGS)
 
 clean:
 	rm -rf $(BUILD)
@@ -152,12 +164,17 @@ help:
 	@echo "  test-cli                   command-line tests of every binary (no GPU needed)"
 	@echo "  test-gpu                   every experiment in --quick mode, plus GPU-only cases"
 	@echo "  sanitize-all               compute-sanitizer memcheck, racecheck and synccheck on every experiment"
-	@echo "  sweep-connections          false-dependency for CUDA_DEVICE_MAX_CONNECTIONS = 1 2 4 8 16 32, one table"
+	@echo "  sweep-connections          false-dependency once per CUDA_DEVICE_MAX_CONNECTIONS in CONNECTIONS=$(CONNECTIONS), one merged table"
 	@echo "  clean                      remove $(BUILD)/"
-	@for e in $(EXPERIMENTS); do \
-	  q=$$(sed -n 's/^ \* Question: *//p' src/*/$$e.c* | head -n 1); \
-	  printf '  %-26s %s\n' "run-$$e" "$$q (ARGS=\"...\" passes options; ARGS=--help lists them)"; \
-	  printf '  %-26s %s\n' "profile-$$e" "run under nsys into $(BUILD)/profiles/$$e.nsys-rep (NSYS=path overrides)"; \
-	  printf '  %-26s %s\n' "sanitize-$$e" "compute-sanitizer memcheck, racecheck, synccheck on a --quick run"; \
+	@for f in $(FAMILIES); do \
+	  echo "experiments in src/$$f:"; \
+	  for s in src/$$f/*.cu src/$$f/*.c; do \
+	    [ -f "$$s" ] || continue; e=$$(basename $${s%.*}); \
+	    q=$$(sed -n 's/^ \* Question: *//p' $$s | head -n 1); \
+	    b=$$(sed -n 's/^ \* Build: *//p' $$s | head -n 1); \
+	    printf '  %-26s %s (ARGS="..." passes options; ARGS=--help lists them)\n' "run-$$e" "$$q"; \
+	    printf '  %-26s %s\n' "profile-$$e" "one run of each configuration under nsys, into $(BUILD)/profiles/$$e.nsys-rep (NSYS=path)"; \
+	    printf '  %-26s %s\n' "sanitize-$$e" "compute-sanitizer memcheck, racecheck, synccheck on a --quick run (built with: $$b)"; \
+	  done; \
 	done
-	@echo "variables: CUDA_ARCH=NN  BUILD=dir  DEBUG=1  V=1  ARGS=\"...\"  NSYS=path  SANITIZER=path"
+	@echo "variables: CUDA_ARCH=NN  BUILD=dir  DEBUG=1  V=1  ARGS=\"...\"  NSYS=path  SANITIZER=path  CONNECTIONS=1,2,4"

@@ -22,7 +22,14 @@ for e in $list; do
     expect "$e --json without a file exits 2" 2 "--json needs a value" "$b" --json
     expect "$e a stray argument exits 2" 2 "unexpected argument 'stray'" "$b" stray
     expect "$e a flag given a value exits 2" 2 "--quick takes no value" "$b" --quick=yes
-    expect "$e without a GPU exits 77 with its reason" 77 "^no CUDA device: " env CUDA_VISIBLE_DEVICES= "$b" --quick
+    expect "$e without a GPU exits 77 with its reason" 77 "^no suitable GPU: " env CUDA_VISIBLE_DEVICES= "$b" --quick
+    expect "$e --json to an unwritable path exits 2 before opening the device" 2 "--json /proc/x.json: cannot write there" \
+        env CUDA_VISIBLE_DEVICES= "$b" --quick --json /proc/x.json
+    expect "$e --csv in a missing folder exits 2" 2 "--csv /nonexistent-dir/r.csv: cannot write there" "$b" --csv /nonexistent-dir/r.csv
+    expect "$e --connections 33 exits 2" 2 "--connections: 33 is out of range; accepted: integers 1\.\.32" "$b" --connections 33
+    expect "$e --connections 1,,2 exits 2" 2 "not a list of integers" "$b" --connections 1,,2
+    expect "$e --connections 1,2 without a GPU: each run exits 77, and so does the sweep" 77 "CUDA_DEVICE_MAX_CONNECTIONS=1 exited 77" \
+        env CUDA_VISIBLE_DEVICES= "$b" --quick --connections 1,2
 done
 
 if [ -x "$BIN/false-dependency" ]; then
@@ -33,7 +40,6 @@ if [ -x "$BIN/false-dependency" ]; then
     expect "false-dependency --kernel-us 0.5 exits 2" 2 "--kernel-us: '0.5' is out of range; accepted: number 1\.\.1e\+06" "$b" --kernel-us 0.5
     expect "false-dependency --kernel-us nan exits 2" 2 "--kernel-us: 'nan' is not a number" "$b" --kernel-us nan
     expect "false-dependency --order sideways exits 2" 2 "accepted: one of depth\|breadth\|both" "$b" --order sideways
-    expect "false-dependency --connections 33 exits 2" 2 "--connections: '33' is out of range; accepted: integer 0\.\.32" "$b" --connections 33
     expect "false-dependency --tolerance -0.1 exits 2" 2 "--tolerance" "$b" --tolerance -0.1
     expect "false-dependency --blocks 2000 exits 2" 2 "--blocks" "$b" --blocks 2000
 fi
@@ -47,8 +53,13 @@ if [ -x "$BIN/nested-hello" ]; then
     expect "nested-hello refuses to print 3 million lines without --quiet" 2 "add --quiet" "$b" --blocks 1024 --threads 1024
 fi
 
+# The profile target checks for nsys when make reads the Makefile, so nothing
+# is built (or rebuilt with other flags) on the way to the error.
+before=$(stat -c %Y "$BIN/false-dependency" 2>/dev/null)
 expect "make profile-* without nsys fails with a clear message" 2 "Nsight Systems not found" \
     make -s --no-print-directory profile-false-dependency NSYS=/nonexistent/nsys
+after=$(stat -c %Y "$BIN/false-dependency" 2>/dev/null)
+if [ "$before" = "$after" ]; then ok "make profile-* without nsys rebuilds nothing"; else not_ok "make profile-* without nsys rebuilt the binary"; fi
 expect "make help lists every target with one line" 0 "run-false-dependency .*CUDA_DEVICE_MAX_CONNECTIONS|run-false-dependency +how long" \
     make -s --no-print-directory help
 finish

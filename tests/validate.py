@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
 """Check gridlab's output files with independent parsers (json, csv).
 
-  validate.py trace FILE [--events N] [--runs N] [--tracks "stream 0,stream 1"] [--block-sms]
+  validate.py trace FILE [--events N] [--runs N] [--tracks "stream 0,stream 1"] [--block-sms] [--flows N]
   validate.py report FILE [--rows N] [--verdict PASS|FAIL] [--claims-verdict PASS]
-  validate.py csv FILE [--rows N] [--columns a,b,c]
+  validate.py csv FILE [--rows N] [--columns a,b,c] [--cell ROW:COLUMN=VALUE ...]
+  validate.py json FILE --expect PATH=VALUE [--expect ...]
 
-Exits 0 when the file parses and matches, 1 with a reason otherwise.
+A PATH is dot-separated keys and list indices (rows.0.claims.1.verdict). A
+VALUE is compared with a string as is, with a number as a number, and with
+true, false and null by name. Exits 0 when the file parses and matches, 1 with
+a reason otherwise.
 """
 import argparse
 import csv
@@ -27,10 +31,16 @@ def check_trace(a):
     slices = [e for e in events if e.get("ph") == "X"]
     procs = [e for e in events if e.get("ph") == "M" and e.get("name") == "process_name"]
     threads = {(e["pid"], e["args"]["name"]) for e in events if e.get("ph") == "M" and e.get("name") == "thread_name"}
+    flow_starts = [e for e in events if e.get("ph") == "s"]
+    flow_ends = [e for e in events if e.get("ph") == "f"]
     if a.events is not None and len(slices) != a.events:
-        fail(f"{len(slices)} kernel slices, expected {a.events}")
+        fail(f"{len(slices)} slices, expected {a.events}")
     if a.runs is not None and len(procs) != a.runs:
         fail(f"{len(procs)} runs (processes), expected {a.runs}")
+    if a.flows is not None and (len(flow_starts) != a.flows or len(flow_ends) != a.flows):
+        fail(f"{len(flow_starts)} flow starts and {len(flow_ends)} ends, expected {a.flows}")
+    if {e["id"] for e in flow_starts} != {e["id"] for e in flow_ends}:
+        fail("flow starts and ends do not pair up")
     names = {n for _, n in threads}
     for t in filter(None, (a.tracks or "").split(",")):
         if t not in names:
@@ -53,7 +63,7 @@ def check_trace(a):
 def check_report(a):
     with open(a.file) as f:
         doc = json.load(f)
-    for key in ("experiment", "verdict", "rows", "checks"):
+    for key in ("experiment", "verdict", "rows", "tally", "run_claims"):
         if key not in doc:
             fail(f"report without {key}")
     rows = doc["rows"]
@@ -62,12 +72,12 @@ def check_report(a):
     if a.verdict and doc["verdict"] != a.verdict:
         fail(f"verdict {doc['verdict']}, expected {a.verdict}")
     for r in rows:
-        for key in ("experiment", "device", "variant", "params", "metrics", "claims"):
+        for key in ("experiment", "device", "table", "variant", "verdict", "params", "values", "claims"):
             if key not in r:
                 fail(f"row without {key}: {r}")
-        for name, m in r["metrics"].items():
-            if m["n"] > 0 and not (m["min"] <= m["median"] <= m["max"]):
-                fail(f"metric {name}: min <= median <= max does not hold")
+        for name, v in r["values"].items():
+            if v["type"] == "stats" and v["n"] > 0 and not (v["min"] <= v["median"] <= v["max"]):
+                fail(f"value {name}: min <= median <= max does not hold")
         for c in r["claims"]:
             if c["verdict"] not in ("PASS", "FAIL", "SKIP"):
                 fail(f"claim verdict {c['verdict']}")
@@ -88,24 +98,63 @@ def check_csv(a):
     for r in rows:
         if None in r:
             fail(f"row with more fields than the header: {r}")
+    for cell in a.cell or []:
+        where, _, want = cell.partition("=")
+        row, _, col = where.partition(":")
+        got = rows[int(row)].get(col)
+        if got != want:
+            fail(f"row {row} column {col} is {got!r}, expected {want!r}")
+
+
+def lookup(doc, path):
+    node = doc
+    for part in path.split("."):
+        if isinstance(node, list):
+            node = node[int(part)]
+        elif isinstance(node, dict):
+            if part not in node:
+                fail(f"{path}: no key '{part}' (keys: {sorted(node)})")
+            node = node[part]
+        else:
+            fail(f"{path}: '{part}' is inside a {type(node).__name__}")
+    return node
+
+
+def check_json(a):
+    with open(a.file) as f:
+        doc = json.load(f)
+    for e in a.expect or []:
+        path, _, want = e.partition("=")
+        got = lookup(doc, path)
+        if isinstance(got, bool) or got is None:
+            ok = json.dumps(got) == want
+        elif isinstance(got, (int, float)):
+            ok = float(want) == float(got)
+        else:
+            ok = got == want
+        if not ok:
+            fail(f"{path} is {got!r}, expected {want!r}")
 
 
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("kind", choices=["trace", "report", "csv"])
+    p.add_argument("kind", choices=["trace", "report", "csv", "json"])
     p.add_argument("file")
     p.add_argument("--events", type=int)
     p.add_argument("--runs", type=int)
+    p.add_argument("--flows", type=int)
     p.add_argument("--tracks")
     p.add_argument("--block-sms", action="store_true")
     p.add_argument("--rows", type=int)
     p.add_argument("--verdict")
     p.add_argument("--claims-verdict")
     p.add_argument("--columns")
+    p.add_argument("--cell", action="append")
+    p.add_argument("--expect", action="append")
     a = p.parse_args()
     try:
-        {"trace": check_trace, "report": check_report, "csv": check_csv}[a.kind](a)
-    except (OSError, ValueError, KeyError, TypeError) as e:
+        {"trace": check_trace, "report": check_report, "csv": check_csv, "json": check_json}[a.kind](a)
+    except (OSError, ValueError, KeyError, TypeError, IndexError) as e:
         fail(f"{a.file}: {e}")
 
 

@@ -4,17 +4,35 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
-static int runtime_started;
+static int runtime_marked;
 
-void gl_runtime_mark_started(void) { runtime_started = 1; }
-int gl_runtime_started(void) { return runtime_started; }
+int gl_library_mapped(const char *prefix)
+{
+    FILE *f = fopen("/proc/self/maps", "r");
+    if (!f) return -1;
+    char line[4096];
+    size_t n = strlen(prefix);
+    int found = 0;
+    while (!found && fgets(line, sizeof line, f)) {
+        /* The path is the last field; its file name follows the last '/'. */
+        char *slash = strrchr(line, '/');
+        if (slash && strncmp(slash + 1, prefix, n) == 0) found = 1;
+    }
+    fclose(f);
+    return found;
+}
+
+void gl_runtime_mark_started(void) { runtime_marked = 1; }
+
+int gl_runtime_started(void) { return runtime_marked || gl_library_mapped("libcuda.so") == 1; }
 
 int gl_connections_request(int c, char *err, size_t errlen)
 {
-    if (runtime_started) {
+    if (gl_runtime_started()) {
         snprintf(err, errlen,
-                 "CUDA_DEVICE_MAX_CONNECTIONS=%d requested after the CUDA runtime started; "
+                 "CUDA_DEVICE_MAX_CONNECTIONS=%d requested after the CUDA runtime started (libcuda is loaded); "
                  "the driver reads it only when the context is created, so it would be ignored",
                  c);
         return -1;

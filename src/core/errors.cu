@@ -1,4 +1,4 @@
-/* errors.cu - CUDA error checks, host-side and for launches made on the device. */
+/* errors.cu - CUDA error checks, host-side and for calls made on the device. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -13,6 +13,18 @@ void gl_cuda_check(cudaError_t err, const char *what, const char *file, int line
     exit(GL_EXIT_CUDA);
 }
 
+void gl_no_gpu(const char *fmt, ...)
+{
+    va_list ap;
+    fflush(stdout);
+    fputs("no suitable GPU: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    exit(GL_EXIT_NO_GPU);
+}
+
 gl_dev_error *gl_dev_error_create(void)
 {
     gl_dev_error *d = NULL;
@@ -21,17 +33,41 @@ gl_dev_error *gl_dev_error_create(void)
     return d;
 }
 
-void gl_dev_error_reset(gl_dev_error *d_err) { CUDA_CHECK(cudaMemset(d_err, 0, sizeof *d_err)); }
+void gl_dev_error_reset(gl_dev_error *d_err)
+{
+    CUDA_CHECK(cudaMemset(d_err, 0, sizeof *d_err));
+    CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+void gl_dev_error_read(const gl_dev_error *d_err, gl_dev_error *h)
+{
+    CUDA_CHECK(cudaMemcpy(h, d_err, sizeof *h, cudaMemcpyDeviceToHost));
+}
+
+void gl_dev_error_describe(const gl_dev_error *h, gl_buf *out)
+{
+    if (h->count == 0) {
+        gl_buf_puts(out, "no device-side failures");
+        return;
+    }
+    gl_buf_printf(out, "%d device-side failure%s:", h->count, h->count == 1 ? "" : "s");
+    for (int i = 0; i < GL_DEV_ERROR_CODES && h->codes[i]; i++)
+        gl_buf_printf(out, "%s %s x%d", i ? "," : "", cudaGetErrorName((cudaError_t)h->codes[i]), h->per_code[i]);
+    if (h->other) gl_buf_printf(out, ", %d more with other codes (over %d distinct codes)", h->other, GL_DEV_ERROR_CODES);
+    gl_buf_printf(out, "; the first at %s:%d: %s", h->file, h->line, cudaGetErrorString((cudaError_t)h->code));
+}
 
 void gl_dev_error_check(const gl_dev_error *d_err)
 {
     gl_dev_error h;
-    CUDA_CHECK(cudaMemcpy(&h, d_err, sizeof h, cudaMemcpyDeviceToHost));
+    gl_dev_error_read(d_err, &h);
     if (h.count == 0) return;
-    cudaError_t code = (cudaError_t)h.code;
+    gl_buf text = GL_BUF_INIT;
+    gl_dev_error_describe(&h, &text);
     fflush(stdout);
-    fprintf(stderr, "CUDA error at %s:%d: device-side launch failed: %s (%s); %d device-side failure%s in all\n",
-            h.file, h.line, cudaGetErrorName(code), cudaGetErrorString(code), h.count, h.count == 1 ? "" : "s");
+    fprintf(stderr, "CUDA error: device-side call failed: %s (%s)\n", cudaGetErrorName((cudaError_t)h.code),
+            gl_buf_str(&text));
+    gl_buf_free(&text);
     exit(GL_EXIT_CUDA);
 }
 

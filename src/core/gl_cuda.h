@@ -1,5 +1,6 @@
 /* gl_cuda.h - the CUDA side of the shared module: checks, the device header,
- * event timers, the span buffer, the work kernel and device-side launch errors.
+ * device-side launch errors, event timers, the L2 flush, clock alignment, the
+ * span buffer and the work kernel.
  *
  * A C API (cuda_runtime_api.h is C), so that .cu experiments and plain C
  * experiments (src/omp) use the same calls. */
@@ -11,7 +12,9 @@
 #include "gl_common.h"
 #include "options.h"
 #include "report.h"
+#include "sample.h"
 #include "span.h"
+#include "timeline.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -27,44 +30,72 @@ extern "C" {
 #define CUDA_CHECK_LAUNCH(what) gl_cuda_check(cudaGetLastError(), "launch of " what, __FILE__, __LINE__)
 void gl_cuda_check(cudaError_t err, const char *what, const char *file, int line);
 
-/* The first launch that failed in device code, recorded by GL_DEVICE_CHECK
+/* Print "no suitable GPU: <why>" and exit 77: the run is skipped, not failed.
+ * For a machine without a GPU, and for a configuration this GPU cannot run. */
+void gl_no_gpu(const char *fmt, ...) GL_PRINTF(1, 2) GL_NORETURN;
+
+enum { GL_DEV_ERROR_CODES = 16 }; /* distinct error codes counted one by one */
+
+/* Launches and calls that failed in device code, recorded by GL_DEVICE_CHECK
  * (device_check.cuh) and read back by the host. */
 typedef struct gl_dev_error {
-    int count;      /* failed device-side launches */
-    int code;       /* cudaError_t of the first */
-    int line;       /* its source line */
-    char file[116]; /* its source file, truncated */
+    int count;                          /* failed device-side calls in all */
+    int code;                           /* cudaError_t of the first */
+    int line;                           /* its source line */
+    char file[116];                     /* its source file, truncated */
+    int codes[GL_DEV_ERROR_CODES];      /* the distinct codes seen (0: free slot) */
+    int per_code[GL_DEV_ERROR_CODES];   /* how many failures had each */
+    int other;                          /* failures whose code found no free slot */
 } gl_dev_error;
 
 gl_dev_error *gl_dev_error_create(void);           /* zeroed device allocation */
 void gl_dev_error_reset(gl_dev_error *d_err);       /* zero it again */
-/* After a synchronize: if any device-side launch failed, print the first
- * (file:line, error name and text, how many) and exit 3. */
+/* Copy the record to the host after a synchronize; for experiments that probe
+ * limits and expect failures. */
+void gl_dev_error_read(const gl_dev_error *d_err, gl_dev_error *h);
+/* "3 failures: cudaErrorLaunchOutOfResources x3; the first at file:line" */
+void gl_dev_error_describe(const gl_dev_error *h, gl_buf *out);
+/* After a synchronize: if any device-side call failed, print what failed and
+ * exit 3. */
 void gl_dev_error_check(const gl_dev_error *d_err);
 void gl_dev_error_destroy(gl_dev_error *d_err);
 
 /* ---- the device header ----------------------------------------------------- */
 
 typedef struct gl_device {
-    int id;                    /* CUDA ordinal */
-    char name[256];            /* marketing name */
-    int major, minor;          /* compute capability */
-    int sms;                   /* multiprocessors */
-    int driver, runtime;       /* CUDA driver and runtime versions, e.g. 13000 */
-    int concurrent_kernels;    /* cudaDevAttrConcurrentKernels */
-    int async_engines;         /* cudaDevAttrAsyncEngineCount */
-    int max_connections;       /* effective CUDA_DEVICE_MAX_CONNECTIONS */
-    int max_concurrent_kernels;/* architectural limit on resident grids (128 on sm_70..sm_90) */
-    double tick_ns;            /* smallest non-zero %globaltimer step observed */
+    int id;                     /* CUDA ordinal */
+    char name[256];             /* marketing name */
+    int major, minor;           /* compute capability */
+    int sms;                    /* multiprocessors */
+    int driver, runtime;        /* CUDA driver and runtime versions, e.g. 13000 */
+    int concurrent_kernels;     /* cudaDevAttrConcurrentKernels */
+    int async_engines;          /* cudaDevAttrAsyncEngineCount */
+    int max_connections;        /* effective CUDA_DEVICE_MAX_CONNECTIONS */
+    int max_resident_grids;     /* architectural limit on resident grids (128 on sm_70..sm_90) */
+    int l2_bytes;               /* L2 cache size */
+    double peak_gbps;           /* DRAM bandwidth from the attributes: 2 * memory clock * bus width / 8 */
+    double copy_gbps;           /* measured device-to-device copy, read + write bytes over time */
+    double tick_ns;             /* smallest non-zero %globaltimer step observed */
+    gl_clock_align clock;       /* host monotonic clock -> %globaltimer */
+    void *d_flush;              /* buffer written to evict the L2 (allocated on first flush) */
+    size_t flush_bytes;         /* its size: twice the L2 */
 } gl_device;
 
-/* Start the runtime on --device, print the one-line header, and add it to the
- * report. Without a usable GPU, print "no CUDA device: <reason>" and exit 77. */
+/* Start the runtime on --device, measure the timer tick, the copy bandwidth
+ * and the clock alignment, print the one-line header, and add it to the
+ * report. Without a usable GPU, print "no suitable GPU: <reason>" and exit 77. */
 void gl_device_open(gl_device *dev, const gl_common *common, gl_report *rep);
+void gl_device_close(gl_device *dev);
 
-/* Most grids that can run at once for a compute capability (Programming
- * Guide, "maximum number of resident grids per device"). */
-int gl_max_concurrent_kernels(int major, int minor);
+/* A sampler from the common options whose L2 flush is this device's. */
+void gl_device_sampler(gl_sampler *s, gl_device *dev, const gl_common *common);
+/* Evict the L2 by writing a buffer twice its size; returns when done. */
+void gl_l2_flush(void *dev);
+
+/* Measure how the host's monotonic clock maps onto %globaltimer: rounds round
+ * trips through mapped host memory to a one-thread kernel; the shortest bounds
+ * the offset. */
+gl_clock_align gl_clock_align_measure(int rounds);
 
 /* ---- event timers -------------------------------------------------------- */
 
@@ -81,9 +112,9 @@ void gl_timer_destroy(gl_event_timer *t);
 /* ---- spans ----------------------------------------------------------------- */
 
 typedef struct gl_spans {
-    gl_span_buf dev;       /* what kernels get */
-    unsigned int host_next;/* next record the host hands out */
-    gl_span *h_spans;      /* host copy, filled by gl_spans_fetch */
+    gl_span_buf dev;        /* what kernels get */
+    unsigned int host_next; /* next record the host hands out */
+    gl_span *h_spans;       /* host copy, filled by gl_spans_fetch */
 } gl_spans;
 
 /* host_slots records for host-launched kernels, device_slots for device launches. */
@@ -91,24 +122,27 @@ void gl_spans_create(gl_spans *s, unsigned int host_slots, unsigned int device_s
 /* Mark every record empty and hand out slots from 0 again (synchronous). */
 void gl_spans_reset(gl_spans *s);
 /* Reserve the records of one host-launched kernel of the given grid size.
- * Exits 3 if the buffer was sized too small: that is a bug, not a result. */
+ * A buffer sized too small is a bug of the experiment: exits 1 saying so. */
 unsigned int gl_spans_reserve(gl_spans *s, int blocks);
 /* Copy the records back (call after synchronizing). Returns how many are in
- * h_spans. A device reservation that did not fit exits 3 with the count. */
+ * h_spans. Device reservations that did not fit exit 1 with the count. */
 int gl_spans_fetch(gl_spans *s);
+/* Fetch, and build the timeline from what was fetched (freeing tl's last one). */
+int gl_spans_timeline(gl_spans *s, gl_timeline *tl);
 void gl_spans_destroy(gl_spans *s);
 
 /* ---- the work kernel ------------------------------------------------------- */
 
 /* Launch blocks x threads threads that each spin for us microseconds on
  * %globaltimer, add their iteration count to *d_sink (so the loop is real
- * work with a result), and record a span in slot (GL_NO_SPAN: no span). */
+ * work with a result), and record a span in slot (GL_NO_SPAN: no span).
+ * Device code launches its own copy of the same body (work.cuh). */
 void gl_work_launch(cudaStream_t stream, int blocks, int threads, double us, gl_span_buf spans,
                     unsigned int slot, int label, int stream_index, unsigned long long *d_sink);
 
-/* Blocks of the work kernel that fit on the whole device at once, for a block
- * size: SMs x the occupancy calculator's blocks per SM. */
-int gl_work_resident_blocks(const gl_device *dev, int threads);
+/* Blocks of the work kernel that fit on one SM at once, for a block size (the
+ * occupancy calculator). */
+int gl_work_blocks_per_sm(int threads);
 
 #ifdef __cplusplus
 }

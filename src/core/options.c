@@ -3,7 +3,9 @@
  * Parsing is pure C and runs before any CUDA call, so a usage error never waits
  * for a context to be created and is reported the same on machines without a GPU. */
 #include "options.h"
+#include "connections.h"
 #include "gl_common.h"
+#include "sweep.h"
 
 #include <errno.h>
 #include <float.h>
@@ -11,18 +13,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-
-void gl_die(int code, const char *fmt, ...)
-{
-    va_list ap;
-    fflush(stdout);
-    fputs("error: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    exit(code);
-}
+#include <unistd.h>
 
 void gl_common_defaults(gl_common *c)
 {
@@ -35,7 +26,7 @@ void gl_common_defaults(gl_common *c)
 
 /* The common options, bound to one gl_common. Rebuilt per parse so that the
  * table points at the caller's struct. */
-enum { N_COMMON = 11 };
+enum { N_COMMON = 14 };
 static void common_table(gl_common *c, gl_option t[N_COMMON])
 {
     gl_option tmp[N_COMMON] = {
@@ -50,6 +41,12 @@ static void common_table(gl_common *c, gl_option t[N_COMMON])
         {"timeline", GL_OPT_FLAG, &c->timeline, 0, 0, NULL, NULL, "draw the measured timeline in the terminal", 0},
         {"skip-timing-claims", GL_OPT_FLAG, &c->skip_timing_claims, 0, 0, NULL, NULL,
          "report timing claims as SKIP (for tools that serialize kernels, e.g. compute-sanitizer)", 0},
+        {"profile", GL_OPT_FLAG, &c->profile, 0, 0, NULL, NULL,
+         "run each configuration once, without warm-up or repeats (for Nsight Systems)", 0},
+        {"no-l2-flush", GL_OPT_FLAG, &c->no_l2_flush, 0, 0, NULL, NULL,
+         "do not flush the L2 cache before timed samples that move declared bytes", 0},
+        {"connections", GL_OPT_INT_LIST, &c->connections, 1, GL_CONNECTIONS_MAX, NULL, NULL,
+         "CUDA_DEVICE_MAX_CONNECTIONS, set before the runtime starts; a list (1,2,4) runs once per value and merges the results", 0},
         {"help", GL_OPT_FLAG, NULL, 0, 0, NULL, NULL, "show this help and exit", 0},
     };
     memcpy(t, tmp, sizeof(tmp));
@@ -99,6 +96,7 @@ static void describe_range(const gl_option *o, char *buf, size_t n)
     case GL_OPT_DOUBLE: snprintf(buf, n, "number %g..%g", o->min, o->max); break;
     case GL_OPT_CHOICE: snprintf(buf, n, "one of %s", o->choices); break;
     case GL_OPT_STRING: snprintf(buf, n, "a non-empty path or text"); break;
+    case GL_OPT_INT_LIST: snprintf(buf, n, "integers %.0f..%.0f, comma-separated", o->min, o->max); break;
     case GL_OPT_FLAG: snprintf(buf, n, "no value"); break;
     }
 }
@@ -121,8 +119,46 @@ static void describe_value(const gl_option *o, char *buf, size_t n)
         if (s) snprintf(buf, n, "%s", s);
         break;
     }
+    case GL_OPT_INT_LIST: {
+        const gl_int_list *l = (const gl_int_list *)o->value;
+        size_t used = 0;
+        for (int i = 0; i < l->n && used < n; i++)
+            used += (size_t)snprintf(buf + used, n - used, "%s%d", i ? "," : "", l->v[i]);
+        break;
+    }
     case GL_OPT_FLAG: break;
     }
+}
+
+/* Read a comma-separated list of integers in the option's range. */
+static int set_list(gl_option *o, const char *text, const char *range, FILE *err)
+{
+    gl_int_list *l = (gl_int_list *)o->value;
+    int n = 1;
+    for (const char *p = text; *p; p++) n += *p == ',';
+    int *v = (int *)gl_xcalloc((size_t)n, sizeof(int));
+    const char *p = text;
+    for (int i = 0; i < n; i++) {
+        char *end = NULL;
+        errno = 0;
+        long long x = strtoll(p, &end, 10);
+        if (end == p || (*end != ',' && *end != '\0')) {
+            fprintf(err, "error: --%s: '%s' is not a list of integers; accepted: %s\n", o->name, text, range);
+            free(v);
+            return GL_EXIT_USAGE;
+        }
+        if (errno == ERANGE || x < o->min || x > o->max) {
+            fprintf(err, "error: --%s: %lld is out of range; accepted: %s\n", o->name, x, range);
+            free(v);
+            return GL_EXIT_USAGE;
+        }
+        v[i] = (int)x;
+        p = end + 1;
+    }
+    free(l->v);
+    l->v = v;
+    l->n = n;
+    return 0;
 }
 
 /* Read text into the option's destination, or explain on err why not. */
@@ -195,6 +231,8 @@ static int set_value(gl_option *o, const char *text, FILE *err)
     case GL_OPT_FLAG:
         *(int *)o->value = 1;
         return 0;
+    case GL_OPT_INT_LIST:
+        return set_list(o, text, range, err);
     }
     return GL_EXIT_USAGE;
 }
@@ -224,12 +262,13 @@ static void print_option(FILE *out, const gl_option *o)
     case GL_OPT_DOUBLE: meta = " X"; break;
     case GL_OPT_CHOICE: meta = " WORD"; break;
     case GL_OPT_STRING: meta = " FILE"; break;
+    case GL_OPT_INT_LIST: meta = " N[,N...]"; break;
     case GL_OPT_FLAG: break;
     }
     snprintf(lhs, sizeof lhs, "--%s%s", o->name, meta);
     fprintf(out, "  %-24s %s", lhs, o->help);
     if (o->type != GL_OPT_FLAG && o->type != GL_OPT_STRING) {
-        fprintf(out, " (%s; default %s", range, def);
+        fprintf(out, " (%s; default %s", range, def[0] ? def : "none");
         if (o->quick) fprintf(out, "; --quick %s", o->quick);
         fputc(')', out);
     } else if (o->type == GL_OPT_STRING && def[0]) {
@@ -250,8 +289,8 @@ static void print_help(const gl_experiment *exp, const gl_option *opts, int nopt
     }
     fprintf(out, "\ncommon options:\n");
     for (int i = 0; i < N_COMMON; i++) print_option(out, &common[i]);
-    fprintf(out,
-            "\nexit codes: 0 ok, 1 a check or claim failed, 2 usage error, 3 CUDA error, 77 no suitable GPU\n");
+    fprintf(out, "\nexit codes: 0 ok, 1 a check or claim failed, 2 usage error, 3 CUDA error, 4 out of host memory, "
+                 "5 a result file could not be written, 77 no suitable GPU for this configuration\n");
 }
 
 int gl_options_parse(const gl_experiment *exp, gl_option *opts, int nopts, gl_common *common,
@@ -324,10 +363,45 @@ int gl_options_parse(const gl_experiment *exp, gl_option *opts, int nopts, gl_co
     return GL_PARSE_OK;
 }
 
+/* Can path be written? Opened for appending, so that an existing file is not
+ * truncated by the check; a file the check created is removed again. */
+static int writable(const char *path, FILE *err, const char *option)
+{
+    int existed = access(path, F_OK) == 0;
+    FILE *f = fopen(path, "a");
+    if (!f) {
+        fprintf(err, "error: --%s %s: cannot write there (%s)\n", option, path, strerror(errno));
+        return 0;
+    }
+    fclose(f);
+    if (!existed) remove(path);
+    return 1;
+}
+
+int gl_outputs_check(const gl_common *c, FILE *err)
+{
+    if (c->json_path && !writable(c->json_path, err, "json")) return GL_EXIT_USAGE;
+    if (c->csv_path && !writable(c->csv_path, err, "csv")) return GL_EXIT_USAGE;
+    if (c->trace_path && !writable(c->trace_path, err, "trace")) return GL_EXIT_USAGE;
+    return 0;
+}
+
 void gl_options_parse_or_exit(const gl_experiment *exp, gl_option *opts, int nopts,
                               gl_common *common, int argc, char **argv)
 {
     int rc = gl_options_parse(exp, opts, nopts, common, argc, argv, stdout, stderr);
     if (rc == GL_PARSE_HELP) exit(GL_EXIT_OK);
     if (rc != GL_PARSE_OK) exit(GL_EXIT_USAGE);
+    if (gl_outputs_check(common, stderr)) exit(GL_EXIT_USAGE);
+    if (common->connections.n > 1)
+        exit(gl_sweep_env(exp->name, argc, argv, common, "CUDA_DEVICE_MAX_CONNECTIONS", "connections",
+                          common->connections.v, common->connections.n));
+    if (common->connections.n == 1) {
+        char err[256];
+        int c = common->connections.v[0];
+        const char *before = getenv("CUDA_DEVICE_MAX_CONNECTIONS");
+        if (before && *before && strcmp(before, "") != 0)
+            printf("note: --connections %d overrides CUDA_DEVICE_MAX_CONNECTIONS=%s\n", c, before);
+        if (gl_connections_request(c, err, sizeof err)) gl_die(GL_EXIT_USAGE, "--connections: %s", err);
+    }
 }

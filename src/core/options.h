@@ -19,8 +19,15 @@ typedef enum {
     GL_OPT_DOUBLE, /* value points to a double; range [min, max] */
     GL_OPT_FLAG,   /* value points to an int set to 1; takes no argument */
     GL_OPT_CHOICE, /* value points to an int: the index of the word in choices */
-    GL_OPT_STRING  /* value points to a const char *; any non-empty text */
+    GL_OPT_STRING, /* value points to a const char *; any non-empty text */
+    GL_OPT_INT_LIST /* value points to a gl_int_list: "4" or "1,2,4", each in [min, max] */
 } gl_opt_type;
+
+/* A list of integers from the command line, e.g. --connections 1,2,4. */
+typedef struct gl_int_list {
+    int *v; /* the values, in the order given (heap; NULL when empty) */
+    int n;  /* how many */
+} gl_int_list;
 
 typedef struct gl_option {
     const char *name;    /* long name without the leading "--" */
@@ -45,6 +52,9 @@ typedef struct gl_common {
     const char *trace_path;  /* Chrome trace-event JSON timeline, or NULL */
     int timeline;            /* draw a text timeline in the terminal */
     int skip_timing_claims;  /* report timing claims as SKIP (for runs under tools that serialize kernels) */
+    int profile;             /* one run of each configuration, no warm-up, no repeats (for nsys) */
+    int no_l2_flush;         /* do not flush the L2 cache before samples that declare bytes */
+    gl_int_list connections; /* CUDA_DEVICE_MAX_CONNECTIONS: one value is set before the runtime starts; several re-execute the binary once per value */
 } gl_common;
 
 /* Who the experiment is, for --help. */
@@ -64,7 +74,15 @@ void gl_common_defaults(gl_common *common);
 int gl_options_parse(const gl_experiment *exp, gl_option *opts, int nopts, gl_common *common,
                      int argc, char **argv, FILE *out, FILE *err);
 
-/* gl_options_parse for main(): exits 0 after --help and 2 after a usage error. */
+/* Check before any GPU work that every result file (--json, --csv, --trace)
+ * can be written: a path that cannot is a usage error, said in err (a file
+ * that did not exist before is not left behind). Returns 0 or GL_EXIT_USAGE. */
+int gl_outputs_check(const gl_common *common, FILE *err);
+
+/* gl_options_parse for main(): exits 0 after --help and 2 after a usage error
+ * or an unwritable output path. Then applies --connections: one value is set
+ * in the environment before the CUDA runtime starts; several re-execute this
+ * binary once per value, merge the results, and exit (gl_sweep_env). */
 void gl_options_parse_or_exit(const gl_experiment *exp, gl_option *opts, int nopts,
                               gl_common *common, int argc, char **argv);
 

@@ -16,6 +16,15 @@ extern "C" {
 #define GL_SPAN_EMPTY 0xFFFFFFFFFFFFFFFFULL /* start_ns of a record nobody wrote */
 #define GL_NO_SPAN 0xFFFFFFFFu              /* slot value meaning "do not record" */
 
+/* What an interval is. A kernel record that was written but whose kind reads
+ * -1 (the all-ones initial value) is treated as a kernel. */
+typedef enum {
+    GL_SPAN_KERNEL = 0, /* a grid: its earliest block start to its latest block end */
+    GL_SPAN_COPY = 1,   /* a memory copy or set, timed by the host or by events */
+    GL_SPAN_MARKER = 2, /* an instant (start == end) worth showing, e.g. a launch from device code */
+    GL_SPAN_HOST = 3    /* a host interval (an API call, a thread's issue loop), on the device clock */
+} gl_span_kind;
+
 typedef struct gl_span {
     unsigned long long start_ns;   /* earliest block start, %globaltimer ns */
     unsigned long long end_inv_ns; /* ~(latest block end), so that atomicMin reduces it */
@@ -27,6 +36,7 @@ typedef struct gl_span {
     int threads; /* block size (blockDim.x) */
     int smid;    /* SM that ran block 0 (kernel record) or this block (block record) */
     int block;   /* -1 for a kernel record, else the block index of a block record */
+    int kind;    /* a gl_span_kind */
 } gl_span;
 
 /* The span buffer as kernels see it, passed by value. Records [0, host_slots)

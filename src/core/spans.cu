@@ -4,19 +4,21 @@
 #include <string.h>
 
 #include "gl_cuda.h"
-#include "spans.cuh"
+#include "work.cuh"
 
 void gl_spans_create(gl_spans *s, unsigned int host_slots, unsigned int device_slots, int per_block)
 {
     memset(s, 0, sizeof *s);
+    if ((unsigned long long)host_slots + device_slots > 0x7FFFFFFFull)
+        gl_die(GL_EXIT_CHECK, "span buffer of %u + %u records is beyond the 2^31 the timeline can index", host_slots,
+               device_slots);
     s->dev.host_slots = host_slots;
     s->dev.capacity = host_slots + device_slots;
     s->dev.per_block = per_block;
     CUDA_CHECK(cudaMalloc((void **)&s->dev.spans, sizeof(gl_span) * (size_t)s->dev.capacity));
     CUDA_CHECK(cudaMalloc((void **)&s->dev.next, 2 * sizeof(unsigned int)));
     s->dev.overflow = s->dev.next + 1;
-    s->h_spans = (gl_span *)malloc(sizeof(gl_span) * (size_t)s->dev.capacity);
-    if (!s->h_spans) gl_die(GL_EXIT_CUDA, "out of host memory for %u spans", s->dev.capacity);
+    s->h_spans = (gl_span *)gl_xmalloc(sizeof(gl_span) * (size_t)s->dev.capacity);
     gl_spans_reset(s);
 }
 
@@ -33,9 +35,9 @@ void gl_spans_reset(gl_spans *s)
 unsigned int gl_spans_reserve(gl_spans *s, int blocks)
 {
     unsigned int need = 1u + (s->dev.per_block ? (unsigned int)blocks : 0u);
-    if (s->host_next + need > s->dev.host_slots)
-        gl_die(GL_EXIT_CUDA, "span buffer too small: %u host records reserved, %u more needed", s->dev.host_slots,
-               need);
+    if ((unsigned long long)s->host_next + need > s->dev.host_slots)
+        gl_die(GL_EXIT_CHECK, "span buffer too small: %u host records reserved, %u more needed (a bug of the experiment)",
+               s->dev.host_slots, need);
     unsigned int slot = s->host_next;
     s->host_next += need;
     return slot;
@@ -46,13 +48,21 @@ int gl_spans_fetch(gl_spans *s)
     unsigned int counters[2];
     CUDA_CHECK(cudaMemcpy(counters, s->dev.next, sizeof counters, cudaMemcpyDeviceToHost));
     if (counters[1] != 0)
-        gl_die(GL_EXIT_CUDA, "span buffer too small: %u device-side reservations did not fit in %u records",
+        gl_die(GL_EXIT_CHECK,
+               "span buffer too small: %u device-side reservations did not fit in %u records (a bug of the experiment)",
                counters[1], s->dev.capacity - s->dev.host_slots);
-    unsigned int used_dev = counters[0];
-    unsigned int n = s->dev.host_slots + used_dev;
+    unsigned long long n = (unsigned long long)s->dev.host_slots + counters[0];
     if (n > s->dev.capacity) n = s->dev.capacity;
     CUDA_CHECK(cudaMemcpy(s->h_spans, s->dev.spans, sizeof(gl_span) * (size_t)n, cudaMemcpyDeviceToHost));
     return (int)n;
+}
+
+int gl_spans_timeline(gl_spans *s, gl_timeline *tl)
+{
+    int n = gl_spans_fetch(s);
+    gl_timeline_free(tl);
+    if (gl_timeline_build(tl, s->h_spans, n) < 0) gl_die(GL_EXIT_CHECK, "a span ends before it starts: corrupt spans");
+    return n;
 }
 
 void gl_spans_destroy(gl_spans *s)
@@ -63,18 +73,11 @@ void gl_spans_destroy(gl_spans *s)
     memset(s, 0, sizeof *s);
 }
 
-/* Each thread spins on %globaltimer from its own entry for spin_ns; thread 0
- * of each block adds its iteration count to *d_sink. */
+/* The host-launched work kernel: the shared body, with no parent. */
 __global__ void gl_work_kernel(unsigned long long spin_ns, gl_span_buf spans, unsigned int slot, int label,
                                int stream, unsigned long long *d_sink)
 {
-    unsigned long long t0 = gl_globaltimer(), now = t0, iters = 0;
-    while (now - t0 < spin_ns) {
-        now = gl_globaltimer();
-        iters++;
-    }
-    if (threadIdx.x == 0) atomicAdd(d_sink, iters + 1);
-    gl_span_block_end(spans, slot, t0, label, stream, -1);
+    gl_work_body(spin_ns, spans, slot, label, stream, -1, d_sink);
 }
 
 void gl_work_launch(cudaStream_t stream, int blocks, int threads, double us, gl_span_buf spans,
@@ -85,9 +88,9 @@ void gl_work_launch(cudaStream_t stream, int blocks, int threads, double us, gl_
     CUDA_CHECK_LAUNCH("gl_work_kernel");
 }
 
-int gl_work_resident_blocks(const gl_device *dev, int threads)
+int gl_work_blocks_per_sm(int threads)
 {
     int per_sm = 0;
     CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, gl_work_kernel, threads, 0));
-    return per_sm * dev->sms;
+    return per_sm;
 }

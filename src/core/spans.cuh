@@ -48,6 +48,7 @@ __device__ __forceinline__ void gl_span_describe(gl_span *s, unsigned int slot, 
     s->blocks = (int)gridDim.x;
     s->threads = (int)blockDim.x;
     s->smid = sm;
+    s->kind = GL_SPAN_KERNEL;
 }
 
 /* Close this block's span: every thread of the block must call it, once, at

@@ -1,6 +1,7 @@
 /* stats.c - summary statistics and the host clock. */
 #define _POSIX_C_SOURCE 200809L
 #include "stats.h"
+#include "gl_common.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -18,8 +19,7 @@ gl_stats gl_stats_of(const double *x, int n)
     gl_stats s;
     memset(&s, 0, sizeof s);
     if (n <= 0) return s;
-    double *v = (double *)malloc(sizeof(double) * (size_t)n);
-    if (!v) return s;
+    double *v = (double *)gl_xmalloc(sizeof(double) * (size_t)n);
     memcpy(v, x, sizeof(double) * (size_t)n);
     qsort(v, (size_t)n, sizeof(double), cmp_double);
     s.n = n;
@@ -44,11 +44,4 @@ double gl_host_ns(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-gl_stats gl_measure(gl_sample_fn fn, void *ctx, int warmup, int repeat, double *samples)
-{
-    for (int i = 0; i < warmup; i++) (void)fn(ctx);
-    for (int i = 0; i < repeat; i++) samples[i] = fn(ctx);
-    return gl_stats_of(samples, repeat);
 }

@@ -23,15 +23,9 @@ typedef struct gl_stats {
 /* Statistics of x[0..n-1]; x is not modified. n == 0 gives all zeros. */
 gl_stats gl_stats_of(const double *x, int n);
 
-/* Host monotonic clock in nanoseconds, for launch and dispatch costs. */
+/* Host monotonic clock (CLOCK_MONOTONIC) in nanoseconds, for launch and
+ * dispatch costs, and the clock that gl_clock_align maps onto the GPU's. */
 double gl_host_ns(void);
-
-/* One sample of a measurement: returns the measured value (for example ms). */
-typedef double (*gl_sample_fn)(void *ctx);
-
-/* Run fn warmup times untimed, then repeat times into samples[0..repeat-1],
- * and return their statistics. */
-gl_stats gl_measure(gl_sample_fn fn, void *ctx, int warmup, int repeat, double *samples);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,8 @@
-/* timeline.c - kernel intervals, concurrency and ordering facts from spans. */
+/* timeline.c - intervals, concurrency, ordering and lineage facts from spans. */
 #include "timeline.h"
+#include "gl_common.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,8 +28,7 @@ static void sweep(const gl_timeline *tl, gl_filter f, const void *arg, int *peak
 {
     *peak = 0;
     *busy = 0;
-    sweep_event *ev = (sweep_event *)malloc(sizeof(sweep_event) * (size_t)(2 * tl->n + 1));
-    if (!ev) return;
+    sweep_event *ev = (sweep_event *)gl_xmalloc(sizeof(sweep_event) * (size_t)(2 * tl->n + 1));
     int m = 0;
     for (int i = 0; i < tl->n; i++) {
         if (!f(&tl->k[i], arg)) continue;
@@ -50,6 +51,27 @@ int gl_filter_all(const gl_interval *k, const void *unused) { (void)k; (void)unu
 int gl_filter_label(const gl_interval *k, const void *label) { return k->label == *(const int *)label; }
 int gl_filter_not_label(const gl_interval *k, const void *label) { return k->label != *(const int *)label; }
 int gl_filter_stream(const gl_interval *k, const void *stream) { return k->stream == *(const int *)stream; }
+int gl_filter_kind(const gl_interval *k, const void *kind) { return k->kind == *(const int *)kind; }
+
+/* qsort has no context argument, so the id sort reads the intervals from here. */
+static const gl_interval *id_sort_base;
+static int by_id(const void *a, const void *b)
+{
+    int x = id_sort_base[*(const int *)a].kernel, y = id_sort_base[*(const int *)b].kernel;
+    return (x > y) - (x < y);
+}
+
+int gl_timeline_find(const gl_timeline *tl, int id)
+{
+    int lo = 0, hi = tl->n - 1;
+    while (lo <= hi) {
+        int mid = lo + (hi - lo) / 2, k = tl->k[tl->by_id[mid]].kernel;
+        if (k == id) return tl->by_id[mid];
+        if (k < id) lo = mid + 1;
+        else hi = mid - 1;
+    }
+    return -1;
+}
 
 int gl_timeline_build(gl_timeline *tl, const gl_span *spans, int n)
 {
@@ -62,8 +84,8 @@ int gl_timeline_build(gl_timeline *tl, const gl_span *spans, int n)
         if (spans[i].start_ns < origin) origin = spans[i].start_ns;
         m++;
     }
-    tl->k = (gl_interval *)calloc((size_t)(m ? m : 1), sizeof(gl_interval));
-    if (!tl->k) return -1;
+    tl->k = (gl_interval *)gl_xcalloc((size_t)m, sizeof(gl_interval));
+    tl->by_id = (int *)gl_xcalloc((size_t)m, sizeof(int));
     tl->origin_ns = m ? origin : 0;
     for (int i = 0, j = 0; i < n; i++) {
         const gl_span *s = &spans[i];
@@ -71,6 +93,7 @@ int gl_timeline_build(gl_timeline *tl, const gl_span *spans, int n)
         gl_interval *k = &tl->k[j++];
         k->start_ns = (double)(s->start_ns - origin);
         k->end_ns = (double)(gl_span_end(s) - origin);
+        k->kind = s->kind < 0 ? GL_SPAN_KERNEL : s->kind;
         k->label = s->label;
         k->stream = s->stream;
         k->kernel = s->kernel;
@@ -81,11 +104,16 @@ int gl_timeline_build(gl_timeline *tl, const gl_span *spans, int n)
     }
     tl->n = m;
     qsort(tl->k, (size_t)m, sizeof(gl_interval), by_start);
+    for (int i = 0; i < m; i++) tl->by_id[i] = i;
+    id_sort_base = tl->k;
+    qsort(tl->by_id, (size_t)m, sizeof(int), by_id);
     double last_end = 0;
     for (int i = 0; i < m; i++) {
-        if (tl->k[i].end_ns > last_end) last_end = tl->k[i].end_ns;
-        tl->sum_ns += tl->k[i].end_ns - tl->k[i].start_ns;
-        if (tl->k[i].stream + 1 > tl->n_tracks) tl->n_tracks = tl->k[i].stream + 1;
+        gl_interval *k = &tl->k[i];
+        k->parent_index = k->parent >= 0 ? gl_timeline_find(tl, k->parent) : -1;
+        if (k->end_ns > last_end) last_end = k->end_ns;
+        tl->sum_ns += k->end_ns - k->start_ns;
+        if (k->stream + 1 > tl->n_tracks) tl->n_tracks = k->stream + 1;
     }
     tl->makespan_ns = m ? last_end : 0; /* the earliest start is 0 by construction */
     sweep(tl, gl_filter_all, NULL, &tl->peak_concurrency, &tl->busy_ns);
@@ -96,6 +124,7 @@ int gl_timeline_build(gl_timeline *tl, const gl_span *spans, int n)
 void gl_timeline_free(gl_timeline *tl)
 {
     free(tl->k);
+    free(tl->by_id);
     memset(tl, 0, sizeof *tl);
 }
 
@@ -121,6 +150,7 @@ gl_order gl_timeline_after(const gl_timeline *tl, gl_filter a, const void *a_arg
 {
     gl_order o;
     memset(&o, 0, sizeof o);
+    o.slack_ns = slack_ns;
     for (int i = 0; i < tl->n; i++) {
         const gl_interval *k = &tl->k[i];
         if (a(k, a_arg)) {
@@ -138,10 +168,73 @@ gl_order gl_timeline_after(const gl_timeline *tl, gl_filter a, const void *a_arg
     return o;
 }
 
+gl_lineage gl_timeline_lineage(const gl_timeline *tl, gl_filter f, const void *arg, double slack_ns)
+{
+    gl_lineage l;
+    memset(&l, 0, sizeof l);
+    l.worst_margin_ns = INFINITY;
+    for (int i = 0; i < tl->n; i++) {
+        const gl_interval *c = &tl->k[i];
+        if (c->parent < 0 || !f(c, arg)) continue;
+        if (c->parent_index < 0) {
+            l.orphans++;
+            continue;
+        }
+        double margin = c->start_ns - tl->k[c->parent_index].end_ns;
+        l.pairs++;
+        l.after += margin >= -slack_ns;
+        if (margin < l.worst_margin_ns) l.worst_margin_ns = margin;
+    }
+    if (l.pairs == 0) l.worst_margin_ns = 0;
+    return l;
+}
+
 int gl_timeline_peak(const gl_timeline *tl, gl_filter f, const void *arg)
 {
     int peak;
     double busy;
     sweep(tl, f, arg, &peak, &busy);
     return peak;
+}
+
+/* ---- clocks --------------------------------------------------------------------- */
+
+gl_clock_align gl_clock_align_from(const double *host_before, const double *host_after,
+                                   const unsigned long long *device_ns, int n)
+{
+    gl_clock_align a;
+    memset(&a, 0, sizeof a);
+    int best = -1;
+    for (int i = 0; i < n; i++) {
+        if (host_after[i] < host_before[i]) continue;
+        if (best < 0 || host_after[i] - host_before[i] < host_after[best] - host_before[best]) best = i;
+    }
+    if (best < 0) return a;
+    /* The device read its clock somewhere inside the trip: the midpoint is the
+     * best guess, wrong by at most half the trip. */
+    double mid = 0.5 * (host_before[best] + host_after[best]);
+    a.offset_ns = (double)device_ns[best] - mid;
+    a.uncertainty_ns = 0.5 * (host_after[best] - host_before[best]);
+    a.rounds = n;
+    a.valid = 1;
+    return a;
+}
+
+gl_span gl_host_span(const gl_clock_align *a, double host_start_ns, double host_end_ns, int label, int track,
+                     int id)
+{
+    gl_span s;
+    memset(&s, 0xFF, sizeof s);
+    s.start_ns = (unsigned long long)llround(host_start_ns + a->offset_ns);
+    s.end_inv_ns = ~(unsigned long long)llround(host_end_ns + a->offset_ns);
+    s.label = label;
+    s.stream = track;
+    s.kernel = id;
+    s.parent = -1;
+    s.blocks = 0;
+    s.threads = 0;
+    s.smid = -1;
+    s.block = -1;
+    s.kind = GL_SPAN_HOST;
+    return s;
 }

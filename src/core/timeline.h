@@ -1,7 +1,13 @@
-/* timeline.h - reduce device spans to kernel intervals and the facts a claim needs.
+/* timeline.h - reduce spans to intervals, and the facts a claim needs.
  *
  * Pure C, so that every number a scheduling claim rests on (makespan, busy time,
- * concurrency, ordering) is unit-tested on synthetic spans without a GPU. */
+ * concurrency, ordering, parent-child order) is unit-tested on synthetic spans
+ * without a GPU. Everything here is O(n log n) in the number of intervals:
+ * nested experiments record 10^5 grids.
+ *
+ * Host intervals join device spans on one axis through a clock alignment: the
+ * offset from the host's monotonic clock to %globaltimer, measured by round
+ * trips (gl_clock_align_measure on the CUDA side), with its uncertainty. */
 #ifndef GL_TIMELINE_H
 #define GL_TIMELINE_H
 
@@ -12,65 +18,102 @@ extern "C" {
 #endif
 
 typedef struct gl_interval {
-    double start_ns; /* relative to the timeline's origin */
-    double end_ns;   /* relative to the timeline's origin */
-    int label;       /* copied from the span */
-    int stream;      /* track index */
-    int kernel;      /* unique id (the span slot) */
-    int parent;      /* id of the launching grid, -1 for host launches */
-    int blocks;      /* grid size */
-    int threads;     /* block size */
-    int smid;        /* SM of block 0 */
+    double start_ns;  /* relative to the timeline's origin */
+    double end_ns;    /* relative to the timeline's origin */
+    int kind;         /* a gl_span_kind */
+    int label;        /* copied from the span */
+    int stream;       /* track index */
+    int kernel;       /* unique id (the span slot) */
+    int parent;       /* id of the launching grid, -1 for host launches */
+    int parent_index; /* index in the timeline of that grid; -1 when none or not recorded */
+    int blocks;       /* grid size */
+    int threads;      /* block size */
+    int smid;         /* SM of block 0 */
 } gl_interval;
 
 typedef struct gl_timeline {
-    gl_interval *k;             /* kernel intervals, sorted by start time */
-    int n;                      /* number of kernels */
+    gl_interval *k;               /* intervals, sorted by start time */
+    int n;                        /* number of intervals */
+    int *by_id;                   /* indices into k, sorted by kernel id: the id lookup */
     unsigned long long origin_ns; /* absolute %globaltimer value of the earliest start */
-    double makespan_ns;         /* latest end minus earliest start */
-    double busy_ns;             /* length of the union of all intervals */
-    double sum_ns;              /* sum of all kernel durations */
-    double avg_concurrency;     /* sum_ns / makespan_ns: kernels running, on average */
-    int peak_concurrency;       /* most kernels running at one instant (touching ends do not overlap) */
-    int n_tracks;               /* 1 + the largest stream index */
+    double makespan_ns;           /* latest end minus earliest start */
+    double busy_ns;               /* length of the union of all intervals */
+    double sum_ns;                /* sum of all durations */
+    double avg_concurrency;       /* sum_ns / makespan_ns: intervals running, on average */
+    int peak_concurrency;         /* most intervals running at one instant (touching ends do not overlap) */
+    int n_tracks;                 /* 1 + the largest stream index */
 } gl_timeline;
 
-/* Build from spans[0..n-1], keeping kernel records that were written (block
- * records and empty slots are skipped). Returns the number of kernels, or -1
- * if a record ends before it starts or memory runs out. */
+/* Build from spans[0..n-1], keeping the records that were written (block
+ * records and empty slots are skipped). Returns the number of intervals, or -1
+ * when a record ends before it starts. */
 int gl_timeline_build(gl_timeline *tl, const gl_span *spans, int n);
 void gl_timeline_free(gl_timeline *tl);
 
-/* A set of kernels, chosen by a predicate and its argument. */
+/* Index in tl->k of the interval with this kernel id, or -1. O(log n). */
+int gl_timeline_find(const gl_timeline *tl, int id);
+
+/* A set of intervals, chosen by a predicate and its argument. */
 typedef int (*gl_filter)(const gl_interval *k, const void *arg);
-int gl_filter_label(const gl_interval *k, const void *label);        /* arg: const int * */
-int gl_filter_not_label(const gl_interval *k, const void *label);    /* arg: const int * */
-int gl_filter_stream(const gl_interval *k, const void *stream);      /* arg: const int * */
+int gl_filter_label(const gl_interval *k, const void *label);     /* arg: const int * */
+int gl_filter_not_label(const gl_interval *k, const void *label); /* arg: const int * */
+int gl_filter_stream(const gl_interval *k, const void *stream);   /* arg: const int * */
+int gl_filter_kind(const gl_interval *k, const void *kind);       /* arg: const int * */
 int gl_filter_all(const gl_interval *k, const void *unused);
 
-/* One stream's share of the timeline. */
+/* One track's share of the timeline. */
 typedef struct gl_track {
     int stream;            /* the track index */
-    int count;             /* kernels on it */
+    int count;             /* intervals on it */
     double first_start_ns; /* earliest start on it */
     double last_end_ns;    /* latest end on it */
     double busy_ns;        /* union of its intervals */
 } gl_track;
 gl_track gl_timeline_track(const gl_timeline *tl, int stream);
 
-/* The fact "every kernel in A started after every kernel in B ended". */
+/* The fact "every interval in A started after every interval in B ended". */
 typedef struct gl_order {
-    int holds;             /* 1 when margin_ns >= -slack_ns and both sets are non-empty */
-    int n_a, n_b;          /* sizes of the two sets */
+    int holds;               /* 1 when both sets are non-empty and margin_ns >= -slack_ns */
+    int n_a, n_b;            /* sizes of the two sets; an empty set proves nothing */
     double a_first_start_ns; /* earliest start in A */
     double b_last_end_ns;    /* latest end in B */
     double margin_ns;        /* a_first_start_ns - b_last_end_ns */
+    double slack_ns;         /* how much overlap is forgiven (timer resolution) */
 } gl_order;
 gl_order gl_timeline_after(const gl_timeline *tl, gl_filter a, const void *a_arg, gl_filter b,
                            const void *b_arg, double slack_ns);
 
-/* Peak concurrency among the kernels of one set. */
+/* Children (intervals in the set with a recorded parent) that started after
+ * their parent ended, within slack_ns. */
+typedef struct gl_lineage {
+    int pairs;            /* children whose parent is in the timeline */
+    int after;            /* of those, started at or after the parent's end - slack */
+    int orphans;          /* children whose parent id is not in the timeline */
+    double worst_margin_ns; /* smallest child start - parent end over the pairs */
+} gl_lineage;
+gl_lineage gl_timeline_lineage(const gl_timeline *tl, gl_filter f, const void *arg, double slack_ns);
+
+/* Peak concurrency among the intervals of one set. */
 int gl_timeline_peak(const gl_timeline *tl, gl_filter f, const void *arg);
+
+/* ---- host and device clocks on one axis --------------------------------------- */
+
+typedef struct gl_clock_align {
+    double offset_ns;      /* %globaltimer ns minus host monotonic ns */
+    double uncertainty_ns; /* half the shortest round trip: the true offset is within +/- this */
+    int rounds;            /* round trips measured */
+    int valid;             /* 0 until measured */
+} gl_clock_align;
+
+/* The alignment from n round trips: the host read its clock at host_before[i]
+ * and host_after[i] around the device reading device_ns[i]. The shortest trip
+ * bounds the offset most tightly, so it is the one used. */
+gl_clock_align gl_clock_align_from(const double *host_before, const double *host_after,
+                                   const unsigned long long *device_ns, int n);
+
+/* A host interval (host monotonic ns) as a span on the device clock. */
+gl_span gl_host_span(const gl_clock_align *a, double host_start_ns, double host_end_ns, int label, int track,
+                     int id);
 
 #ifdef __cplusplus
 }

@@ -1,99 +1,144 @@
-/* trace.c - Chrome trace-event export and the terminal timeline. */
+/* trace.c - names, Chrome trace-event export and the terminal timeline. */
 #include "trace.h"
-#include "gl_common.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* ---- names ---------------------------------------------------------------------- */
+
+int gl_name_pattern_ok(const char *pattern)
+{
+    if (!pattern) return 0;
+    int ints = 0;
+    for (const char *p = pattern; *p; p++) {
+        if (*p != '%') continue;
+        p++;
+        if (*p == '%') continue;
+        if (*p == 'd' || *p == 'i') ints++;
+        else return 0; /* widths, flags and other conversions would need their own arguments */
+    }
+    return ints == 1;
+}
+
+/* index through a pattern or a callback; fallback when neither is given. */
+static void name_of(const char *pattern, gl_name_fn fn, const void *ctx, const char *fallback, int index,
+                    gl_buf *out)
+{
+    if (fn) {
+        fn(index, out, ctx);
+        return;
+    }
+    if (!pattern) {
+        gl_buf_printf(out, "%s %d", fallback, index);
+        return;
+    }
+    if (!gl_name_pattern_ok(pattern))
+        gl_die(GL_EXIT_USAGE, "name pattern '%s' needs exactly one %%d and no other conversion", pattern);
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+#endif
+    gl_buf_printf(out, pattern, index); /* checked just above: one integer conversion */
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+}
+
+void gl_label_name(const gl_names *n, int label, gl_buf *out)
+{
+    name_of(n ? n->label_pattern : NULL, n ? n->label_fn : NULL, n ? n->label_ctx : NULL, "label", label, out);
+}
+
+void gl_track_name(const gl_names *n, int track, gl_buf *out)
+{
+    name_of(n ? n->track_pattern : NULL, n ? n->track_fn : NULL, n ? n->track_ctx : NULL, "track", track, out);
+}
+
+/* ---- the Chrome trace ------------------------------------------------------------- */
 
 void gl_trace_init(gl_trace *t) { memset(t, 0, sizeof *t); }
 
 void gl_trace_free(gl_trace *t)
 {
-    free(t->buf);
+    gl_buf_free(&t->events);
     memset(t, 0, sizeof *t);
 }
 
-/* Append formatted text to the trace buffer. */
-static int emit(gl_trace *t, const char *fmt, ...)
+static const char *const kind_names[] = {"kernel", "copy", "marker", "host"};
+
+static int block_record_by_kernel(const void *a, const void *b)
 {
-    va_list ap;
-    for (;;) {
-        size_t room = t->cap - t->len;
-        va_start(ap, fmt);
-        int n = vsnprintf(t->buf ? t->buf + t->len : NULL, t->buf ? room : 0, fmt, ap);
-        va_end(ap);
-        if (n < 0) return -1;
-        if (t->buf && (size_t)n < room) {
-            t->len += (size_t)n;
-            return 0;
-        }
-        size_t cap = t->cap ? t->cap * 2 : 4096;
-        while (cap < t->len + (size_t)n + 1) cap *= 2;
-        char *p = (char *)realloc(t->buf, cap);
-        if (!p) return -1;
-        t->buf = p;
-        t->cap = cap;
-    }
+    const gl_span *x = *(const gl_span *const *)a, *y = *(const gl_span *const *)b;
+    if (x->kernel != y->kernel) return (x->kernel > y->kernel) - (x->kernel < y->kernel);
+    return (x->block > y->block) - (x->block < y->block);
 }
 
-/* Append s as a JSON string; names come from experiments but are still escaped. */
-static int emit_string(gl_trace *t, const char *s)
+void gl_trace_add(gl_trace *t, const char *run_name, const gl_timeline *tl, const gl_span *spans, int n_spans,
+                  const gl_names *names)
 {
-    if (emit(t, "\"")) return -1;
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        int rc;
-        if (*p == '"' || *p == '\\') rc = emit(t, "\\%c", *p);
-        else if (*p < 0x20) rc = emit(t, "\\u%04x", *p);
-        else rc = emit(t, "%c", *p);
-        if (rc) return -1;
-    }
-    return emit(t, "\"");
-}
-
-static const char *label_name(const gl_names *names, int label, char *buf, size_t n)
-{
-    if (names && label >= 0 && label < names->n_labels) return names->labels[label];
-    snprintf(buf, n, "kernel %d", label);
-    return buf;
-}
-
-int gl_trace_add(gl_trace *t, const char *run_name, const gl_timeline *tl, const gl_span *spans,
-                 int n_spans, const gl_names *names)
-{
+    gl_buf *b = &t->events;
+    gl_buf name = GL_BUF_INIT;
     int pid = ++t->runs;
-    const char *track = names && names->track ? names->track : "stream";
-    int rc = 0;
-    rc |= emit(t, "%s{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%d,\"args\":{\"name\":", t->len ? ",\n" : "", pid);
-    rc |= emit_string(t, run_name);
-    rc |= emit(t, "}},\n{\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":%d,\"args\":{\"sort_index\":%d}}", pid, pid);
+    gl_buf_printf(b, "%s{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%d,\"args\":{\"name\":", b->len ? ",\n" : "",
+                  pid);
+    gl_buf_json_string(b, run_name);
+    gl_buf_printf(b, "}},\n{\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":%d,\"args\":{\"sort_index\":%d}}",
+                  pid, pid);
     for (int s = 0; s < tl->n_tracks; s++) {
-        char name[64];
-        snprintf(name, sizeof name, "%s %d", track, s);
-        rc |= emit(t, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"args\":{\"name\":", pid, s);
-        rc |= emit_string(t, name);
-        rc |= emit(t, "}}");
+        name.len = 0;
+        gl_track_name(names, s, &name);
+        gl_buf_printf(b, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"args\":{\"name\":", pid, s);
+        gl_buf_json_string(b, gl_buf_str(&name));
+        gl_buf_puts(b, "}}");
     }
+
+    /* Block records grouped by kernel id, so each slice finds its blocks by
+     * binary search: O(n log n) for 10^5 grids. */
+    int nb = 0;
+    for (int j = 0; j < n_spans; j++) nb += spans[j].block >= 0 && spans[j].start_ns != GL_SPAN_EMPTY;
+    const gl_span **blocks = (const gl_span **)gl_xmalloc(sizeof(gl_span *) * (size_t)(nb ? nb : 1));
+    for (int j = 0, m = 0; j < n_spans; j++)
+        if (spans[j].block >= 0 && spans[j].start_ns != GL_SPAN_EMPTY) blocks[m++] = &spans[j];
+    qsort(blocks, (size_t)nb, sizeof *blocks, block_record_by_kernel);
+
     for (int i = 0; i < tl->n; i++) {
         const gl_interval *k = &tl->k[i];
-        char buf[32];
+        name.len = 0;
+        gl_label_name(names, k->label, &name);
         /* Trace-event times are microseconds; three decimals keep the nanoseconds. */
-        rc |= emit(t, ",\n{\"name\":");
-        rc |= emit_string(t, label_name(names, k->label, buf, sizeof buf));
-        rc |= emit(t,
-                   ",\"cat\":\"kernel\",\"ph\":\"X\",\"pid\":%d,\"tid\":%d,\"ts\":%.3f,\"dur\":%.3f,"
-                   "\"args\":{\"kernel\":%d,\"parent\":%d,\"blocks\":%d,\"threads\":%d,\"sm\":%d",
-                   pid, k->stream, k->start_ns / 1e3, (k->end_ns - k->start_ns) / 1e3, k->kernel, k->parent,
-                   k->blocks, k->threads, k->smid);
-        int listed = 0;
-        for (int j = 0; j < n_spans; j++) {
-            if (spans[j].block < 0 || spans[j].kernel != k->kernel || spans[j].start_ns == GL_SPAN_EMPTY) continue;
-            rc |= emit(t, listed ? ",%d" : ",\"block_sms\":[%d", spans[j].smid);
-            listed++;
+        gl_buf_puts(b, ",\n{\"name\":");
+        gl_buf_json_string(b, gl_buf_str(&name));
+        gl_buf_printf(b,
+                      ",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":%d,\"tid\":%d,\"ts\":%.3f,\"dur\":%.3f,"
+                      "\"args\":{\"kernel\":%d,\"parent\":%d,\"blocks\":%d,\"threads\":%d,\"sm\":%d",
+                      k->kind >= 0 && k->kind < 4 ? kind_names[k->kind] : "kernel", pid, k->stream, k->start_ns / 1e3,
+                      (k->end_ns - k->start_ns) / 1e3, k->kernel, k->parent, k->blocks, k->threads, k->smid);
+        int lo = 0, hi = nb;
+        while (lo < hi) { /* the first block record of this kernel */
+            int mid = lo + (hi - lo) / 2;
+            if (blocks[mid]->kernel < k->kernel) lo = mid + 1;
+            else hi = mid;
         }
-        rc |= emit(t, listed ? "]}}" : "}}");
+        for (int j = lo; j < nb && blocks[j]->kernel == k->kernel; j++)
+            gl_buf_printf(b, j == lo ? ",\"block_sms\":[%d" : ",%d", blocks[j]->smid);
+        gl_buf_puts(b, lo < nb && blocks[lo]->kernel == k->kernel ? "]}}" : "}}");
+
+        /* A flow arrow from the parent's slice to this one. Its start must lie
+         * inside the parent's slice, so it is clamped to the parent's end. */
+        if (k->parent_index >= 0) {
+            const gl_interval *p = &tl->k[k->parent_index];
+            double from = k->start_ns < p->end_ns ? k->start_ns : p->end_ns;
+            if (from < p->start_ns) from = p->start_ns;
+            int id = ++t->flows;
+            gl_buf_printf(b,
+                          ",\n{\"name\":\"launch\",\"cat\":\"launch\",\"ph\":\"s\",\"id\":%d,\"pid\":%d,\"tid\":%d,"
+                          "\"ts\":%.3f},\n{\"name\":\"launch\",\"cat\":\"launch\",\"ph\":\"f\",\"bp\":\"e\",\"id\":%d,"
+                          "\"pid\":%d,\"tid\":%d,\"ts\":%.3f}",
+                          id, pid, p->stream, from / 1e3, id, pid, k->stream, k->start_ns / 1e3);
+        }
     }
-    return rc ? -1 : 0;
+    free(blocks);
+    gl_buf_free(&name);
 }
 
 int gl_trace_write(const gl_trace *t, const char *path)
@@ -101,69 +146,107 @@ int gl_trace_write(const gl_trace *t, const char *path)
     FILE *f = fopen(path, "w");
     if (!f) return -1;
     fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n", f);
-    if (t->len) fwrite(t->buf, 1, t->len, f);
+    fwrite(gl_buf_str(&t->events), 1, t->events.len, f);
     fputs("\n]}\n", f);
     int bad = ferror(f);
     if (fclose(f) != 0) bad = 1;
     return bad ? -1 : 0;
 }
 
-void gl_timeline_draw(FILE *f, const char *title, const gl_timeline *tl, const gl_names *names,
-                      int width)
+/* ---- the text timeline ------------------------------------------------------------ */
+
+static char letter(int label, int lower)
 {
-    const char *track = names && names->track ? names->track : "stream";
+    if (label < 0) return '*';
+    return (char)((lower ? 'a' : 'A') + label % 26);
+}
+
+void gl_timeline_draw(FILE *f, const char *title, const gl_timeline *tl, const gl_names *names, int width)
+{
     double span = tl->makespan_ns > 0 ? tl->makespan_ns : 1;
-    fprintf(f, "timeline: %s  (0 .. %.3f ms, one column = %.3f ms, %d kernels, peak %d at once)\n", title,
+    fprintf(f, "timeline: %s  (0 .. %.3f ms, one column = %.3f ms, %d intervals, peak %d at once)\n", title,
             tl->makespan_ns / 1e6, span / width / 1e6, tl->n, tl->peak_concurrency);
-    char *row = (char *)malloc((size_t)width + 1);
-    if (!row) return;
-    for (int s = 0; s < tl->n_tracks; s++) {
-        for (int c = 0; c < width; c++) {
+    int tracks = tl->n_tracks;
+    /* Per track and column: how many intervals cover the column's midpoint, and
+     * the label of the last one. Each interval touches only its own columns. */
+    int *count = (int *)gl_xcalloc((size_t)tracks * (size_t)width, sizeof(int));
+    int *label = (int *)gl_xcalloc((size_t)tracks * (size_t)width, sizeof(int));
+    char *rows = (char *)gl_xmalloc((size_t)tracks * (size_t)(width + 1));
+    int max_label = -1;
+    for (int i = 0; i < tl->n; i++) {
+        const gl_interval *k = &tl->k[i];
+        if (k->stream < 0) continue;
+        if (k->label > max_label) max_label = k->label;
+        /* columns c with start <= mid(c) < end, mid(c) = (c + 0.5) * span / width */
+        int c0 = (int)(k->start_ns / span * width - 0.5);
+        if (c0 < 0) c0 = 0;
+        for (int c = c0; c < width; c++) {
             double mid = (c + 0.5) * span / width;
-            int count = 0, label = -1;
-            for (int i = 0; i < tl->n; i++) {
-                const gl_interval *k = &tl->k[i];
-                if (k->stream != s || k->start_ns > mid || k->end_ns <= mid) continue;
-                count++;
-                label = k->label;
-            }
-            if (count == 0) row[c] = '.';
-            else if (count > 1) row[c] = count > 9 ? '+' : (char)('0' + count);
-            else row[c] = label >= 0 && label < 26 ? (char)('A' + label) : '*';
+            if (mid < k->start_ns) continue;
+            if (mid >= k->end_ns) break;
+            count[(size_t)k->stream * width + c]++;
+            label[(size_t)k->stream * width + c] = k->label;
         }
-        /* A kernel shorter than a column covers no midpoint: still show it, in
-         * the column where it started, if that column is otherwise idle. */
-        for (int i = 0; i < tl->n; i++) {
-            const gl_interval *k = &tl->k[i];
-            if (k->stream != s) continue;
-            int c = (int)(k->start_ns / span * width);
-            if (c >= width) c = width - 1;
-            if (row[c] == '.') row[c] = k->label >= 0 && k->label < 26 ? (char)('a' + k->label) : '*';
+    }
+    for (int s = 0; s < tracks; s++) {
+        char *row = rows + (size_t)s * (width + 1);
+        for (int c = 0; c < width; c++) {
+            int n = count[(size_t)s * width + c];
+            row[c] = n == 0 ? '.' : n > 1 ? (n > 9 ? '+' : (char)('0' + n)) : letter(label[(size_t)s * width + c], 0);
         }
         row[width] = '\0';
-        fprintf(f, "  %s %3d |%s|\n", track, s, row);
     }
-    free(row);
-    if (names && names->n_labels > 0) {
+    /* An interval shorter than a column covers no midpoint: still show it, in
+     * the column where it started, if that column is otherwise idle. */
+    for (int i = 0; i < tl->n; i++) {
+        const gl_interval *k = &tl->k[i];
+        if (k->stream < 0) continue;
+        int c = (int)(k->start_ns / span * width);
+        if (c >= width) c = width - 1;
+        char *cell = &rows[(size_t)k->stream * (width + 1) + c];
+        if (*cell == '.') *cell = letter(k->label, 1);
+    }
+    gl_buf name = GL_BUF_INIT;
+    for (int s = 0; s < tracks; s++) {
+        name.len = 0;
+        gl_track_name(names, s, &name);
+        fprintf(f, "  %12s |%s|\n", gl_buf_str(&name), rows + (size_t)s * (width + 1));
+    }
+    int n_labels = names && names->n_labels > 0 ? names->n_labels : max_label + 1;
+    if (n_labels > 0) {
         fputs("  legend:", f);
-        for (int l = 0; l < names->n_labels && l < 26; l++) fprintf(f, " %c=%s", 'A' + l, names->labels[l]);
-        fputs("; lower case: shorter than a column; digits: kernels overlapping on one track; '.': idle\n", f);
+        for (int l = 0; l < 26 && l < n_labels; l++) {
+            fprintf(f, " %c=", letter(l, 0));
+            for (int m = l; m < n_labels; m += 26) {
+                name.len = 0;
+                gl_label_name(names, m, &name);
+                fprintf(f, "%s%s", m == l ? "" : "/", gl_buf_str(&name));
+            }
+        }
+        fputs("; lower case: shorter than a column; digits: intervals overlapping on one track; '.': idle\n", f);
     }
+    gl_buf_free(&name);
+    free(count);
+    free(label);
+    free(rows);
 }
 
 void gl_show_run(gl_trace *t, const gl_common *common, const char *title, const gl_timeline *tl,
                  const gl_span *spans, int n_spans, const gl_names *names)
 {
     if (common->timeline) gl_timeline_draw(stdout, title, tl, names, 72);
-    if (common->trace_path && gl_trace_add(t, title, tl, spans, n_spans, names))
-        gl_die(GL_EXIT_CHECK, "out of host memory for the trace");
+    if (common->trace_path) gl_trace_add(t, title, tl, spans, n_spans, names);
 }
 
-void gl_trace_finish(gl_trace *t, const gl_common *common)
+void gl_trace_finish(gl_trace *t, const gl_common *common, gl_report *r)
 {
     if (common->trace_path) {
-        if (gl_trace_write(t, common->trace_path)) gl_die(GL_EXIT_CHECK, "cannot write %s", common->trace_path);
-        printf("trace: %s (open in https://ui.perfetto.dev or chrome://tracing)\n", common->trace_path);
+        if (gl_trace_write(t, common->trace_path) == 0) {
+            printf("trace: %s (open in https://ui.perfetto.dev or chrome://tracing)\n", common->trace_path);
+        } else {
+            fprintf(stderr, "error: cannot write the trace to %s\n", common->trace_path);
+            r->io_failed = 1;
+        }
     }
     gl_trace_free(t);
 }

@@ -1,6 +1,7 @@
 /* nested-hello.cu - the textbook's recursive "hello", rebuilt on CDP2.
  *
  * Question: does a kernel tail-launched by the top-level grid start only after every descendant grid has ended?
+ * Build: rdc
  *
  * The textbook's nested hello has thread 0 of every block launch a child grid
  * with half the threads, down to one thread. It relied on CDP1, where a parent
@@ -21,7 +22,13 @@
  * CDP2 promises the probe cannot start before the top-level grid and all its
  * descendants have completed: the claim checks that the probe's measured start
  * is after the end of every descendant span, in every run. In tail mode it
- * also checks that every child started after its own parent ended.
+ * also checks that every child started after its own parent ended (SKIP when
+ * the tree has no children, e.g. --threads 1).
+ *
+ * CDP2 has no overflow pool for pending launches: a launch beyond
+ * cudaLimitDevRuntimePendingLaunchCount fails. The host predicts how many
+ * device-side launches one tree makes (every child grid, plus the probe) and
+ * sizes the pool to that before the first launch, so every accepted shape runs.
  *
  * Run:   make run-nested-hello ARGS="--blocks 2 --threads 8 --launch tail"
  *        make run-nested-hello ARGS="--blocks 32 --threads 2 --size 64 --quiet"   (the blog's 64/2 layout)
@@ -149,13 +156,6 @@ static int predict(int blocks, int threads, int size, unsigned int grids[MAX_DEP
 
 /* ---- host: one run of the tree ------------------------------------------------- */
 
-typedef struct run_result {
-    double tree_us;            /* event time from the top-level launch to the end of the probe */
-    int counts_ok;             /* device counters matched the prediction */
-    gl_order join;             /* probe start vs. end of every hello grid */
-    int children, late_children; /* children, and those that started after their parent ended */
-} run_result;
-
 typedef struct setup {
     int blocks, threads, size, depths;
     unsigned int grids[MAX_DEPTH], lines[MAX_DEPTH]; /* the prediction */
@@ -163,10 +163,17 @@ typedef struct setup {
     gl_spans spans;
     cudaStream_t stream;
     gl_event_timer timer;
-    gl_timeline tl; /* the last run's timeline */
-    int n_spans;    /* records fetched in the last run */
+    gl_timeline tl;        /* the last run's timeline */
+    int n_spans;           /* records fetched in the last run */
+    /* what the runs of one mode showed, all runs together */
+    int runs, runs_counted_ok;  /* runs, and those whose counters matched the prediction */
+    int runs_with_probe;        /* runs whose probe left a span */
+    gl_order worst_join;        /* the run whose probe started closest to (or before) the last grid's end */
+    gl_order last_join;         /* the last run's probe start against its last grid's end */
+    gl_lineage lineage;         /* parent-child pairs over all runs */
 } setup;
 
+/* Compare the device's counters with the prediction; say what differs when verbose. */
 static int compare_counts(const setup *st, const hello_counts *h, int verbose)
 {
     int ok = h->printf_failures == 0;
@@ -181,10 +188,10 @@ static int compare_counts(const setup *st, const hello_counts *h, int verbose)
     return ok;
 }
 
-static run_result run_tree(setup *st, int quiet, int verbose)
+/* Launch the tree once, wait for it, check it, and fold its facts into st.
+ * Returns the event time from the top-level launch to the end of everything. */
+static double run_tree(setup *st, int quiet, int verbose)
 {
-    run_result r;
-    memset(&r, 0, sizeof r);
     st->args.quiet = quiet;
     CUDA_CHECK(cudaMemset(st->args.counts, 0, sizeof(hello_counts)));
     gl_dev_error_reset(st->args.err);
@@ -197,28 +204,42 @@ static run_result run_tree(setup *st, int quiet, int verbose)
     gl_timer_stop(&st->timer, st->stream);
     CUDA_CHECK(cudaStreamSynchronize(st->stream));
     gl_dev_error_check(st->args.err);
-    r.tree_us = gl_timer_ms(&st->timer) * 1e3;
+    double tree_us = gl_timer_ms(&st->timer) * 1e3;
 
     hello_counts h;
     CUDA_CHECK(cudaMemcpy(&h, st->args.counts, sizeof h, cudaMemcpyDeviceToHost));
-    r.counts_ok = compare_counts(st, &h, verbose);
+    st->runs++;
+    st->runs_counted_ok += compare_counts(st, &h, verbose);
 
-    st->n_spans = gl_spans_fetch(&st->spans);
-    gl_timeline_free(&st->tl);
-    if (gl_timeline_build(&st->tl, st->spans.h_spans, st->n_spans) < 0) gl_die(GL_EXIT_CHECK, "corrupt spans");
-    r.join = gl_timeline_after(&st->tl, gl_filter_label, &st->args.probe_label, gl_filter_not_label,
-                               &st->args.probe_label, 0.0);
-    /* Parent-child order, pair by pair (ids are span slots). */
-    for (int i = 0; i < st->tl.n; i++) {
-        const gl_interval *c = &st->tl.k[i];
-        if (c->parent < 0 || c->label == st->args.probe_label) continue;
-        for (int j = 0; j < st->tl.n; j++) {
-            if (st->tl.k[j].kernel != c->parent) continue;
-            r.children++;
-            r.late_children += c->start_ns >= st->tl.k[j].end_ns;
-        }
-    }
-    return r;
+    st->n_spans = gl_spans_timeline(&st->spans, &st->tl);
+    gl_order join = gl_timeline_after(&st->tl, gl_filter_label, &st->args.probe_label, gl_filter_not_label,
+                                       &st->args.probe_label, 0.0);
+    st->runs_with_probe += join.n_a == 1;
+    st->last_join = join;
+    if (st->runs == 1 || join.margin_ns < st->worst_join.margin_ns) st->worst_join = join;
+    gl_lineage l = gl_timeline_lineage(&st->tl, gl_filter_not_label, &st->args.probe_label, 0.0);
+    if (st->lineage.pairs == 0 || l.worst_margin_ns < st->lineage.worst_margin_ns)
+        st->lineage.worst_margin_ns = l.worst_margin_ns;
+    st->lineage.pairs += l.pairs;
+    st->lineage.after += l.after;
+    st->lineage.orphans += l.orphans;
+    return tree_us;
+}
+
+/* One timed repetition: a quiet tree. */
+static void sample_tree(gl_sample *smp, void *arg)
+{
+    setup *st = (setup *)arg;
+    double tree_us = run_tree(st, 1, 0);
+    gl_sample_put(smp, "tree_time", tree_us);
+    gl_sample_put(smp, "join_latency", st->last_join.margin_ns / 1e3);
+}
+
+/* Label names: one per depth, then the probe. */
+static void label_name(int label, gl_buf *out, const void *ctx)
+{
+    if (label == *(const int *)ctx) gl_buf_puts(out, "join probe");
+    else gl_buf_printf(out, "hello depth %d", label);
 }
 
 /* ---- host: main -------------------------------------------------------------- */
@@ -256,22 +277,23 @@ int main(int argc, char **argv)
         total_grids += st.grids[d];
     }
     int modes = launch == LAUNCH_ALL ? N_MODES : 1;
-    if (!quiet && total_lines * (unsigned long long)modes > 100000ULL) {
-        fprintf(stderr, "error: --blocks %d --threads %d would print %llu lines per mode; add --quiet\n", blocks,
-                threads, total_lines);
-        return GL_EXIT_USAGE;
-    }
+    if (!quiet && total_lines * (unsigned long long)modes > 100000ULL)
+        gl_die(GL_EXIT_USAGE, "--blocks %d --threads %d would print %llu lines per mode; add --quiet", blocks, threads,
+               total_lines);
 
     gl_report rep;
     gl_report_init(&rep, exp.name, &common);
     gl_device dev;
     gl_device_open(&dev, &common, &rep);
 
-    /* Device-side launch limits: every top-level block may have a child pending,
-     * and every printed line must fit in the printf buffer (~64 bytes a line). */
-    CUDA_CHECK(cudaDeviceSetLimit(cudaLimitDevRuntimePendingLaunchCount, (size_t)(2 * blocks + 2048)));
+    /* Every grid below the top, and the probe, is a device-side launch, and
+     * any of them may be pending at once: the pool must hold them all. */
+    size_t device_launches = (size_t)total_grids; /* total_grids - 1 children + 1 probe */
+    size_t pool = device_launches > 2048 ? device_launches : 2048;
+    CUDA_CHECK(cudaDeviceSetLimit(cudaLimitDevRuntimePendingLaunchCount, pool));
+    /* Every printed line must fit in the printf buffer (~64 bytes a line). */
     size_t fifo = (size_t)total_lines * 96 + (1u << 20);
-    CUDA_CHECK(cudaDeviceSetLimit(cudaLimitPrintfFifoSize, fifo));
+    CUDA_CHECK(cudaDeviceSetLimit(cudaLimitPrintfFifoSize, quiet ? (size_t)1 << 20 : fifo));
 
     CUDA_CHECK(cudaStreamCreateWithFlags(&st.stream, cudaStreamNonBlocking));
     gl_nvtx_name_stream(st.stream, "nested-hello top-level");
@@ -284,101 +306,64 @@ int main(int argc, char **argv)
     st.args.spans = st.spans.dev;
     gl_timer_create(&st.timer);
 
-    char label_buf[MAX_DEPTH + 1][24];
-    const char *labels[MAX_DEPTH + 1];
-    for (int d = 0; d < st.depths; d++) {
-        snprintf(label_buf[d], sizeof label_buf[d], "hello depth %d", d);
-        labels[d] = label_buf[d];
-    }
-    labels[st.depths] = "join probe";
-    gl_names names = {labels, st.depths + 1, "depth"};
+    gl_names names = {NULL, label_name, &st.args.probe_label, "depth %d", NULL, NULL, st.depths + 1};
     gl_trace trace;
     gl_trace_init(&trace);
+    gl_sampler smp;
+    gl_device_sampler(&smp, &dev, &common);
+    gl_sampler_series(&smp, "tree_time", "us", 1, GL_SHOW_MIN | GL_SHOW_NOISE);
+    gl_sampler_series(&smp, "join_latency", "us", 2, 0);
 
-    printf("tree: %d depths, %llu grids, %llu hello lines per run; depth 0 = %d blocks x %d threads, size %d\n",
-           st.depths, total_grids, total_lines, blocks, threads, st.size);
-    static const char *headers[] = {"launch", "grids", "lines", "runs", "tree min us", "tree median us",
-                                    "noise %", "join latency median us", "children started after parent ended"};
-    gl_table table;
-    gl_table_init(&table, GL_ARRAY_LEN(headers), headers);
+    printf("tree: %d depths, %llu grids, %llu hello lines per run; depth 0 = %d blocks x %d threads, size %d; "
+           "%zu device-side launches per run, pending-launch pool set to %zu\n",
+           st.depths, total_grids, total_lines, blocks, threads, st.size, device_launches, pool);
 
     for (int m = 0; m < N_MODES; m++) {
         if (launch != LAUNCH_ALL && launch != m) continue;
         st.args.mode = m;
+        st.runs = st.runs_counted_ok = st.runs_with_probe = 0;
+        memset(&st.lineage, 0, sizeof st.lineage);
         gl_nvtx_push("launch=%s", mode_names[m]);
         printf("\n== launch=%s\n", mode_names[m]);
 
-        /* The verification run prints (unless --quiet); the timed runs count quietly. */
-        run_result first = run_tree(&st, quiet, 1);
-        int runs = 1 + common.warmup + common.repeat, counts_ok = first.counts_ok, join_ok = first.join.holds;
-        int children = first.children, late = first.late_children;
-        double worst_margin = first.join.margin_ns;
-        double *tree = (double *)calloc((size_t)common.repeat, sizeof(double));
-        double *latency = (double *)calloc((size_t)common.repeat, sizeof(double));
-        if (!tree || !latency) gl_die(GL_EXIT_CHECK, "out of host memory");
-        for (int i = 0; i < common.warmup + common.repeat; i++) {
-            run_result r = run_tree(&st, 1, 0);
-            counts_ok &= r.counts_ok;
-            join_ok &= r.join.holds;
-            children += r.children;
-            late += r.late_children;
-            if (r.join.margin_ns < worst_margin) worst_margin = r.join.margin_ns;
-            if (i >= common.warmup) {
-                tree[i - common.warmup] = r.tree_us;
-                latency[i - common.warmup] = r.join.margin_ns / 1e3;
-            }
-        }
+        gl_row *row = gl_report_row(&rep, "tree", mode_names[m]);
+        gl_row_param_num(row, "blocks", "", 0, blocks);
+        gl_row_param_num(row, "threads", "", 0, threads);
+        gl_row_param_num(row, "size", "", 0, st.size);
+        gl_row_param_num(row, "depths", "", 0, st.depths);
+        gl_row_param_num(row, "grids", "", 0, (double)total_grids);
+
+        /* Validate first: the verification run prints (unless --quiet); the timed runs count quietly. */
+        run_tree(&st, quiet, 1);
+        gl_sampler_run(&smp, row, sample_tree, &st);
         gl_nvtx_pop();
-        gl_stats tree_st = gl_stats_of(tree, common.repeat), lat_st = gl_stats_of(latency, common.repeat);
-        free(tree);
-        free(latency);
 
-        gl_row *row = gl_report_row(&rep, mode_names[m]);
-        gl_row_param(row, "launch", "%s", mode_names[m]);
-        gl_row_param(row, "blocks", "%d", blocks);
-        gl_row_param(row, "threads", "%d", threads);
-        gl_row_param(row, "size", "%d", st.size);
-        gl_row_param(row, "depths", "%d", st.depths);
-        gl_row_param(row, "grids", "%llu", total_grids);
-        gl_row_metric(row, "tree_time", "us", tree_st);
-        gl_row_metric(row, "join_latency", "us", lat_st);
-
-        gl_check(&rep, counts_ok, "launch=%s: grids and lines per depth equal the prediction in all %d runs",
-                 mode_names[m], runs);
-        gl_claim_fact(&rep, 0, join_ok,
-                      "the join probe tail-launched by the top grid starts after every descendant grid ended",
-                      "%s in all %d runs; smallest margin %.3f us (probe start - last grid end), %llu grids per "
-                      "run, timer tick %.0f ns",
-                      join_ok ? "held" : "FAILED", runs, worst_margin / 1e3, total_grids, dev.tick_ns);
+        gl_check(&rep, row, st.runs_counted_ok == st.runs && st.runs_with_probe == st.runs,
+                 "launch=%s: grids and lines per depth equal the prediction, and the probe ran, in %d of %d runs",
+                 mode_names[m], st.runs_counted_ok < st.runs_with_probe ? st.runs_counted_ok : st.runs_with_probe,
+                 st.runs);
+        gl_claim_order(&rep, row, GL_CLAIM_ORDERING,
+                       "the join probe tail-launched by the top grid starts after every descendant grid ended",
+                       &st.worst_join, "no probe span was recorded");
+        gl_row_text(row, "children_after_parent", 0, "%d of %d", st.lineage.after, st.lineage.pairs);
         if (m == LAUNCH_TAIL)
-            gl_claim_fact(&rep, 0, children > 0 && late == children,
-                          "every tail-launched child starts after its parent grid ended",
-                          "%d of %d parent-child pairs over %d runs", late, children, runs);
-
-        gl_table_cell(&table, "%s", mode_names[m]);
-        gl_table_cell(&table, "%llu", total_grids);
-        gl_table_cell(&table, "%llu", total_lines);
-        gl_table_cell(&table, "%d", runs);
-        gl_table_cell(&table, "%.1f", tree_st.min);
-        gl_table_cell(&table, "%.1f", tree_st.median);
-        gl_table_cell(&table, "%.1f", 100 * tree_st.rsd);
-        gl_table_cell(&table, "%.2f", lat_st.median);
-        gl_table_cell(&table, "%d of %d", late, children);
+            gl_claim_every(&rep, row, GL_CLAIM_ORDERING, "every tail-launched child starts after its parent grid ended",
+                           st.lineage.after, st.lineage.pairs, "parent-child pairs over all runs",
+                           "no parent-child pairs: a tree of size 1 launches no children");
 
         char title[64];
         snprintf(title, sizeof title, "launch=%s (last run)", mode_names[m]);
         gl_show_run(&trace, &common, title, &st.tl, st.spans.h_spans, st.n_spans, &names);
     }
 
-    printf("\n");
-    gl_table_print(stdout, &table);
-    gl_table_free(&table);
-    gl_trace_finish(&trace, &common);
+    gl_trace_finish(&trace, &common, &rep);
+    gl_sampler_free(&smp);
     gl_timeline_free(&st.tl);
     gl_timer_destroy(&st.timer);
     gl_spans_destroy(&st.spans);
     gl_dev_error_destroy(st.args.err);
     CUDA_CHECK(cudaFree(st.args.counts));
     CUDA_CHECK(cudaStreamDestroy(st.stream));
+    gl_device_close(&dev);
     return gl_report_finish(&rep);
 }

@@ -23,6 +23,7 @@ static gl_span test_span(unsigned long long start, unsigned long long end, int l
     s.threads = 64;
     s.smid = 10 + id + (block > 0 ? block : 0);
     s.block = block;
+    s.kind = GL_SPAN_KERNEL;
     return s;
 }
 

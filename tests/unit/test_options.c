@@ -1,7 +1,6 @@
-/* test_options.c - the option parser: valid values, malformed values, ranges, --quick, --help. */
-#define _POSIX_C_SOURCE 200809L
-#include <stdlib.h>
-#include <string.h>
+/* test_options.c - the option parser: valid values, malformed values, ranges,
+ * lists, --quick, --help, and the output-path check. */
+#include "testutil.h"
 
 #include "gl_common.h"
 #include "harness.h"
@@ -44,6 +43,7 @@ static int parse(fixture *f, const char **args)
     argv[argc++] = (char *)"demo";
     for (; args[argc - 1] && argc < 31; argc++) argv[argc] = (char *)args[argc - 1];
     FILE *out = tmpfile(), *err = tmpfile();
+    if (!out || !err) exit(1);
     int rc = gl_options_parse(&exp, f->opts, 5, &f->common, argc, argv, out, err);
     rewind(out);
     rewind(err);
@@ -186,5 +186,53 @@ int main(void)
     test_cond("gl_option_find finds by exact name",
               gl_option_find(f.opts, 5, "order") == &f.opts[2] && gl_option_find(f.opts, 5, "ord") == NULL);
 
+    fixture_init(&f);
+    test_cond("--connections takes one value", parse(&f, ARGS("--connections", "4")) == GL_PARSE_OK &&
+                                                   f.common.connections.n == 1 && f.common.connections.v[0] == 4);
+    fixture_init(&f);
+    test_cond("--connections takes a list, in order",
+              parse(&f, ARGS("--connections=1,2,32,8")) == GL_PARSE_OK && f.common.connections.n == 4 &&
+                  f.common.connections.v[2] == 32 && f.common.connections.v[3] == 8);
+    fixture_init(&f);
+    test_cond("a list value out of range is refused, naming it",
+              parse(&f, ARGS("--connections", "1,33")) == GL_EXIT_USAGE && strstr(f.err, "33 is out of range") &&
+                  strstr(f.err, "integers 1..32"));
+    fixture_init(&f);
+    test_cond("an empty list element is refused", parse(&f, ARGS("--connections", "1,,2")) == GL_EXIT_USAGE &&
+                                                      strstr(f.err, "not a list of integers"));
+    fixture_init(&f);
+    test_cond("a trailing comma is refused", parse(&f, ARGS("--connections", "4,")) == GL_EXIT_USAGE);
+    fixture_init(&f);
+    test_cond("--profile and --no-l2-flush are common flags",
+              parse(&f, ARGS("--profile", "--no-l2-flush")) == GL_PARSE_OK && f.common.profile && f.common.no_l2_flush);
+
+    /* Output paths are checked before any GPU work. */
+    char ok_path[256];
+    temp_path(ok_path, sizeof ok_path, ".json");
+    FILE *keep = fopen(ok_path, "w");
+    fputs("old", keep);
+    fclose(keep);
+    FILE *err = tmpfile();
+    gl_common c;
+    gl_common_defaults(&c);
+    c.json_path = ok_path;
+    test_cond("an existing writable file passes the check, and is not truncated by it",
+              gl_outputs_check(&c, err) == 0 && (keep = fopen(ok_path, "r")) && fgetc(keep) == 'o');
+    fclose(keep);
+    remove(ok_path);
+    test_cond("a new file in a writable folder passes, and is not left behind",
+              gl_outputs_check(&c, err) == 0 && access(ok_path, F_OK) != 0);
+    c.csv_path = "/nonexistent-dir/r.csv";
+    test_cond("a path in a missing folder is a usage error", gl_outputs_check(&c, err) == GL_EXIT_USAGE);
+    c.csv_path = NULL;
+    c.trace_path = "/proc/x.json";
+    test_cond("a path nobody can create (/proc) is a usage error", gl_outputs_check(&c, err) == GL_EXIT_USAGE);
+    rewind(err);
+    char msg[512];
+    size_t n = fread(msg, 1, sizeof msg - 1, err);
+    msg[n] = '\0';
+    fclose(err);
+    test_cond("the message names the option and the path",
+              strstr(msg, "--csv /nonexistent-dir/r.csv: cannot write there") && strstr(msg, "--trace /proc/x.json"));
     test_report();
 }

@@ -1,4 +1,7 @@
-/* test_timeline.c - timeline analysis on synthetic spans. */
+/* test_timeline.c - timeline analysis on synthetic spans: concurrency,
+ * ordering, lineage, id lookup at scale, and host/device clock alignment. */
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fixtures.h"
@@ -77,5 +80,71 @@ int main(void)
     test_cond("no spans: an empty timeline", gl_timeline_build(&tl, NULL, 0) == 0 && tl.makespan_ns == 0 &&
                                                  tl.peak_concurrency == 0);
     gl_timeline_free(&tl);
+
+    /* A tree: grid 10 launches 20 and 30; 30 launches 40; 50 names a parent that was not recorded. */
+    gl_span tree[5] = {
+        test_span(base + 0, base + 100, 0, 0, 10, -1), test_span(base + 100, base + 150, 1, 1, 20, -1),
+        test_span(base + 90, base + 200, 1, 1, 30, -1), test_span(base + 250, base + 300, 2, 2, 40, -1),
+        test_span(base + 10, base + 20, 1, 1, 50, -1),
+    };
+    tree[1].parent = 10;
+    tree[2].parent = 10;
+    tree[3].parent = 30;
+    tree[4].parent = 99;
+    gl_timeline_build(&tl, tree, 5);
+    int i30 = gl_timeline_find(&tl, 30);
+    test_cond("an id is found wherever the start order put it", i30 >= 0 && tl.k[i30].kernel == 30 &&
+                                                                   gl_timeline_find(&tl, 31) == -1);
+    test_cond("a child's parent index points at its parent",
+              tl.k[gl_timeline_find(&tl, 40)].parent_index == i30 && tl.k[gl_timeline_find(&tl, 10)].parent_index == -1);
+    gl_lineage l = gl_timeline_lineage(&tl, gl_filter_all, NULL, 0);
+    test_cond("lineage counts pairs, those after the parent, and orphans",
+              l.pairs == 3 && l.after == 2 && l.orphans == 1 && l.worst_margin_ns == -10);
+    l = gl_timeline_lineage(&tl, gl_filter_all, NULL, 10);
+    test_cond("lineage forgives overlap within the slack", l.after == 3);
+    int two_label = 2;
+    l = gl_timeline_lineage(&tl, gl_filter_label, &two_label, 0);
+    test_cond("lineage of a subset", l.pairs == 1 && l.after == 1 && l.worst_margin_ns == 50);
+    gl_timeline_free(&tl);
+
+    /* 10^5 grids, each the child of the one before, ids shuffled against start order. */
+    enum { BIG = 100000 };
+    gl_span *big = (gl_span *)malloc(sizeof(gl_span) * BIG);
+    for (int i = 0; i < BIG; i++) {
+        int id = (int)(((long long)i * 7919) % BIG); /* 7919 is prime to 10^5: a permutation */
+        big[i] = test_span(base + 10ULL * i, base + 10ULL * i + 5, 0, 0, id, -1);
+        big[i].parent = i ? (int)(((long long)(i - 1) * 7919) % BIG) : -1;
+    }
+    test_cond("10^5 grids build", gl_timeline_build(&tl, big, BIG) == BIG);
+    l = gl_timeline_lineage(&tl, gl_filter_all, NULL, 0);
+    test_cond("every one of 10^5 children finds its parent", l.pairs == BIG - 1 && l.after == BIG - 1 && l.orphans == 0);
+    gl_timeline_free(&tl);
+    free(big);
+
+    /* A span whose kind was never written (-1) is a kernel; other kinds are kept. */
+    gl_span kinds[2] = {test_span(base, base + 10, 0, 0, 0, -1), test_span(base, base + 10, 0, 0, 1, -1)};
+    kinds[0].kind = -1;
+    kinds[1].kind = GL_SPAN_COPY;
+    gl_timeline_build(&tl, kinds, 2);
+    int copy = GL_SPAN_COPY;
+    test_cond("an unwritten kind reads as a kernel, a copy stays a copy",
+              tl.k[0].kind == GL_SPAN_KERNEL && tl.k[1].kind == GL_SPAN_COPY &&
+                  gl_timeline_peak(&tl, gl_filter_kind, &copy) == 1);
+    gl_timeline_free(&tl);
+
+    /* Clock alignment: the device clock is the host's + 1e9 ns; trips of 4000,
+     * 600 and 2000 ns, the device reading in each trip's true middle + skew. */
+    double before[3] = {1000, 10000, 20000}, after[3] = {5000, 10600, 22000};
+    unsigned long long dev[3] = {1000000000ULL + 3000, 1000000000ULL + 10300 + 100, 1000000000ULL + 21000};
+    gl_clock_align a = gl_clock_align_from(before, after, dev, 3);
+    test_cond("the shortest round trip sets the offset and its uncertainty",
+              a.valid && a.rounds == 3 && a.uncertainty_ns == 300 && a.offset_ns == 1e9 + 100);
+    test_cond("the true offset is within the uncertainty", fabs(a.offset_ns - 1e9) <= a.uncertainty_ns);
+    gl_clock_align none = gl_clock_align_from(before, after, dev, 0);
+    test_cond("no round trips: no alignment", !none.valid);
+    gl_span h = gl_host_span(&a, 50000, 51000, 3, 7, 42);
+    test_cond("a host interval lands on the device clock as a host span",
+              h.start_ns == 1000050100ULL && gl_span_end(&h) == 1000051100ULL && h.kind == GL_SPAN_HOST &&
+                  h.stream == 7 && h.kernel == 42 && h.block == -1);
     test_report();
 }

@@ -1,0 +1,84 @@
+/* sample.c - warm-up, repeats and named series, turned into a row's statistics. */
+#include "sample.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void gl_sampler_init(gl_sampler *s, const gl_common *common)
+{
+    memset(s, 0, sizeof *s);
+    s->warmup = common->profile ? 0 : common->warmup;
+    s->repeat = common->profile ? 1 : common->repeat;
+    s->flush_enabled = !common->no_l2_flush;
+}
+
+void gl_sampler_free(gl_sampler *s)
+{
+    for (int i = 0; i < s->n_series; i++) {
+        free(s->series[i].name);
+        free(s->series[i].unit);
+        free(s->series[i].x);
+    }
+    free(s->series);
+    memset(s, 0, sizeof *s);
+}
+
+void gl_sampler_set_flush(gl_sampler *s, void (*flush)(void *), void *ctx)
+{
+    s->flush = flush;
+    s->flush_ctx = ctx;
+}
+
+static gl_series *find_series(gl_sampler *s, const char *name)
+{
+    for (int i = 0; i < s->n_series; i++)
+        if (strcmp(s->series[i].name, name) == 0) return &s->series[i];
+    return NULL;
+}
+
+void gl_sampler_series(gl_sampler *s, const char *name, const char *unit, int precision, unsigned flags)
+{
+    if (find_series(s, name)) gl_die(GL_EXIT_CHECK, "sample series '%s' declared twice", name);
+    gl_grow((void **)&s->series, &s->cap_series, s->n_series + 1, sizeof(gl_series));
+    gl_series *x = &s->series[s->n_series++];
+    memset(x, 0, sizeof *x);
+    x->name = gl_xstrdup(name);
+    x->unit = gl_xstrdup(unit);
+    x->precision = precision;
+    x->flags = flags;
+}
+
+void gl_sample_put(gl_sample *smp, const char *name, double value)
+{
+    gl_series *x = find_series(smp->sampler, name);
+    if (!x) gl_die(GL_EXIT_CHECK, "sample '%s' was not declared with gl_sampler_series", name);
+    if (!smp->timed) return;
+    if (x->n != smp->rep) gl_die(GL_EXIT_CHECK, "sample '%s' put twice, or skipped, in repetition %d", name, smp->rep);
+    x->x[x->n++] = value;
+}
+
+int gl_sampler_run(gl_sampler *s, gl_row *row, gl_sample_fn fn, void *ctx)
+{
+    for (int i = 0; i < s->n_series; i++) {
+        free(s->series[i].x);
+        s->series[i].x = (double *)gl_xcalloc((size_t)s->repeat, sizeof(double));
+        s->series[i].n = 0;
+    }
+    int flush = s->flush_enabled && s->flush && row->bytes > 0;
+    for (int i = -s->warmup; i < s->repeat; i++) {
+        gl_sample smp = {s, i, i >= 0};
+        if (flush) {
+            s->flush(s->flush_ctx);
+            s->flushes++;
+        }
+        fn(&smp, ctx);
+        for (int k = 0; k < s->n_series && smp.timed; k++)
+            if (s->series[k].n != i + 1)
+                gl_die(GL_EXIT_CHECK, "repetition %d did not put sample '%s'", i, s->series[k].name);
+    }
+    for (int k = 0; k < s->n_series; k++) {
+        const gl_series *x = &s->series[k];
+        gl_row_stats(row, x->name, x->unit, x->precision, x->flags, gl_stats_of(x->x, x->n));
+    }
+    return s->repeat;
+}

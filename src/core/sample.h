@@ -1,0 +1,75 @@
+/* sample.h - the one sampling loop: warm-up, repeats, named samples, statistics.
+ *
+ * An experiment hands the loop one function that performs the work once and
+ * reports what it measured as named samples (gl_sample_put). The loop runs it
+ * --warmup times untimed, then --repeat times, collects each named series, and
+ * adds one statistics value per series to the row (min, median, mean, noise).
+ * Under --profile it runs once, with no warm-up, so that a profiler shows one
+ * clean instance of each configuration.
+ *
+ * Before each sample of a row that declared the bytes it moves (gl_row_work),
+ * the loop flushes the L2 cache, unless --no-l2-flush: without the flush a
+ * small working set is served from L2 and the "DRAM" bandwidth is the cache's.
+ * The flush itself is the CUDA side's (gl_device_sampler); this file is pure C. */
+#ifndef GL_SAMPLE_H
+#define GL_SAMPLE_H
+
+#include "options.h"
+#include "report.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One named series of samples. */
+typedef struct gl_series {
+    char *name;     /* the value's name in the row */
+    char *unit;     /* its unit */
+    int precision;  /* display hint */
+    unsigned flags; /* display hint bits (GL_SHOW_MIN, ...) */
+    double *x;      /* the timed samples */
+    int n;          /* samples taken in this run of the loop */
+} gl_series;
+
+typedef struct gl_sampler {
+    int warmup, repeat;     /* untimed and timed repetitions */
+    int flush_enabled;      /* 0 under --no-l2-flush */
+    void (*flush)(void *);  /* empties the L2 cache; NULL when there is none to flush */
+    void *flush_ctx;        /* passed to flush */
+    long long flushes;      /* flushes done, for the record */
+    gl_series *series;      /* declared series */
+    int n_series, cap_series;
+} gl_sampler;
+
+/* What one call of the sample function is. */
+typedef struct gl_sample {
+    gl_sampler *sampler; /* the loop */
+    int rep;             /* 0.. for timed repetitions, negative for warm-up */
+    int timed;           /* rep >= 0: what it puts is kept */
+} gl_sample;
+
+typedef void (*gl_sample_fn)(gl_sample *s, void *ctx);
+
+/* Warm-up and repeats from the common options (one run under --profile). */
+void gl_sampler_init(gl_sampler *s, const gl_common *common);
+void gl_sampler_free(gl_sampler *s);
+/* The flush to call before samples of rows that declare bytes. */
+void gl_sampler_set_flush(gl_sampler *s, void (*flush)(void *), void *ctx);
+
+/* Declare a series before running: its value's name, unit and display hint. */
+void gl_sampler_series(gl_sampler *s, const char *name, const char *unit, int precision, unsigned flags);
+
+/* Record this repetition's sample of a declared series (ignored during
+ * warm-up). Putting an undeclared name, or one name twice in a repetition, is a
+ * bug and exits saying so. */
+void gl_sample_put(gl_sample *s, const char *name, double value);
+
+/* Run fn warm-up + repeat times for row, then add each series' statistics to
+ * the row (a series with no samples is an error: every repetition must put
+ * every series). Returns the number of timed repetitions. */
+int gl_sampler_run(gl_sampler *s, gl_row *row, gl_sample_fn fn, void *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,35 @@
+/* work.cuh - the body of the work kernel, callable from any kernel.
+ *
+ * Header-only and inline, so that host-launched work (gl_work_launch) and
+ * grids launched from device code in relocatable nested experiments run the
+ * same code. The duration is set in nanoseconds of %globaltimer, not in loop
+ * counts, and the loop's iteration count is stored, so the compiler cannot
+ * remove the work and its length does not depend on the clock speed. */
+#ifndef GL_WORK_CUH
+#define GL_WORK_CUH
+
+#include "spans.cuh"
+
+/* Spin for spin_ns from this thread's entry; returns the iterations done. */
+__device__ __forceinline__ unsigned long long gl_work_spin(unsigned long long t0, unsigned long long spin_ns)
+{
+    unsigned long long now = t0, iters = 0;
+    while (now - t0 < spin_ns) {
+        now = gl_globaltimer();
+        iters++;
+    }
+    return iters;
+}
+
+/* The whole work kernel, for every thread of a block: spin, leave the result
+ * in *d_sink (thread 0 of each block), and close the block's span. */
+__device__ __forceinline__ void gl_work_body(unsigned long long spin_ns, gl_span_buf spans, unsigned int slot,
+                                             int label, int stream, int parent, unsigned long long *d_sink)
+{
+    unsigned long long t0 = gl_globaltimer();
+    unsigned long long iters = gl_work_spin(t0, spin_ns);
+    if (threadIdx.x == 0) atomicAdd(d_sink, iters + 1);
+    gl_span_block_end(spans, slot, t0, label, stream, parent);
+}
+
+#endif

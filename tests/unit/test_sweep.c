@@ -1,0 +1,117 @@
+/* test_sweep.c - re-executing once per environment value, and merging the
+ * children's JSON reports. The test binary is its own child: with --child it
+ * writes a small report for the value in GL_TEST_VALUE. */
+#include "testutil.h"
+
+#include "harness.h"
+#include "report.h"
+#include "sweep.h"
+
+/* The child: one row for the value; value 3 fails its claim, 5 exits as a CUDA
+ * error would, 77 as a machine without a GPU. */
+static int child(int argc, char **argv)
+{
+    const char *json = NULL;
+    for (int i = 1; i + 1 < argc; i++)
+        if (strcmp(argv[i], "--json") == 0) json = argv[i + 1];
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--value") == 0) return 2; /* the sweep must not pass its own option on */
+    int value = atoi(getenv("GL_TEST_VALUE") ? getenv("GL_TEST_VALUE") : "0");
+    if (value == 5) return 3;
+    if (value == 77) return 77;
+    gl_common common;
+    gl_common_defaults(&common);
+    common.json_path = json;
+    gl_report r;
+    gl_report_init(&r, "sweep-child", &common);
+    gl_report_device(&r, "env_value", "%d", value);
+    gl_row *row = gl_report_row(&r, "t", "v");
+    gl_row_stats(row, "time", "ms", 2, GL_SHOW_NOISE, gl_stats_of((double[]){1.0 * value, 2.0 * value}, 2));
+    gl_row_work(row, "time", 1e6 * value, 0);
+    gl_claim_near(&r, row, GL_CLAIM_TIMING, "value is not 3", 0, value == 3 ? 1 : 0, 0, 0.5, "");
+    gl_claim_fact(&r, NULL, GL_CLAIM_ORDERING, 1, "run claim", "value %d", value);
+    return gl_report_finish(&r);
+}
+
+static int validate_json(const char *path, const char *e1, const char *e2)
+{
+    char *argv[] = {(char *)"python3", (char *)"tests/validate.py", (char *)"json", (char *)path, (char *)"--expect",
+                    (char *)e1, (char *)"--expect", (char *)e2, NULL};
+    return run_argv(argv);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && strcmp(argv[1], "--child") == 0) return child(argc, argv);
+
+    gl_common common;
+    gl_common_defaults(&common);
+    char merged[256], csv[256];
+    temp_path(merged, sizeof merged, ".json");
+    temp_path(csv, sizeof csv, ".csv");
+    common.json_path = merged;
+    common.csv_path = csv;
+    char *args[] = {argv[0], (char *)"--child", (char *)"--value", (char *)"1,2,3", (char *)"--json", (char *)"x.json",
+                    NULL};
+
+    int values[] = {1, 2, 3};
+    capture_begin();
+    int rc = gl_sweep_env("sweep-child", 6, args, &common, "GL_TEST_VALUE", "value", values, 3);
+    capture_end();
+    test_cond("a sweep in which one child fails a claim exits 1", rc == GL_EXIT_CHECK);
+    test_cond("each child ran, with the value in its environment", strstr(captured, "== sweep 3 of 3: GL_TEST_VALUE=3") != NULL);
+    test_cond("the merged report prints one table of all the children's rows",
+              strstr(captured, "merged report:") && strstr(captured, "| variant | time ms | time noise % | bandwidth GB/s |"));
+    test_cond("claims are not printed twice by the merge",
+              strstr(captured, "CLAIM value is not 3: FAIL") == strstr(captured, "CLAIM value is not 3: FAIL (pred") &&
+                  strstr(strstr(captured, "merged report:"), "CLAIM") == NULL);
+    test_cond("the merged JSON has every child's row, each tagged with its value",
+              validate_json(merged, "rows.2.params.value.value=3", "rows.0.params.value.value=1") == 0);
+    test_cond("merged rows keep their own device fields and statistics",
+              validate_json(merged, "rows.1.device.env_value=2", "rows.1.values.time.median=3") == 0);
+    test_cond("merged rows keep their claims and verdicts",
+              validate_json(merged, "rows.2.claims.0.verdict=FAIL", "rows.0.verdict=PASS") == 0);
+    test_cond("run claims of every child are kept",
+              validate_json(merged, "run_claims.2.evidence=value 3", "verdict=FAIL") == 0);
+    test_cond("declared work survives, so bandwidth is derived for merged rows",
+              validate_json(merged, "rows.0.values.bandwidth.value=0.6666666666666666", "rows.0.work.bytes=1000000") == 0);
+    char *csv_args[] = {(char *)"python3", (char *)"tests/validate.py", (char *)"csv", csv, (char *)"--rows", (char *)"3",
+                        (char *)"--columns", (char *)"device_env_value,value,time_median_ms", NULL};
+    test_cond("the merged CSV has the three rows", run_argv(csv_args) == 0);
+
+    int failing[] = {1, 5, 2};
+    capture_begin();
+    rc = gl_sweep_env("sweep-child", 6, args, &common, "GL_TEST_VALUE", "value", failing, 3);
+    capture_end();
+    test_cond("a child's CUDA error (3) is the sweep's exit code, and the rest still run",
+              rc == GL_EXIT_CUDA && strstr(captured, "GL_TEST_VALUE=5 exited 3") &&
+                  validate_json(merged, "rows.1.params.value.value=2", "rows.0.params.value.value=1") == 0);
+
+    int no_gpu[] = {77, 1};
+    capture_begin();
+    rc = gl_sweep_env("sweep-child", 6, args, &common, "GL_TEST_VALUE", "value", no_gpu, 2);
+    capture_end();
+    test_cond("no GPU (77) stops the sweep: no later value runs",
+              rc == GL_EXIT_NO_GPU && strstr(captured, "GL_TEST_VALUE=1") == NULL);
+
+    gl_report r;
+    gl_report_init(&r, "x", &common);
+    char err[512];
+    FILE *f = fopen(csv, "w");
+    fputs("{\"rows\":[{\"table\":\"t\"", f);
+    fclose(f);
+    test_cond("a truncated report is refused with the file and the place",
+              gl_report_merge_json(&r, csv, err, sizeof err) == -1 && strstr(err, csv) && strstr(err, "line 1"));
+    gl_report_free(&r);
+
+    gl_buf p = GL_BUF_INIT;
+    gl_sweep_path("out/run.trace.json", 4, &p);
+    test_cond("a per-value path puts the value before the extension", strcmp(gl_buf_str(&p), "out/run.trace-4.json") == 0);
+    p.len = 0;
+    gl_sweep_path("dir.d/run", 16, &p);
+    test_cond("a path without an extension gets the value at the end", strcmp(gl_buf_str(&p), "dir.d/run-16") == 0);
+    gl_buf_free(&p);
+    remove(merged);
+    remove(csv);
+    test_report();
+}
