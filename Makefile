@@ -31,8 +31,19 @@ LIB_HOST := $(BUILD)/lib/libgridlab_host.a
 LIB_CUDA := $(BUILD)/lib/libgridlab_cuda.a
 STAMP    := $(BUILD)/flags.stamp
 
-# ---- a flags stamp: changing flags, the architecture or nvcc rebuilds everything
-FLAGS_SIG := $(NVCC_VERSION) | $(NVCC) $(NVCCFLAGS) | $(CC) $(CFLAGS) | $(CPPFLAGS) | $(OMPFLAGS) | $(LDLIBS)
+# ---- what each build need adds: compile flags, and link flags ----------------------
+KNOWN_NEEDS := rdc openmp per-thread cub none
+need_nvflags_rdc        := -rdc=true
+need_nvflags_openmp     := -Xcompiler $(OMPFLAGS)
+need_nvflags_per-thread := --default-stream per-thread
+need_nvflags_cub        := -I$(CUDA_HOME)/include/cccl
+need_ccflags_openmp     := $(OMPFLAGS)
+need_libs_rdc           := -lcudadevrt
+need_libs_openmp        := -Xcompiler $(OMPFLAGS) -lgomp
+NEEDS_SIG := $(foreach w,$(KNOWN_NEEDS),$(w)=[$(need_nvflags_$(w))/$(need_ccflags_$(w))/$(need_libs_$(w))])
+
+# ---- a flags stamp: changing flags, the architecture, nvcc or a need rebuilds everything
+FLAGS_SIG := $(NVCC_VERSION) | $(NVCC) $(NVCCFLAGS) | $(CC) $(CFLAGS) | $(CPPFLAGS) | $(LDLIBS) | $(NEEDS_SIG)
 $(STAMP): FORCE
 	@mkdir -p $(@D)
 	@echo '$(FLAGS_SIG)' | cmp -s - $@ || echo '$(FLAGS_SIG)' > $@
@@ -60,24 +71,23 @@ $(LIB_CUDA): $(patsubst src/core/%.cu,$(BUILD)/obj/core/%.o,$(CORE_CU))
 	$(Q)rm -f $@ && ar rcs $@ $^
 
 # ---- experiments: rules made from each one's "Build:" line ------------------------
-KNOWN_NEEDS := rdc openmp per-thread cub none
 build_needs = $(shell sed -n 's/^ \* Build: *//p' $(1) | head -n 1)
-has = $(filter $(1),$($(2)_needs))
 
 # $(1) = experiment name, $(2) = its source file
 define EXPERIMENT
 $(1)_needs := $$(call build_needs,$(2))
 $$(if $$($(1)_needs),,$$(error $(2): its header comment needs a " * Build: ..." line (one or more of: $(KNOWN_NEEDS))))
 $$(foreach w,$$($(1)_needs),$$(if $$(filter $$(w),$(KNOWN_NEEDS)),,$$(error $(2): unknown build need '$$(w)'; known: $(KNOWN_NEEDS))))
-$(1)_nvflags := $$(if $$(call has,rdc,$(1)),-rdc=true) $$(if $$(call has,per-thread,$(1)),--default-stream per-thread) \
-                $$(if $$(call has,openmp,$(1)),-Xcompiler $(OMPFLAGS)) $$(if $$(call has,cub,$(1)),-I$(CUDA_HOME)/include/cccl)
-$(1)_libs := $$(if $$(call has,rdc,$(1)),-lcudadevrt) $$(if $$(call has,openmp,$(1)),-Xcompiler $(OMPFLAGS) -lgomp)
-$(1)_dlink := $$(if $$(call has,rdc,$(1)),$(BUILD)/obj/exp/$(1).dlink.o)
+$$(if $$(and $$(filter none,$$($(1)_needs)),$$(filter-out none,$$($(1)_needs))),$$(error $(2): "none" cannot be combined with other build needs))
+$(1)_nvflags := $$(foreach w,$$($(1)_needs),$$(need_nvflags_$$(w)))
+$(1)_ccflags := $$(foreach w,$$($(1)_needs),$$(need_ccflags_$$(w)))
+$(1)_libs := $$(foreach w,$$($(1)_needs),$$(need_libs_$$(w)))
+$(1)_dlink := $$(if $$(filter rdc,$$($(1)_needs)),$(BUILD)/obj/exp/$(1).dlink.o)
 
 $(BUILD)/obj/exp/$(1).o: $(2) $(STAMP)
 	$$(call msg,$$(if $$(filter %.c,$(2)),CC,NVCC),$$< [$$($(1)_needs)])
 	@mkdir -p $$(@D)
-	$$(Q)$$(if $$(filter %.c,$(2)),$$(CC) $$(CPPFLAGS) $$(CFLAGS) $$(if $$(call has,openmp,$(1)),$$(OMPFLAGS)) -I$$(CUDA_HOME)/include,$$(NVCC) $$(CPPFLAGS) $$(NVCCFLAGS) $$($(1)_nvflags)) -MMD -MP -MF $$(@:.o=.d) -c $$< -o $$@
+	$$(Q)$$(if $$(filter %.c,$(2)),$$(CC) $$(CPPFLAGS) $$(CFLAGS) $$($(1)_ccflags) -I$$(CUDA_HOME)/include,$$(NVCC) $$(CPPFLAGS) $$(NVCCFLAGS) $$($(1)_nvflags)) -MMD -MP -MF $$(@:.o=.d) -c $$< -o $$@
 
 # The device link step resolves device-side launches against cudadevrt.
 $(BUILD)/obj/exp/$(1).dlink.o: $(BUILD)/obj/exp/$(1).o

@@ -49,7 +49,7 @@ static uint64_t scale(uint64_t r, uint64_t range)
 
 void gl_fill_i32(int32_t *x, size_t n, unsigned long long seed, unsigned stream, int32_t lo, int32_t hi)
 {
-    if (lo > hi) gl_die(GL_EXIT_USAGE, "gl_fill_i32: empty range [%" PRId32 ", %" PRId32 "]", lo, hi);
+    if (lo > hi) gl_die(GL_EXIT_INTERNAL, "gl_fill_i32: empty range [%" PRId32 ", %" PRId32 "]", lo, hi);
     uint64_t state = start(seed, stream);
     uint64_t range = (uint64_t)((int64_t)hi - (int64_t)lo) + 1; /* 1 .. 2^32 */
     for (size_t i = 0; i < n; i++) x[i] = (int32_t)((int64_t)lo + (int64_t)scale(next(&state), range));
@@ -57,7 +57,7 @@ void gl_fill_i32(int32_t *x, size_t n, unsigned long long seed, unsigned stream,
 
 void gl_fill_u32(uint32_t *x, size_t n, unsigned long long seed, unsigned stream, uint32_t lo, uint32_t hi)
 {
-    if (lo > hi) gl_die(GL_EXIT_USAGE, "gl_fill_u32: empty range [%" PRIu32 ", %" PRIu32 "]", lo, hi);
+    if (lo > hi) gl_die(GL_EXIT_INTERNAL, "gl_fill_u32: empty range [%" PRIu32 ", %" PRIu32 "]", lo, hi);
     uint64_t state = start(seed, stream);
     uint64_t range = (uint64_t)hi - lo + 1;
     for (size_t i = 0; i < n; i++) x[i] = lo + (uint32_t)scale(next(&state), range);
@@ -65,7 +65,7 @@ void gl_fill_u32(uint32_t *x, size_t n, unsigned long long seed, unsigned stream
 
 void gl_fill_f32(float *x, size_t n, unsigned long long seed, unsigned stream, float lo, float hi)
 {
-    if (!(lo <= hi) || isinf(lo) || isinf(hi)) gl_die(GL_EXIT_USAGE, "gl_fill_f32: bad range [%g, %g)", lo, hi);
+    if (!(lo <= hi) || isinf(lo) || isinf(hi)) gl_die(GL_EXIT_INTERNAL, "gl_fill_f32: bad range [%g, %g)", lo, hi);
     uint64_t state = start(seed, stream);
     double width = (double)hi - (double)lo;
     /* lo + width*u can round up to hi itself; the float below hi stands in. */
@@ -80,7 +80,7 @@ void gl_fill_f32(float *x, size_t n, unsigned long long seed, unsigned stream, f
 void gl_fill_f64(double *x, size_t n, unsigned long long seed, unsigned stream, double lo, double hi)
 {
     double width = hi - lo;
-    if (!(lo <= hi) || !isfinite(width)) gl_die(GL_EXIT_USAGE, "gl_fill_f64: bad range [%g, %g)", lo, hi);
+    if (!(lo <= hi) || !isfinite(width)) gl_die(GL_EXIT_INTERNAL, "gl_fill_f64: bad range [%g, %g)", lo, hi);
     uint64_t state = start(seed, stream);
     double below_hi = lo < hi ? nextafter(hi, lo) : lo;
     for (size_t i = 0; i < n; i++) {
@@ -206,7 +206,7 @@ gl_mismatch gl_compare(gl_elem_type type, const void *ref, const void *got, size
     case GL_U8: COMPARE_EXACT(uint8_t); break;
     case GL_F32: COMPARE_FLOAT(float); break;
     case GL_F64: COMPARE_FLOAT(double); break;
-    default: gl_die(GL_EXIT_USAGE, "gl_compare: unknown element type %d", (int)type);
+    default: gl_die(GL_EXIT_INTERNAL, "gl_compare: unknown element type %d", (int)type);
     }
     return m;
 }

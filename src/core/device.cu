@@ -53,15 +53,18 @@ static double measure_copy_gbps(void)
     CUDA_CHECK(cudaMemset(a, 1, bytes));
     gl_event_timer t;
     gl_timer_create(&t);
+    cudaStream_t s;
+    CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     double best_ms = 0;
     for (int i = 0; i < 6; i++) {
-        gl_timer_start(&t, 0);
-        CUDA_CHECK(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, 0));
-        gl_timer_stop(&t, 0);
+        gl_timer_start(&t, s);
+        CUDA_CHECK(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, s));
+        gl_timer_stop(&t, s);
         double ms = gl_timer_ms(&t);
         if (i > 0 && (best_ms == 0 || ms < best_ms)) best_ms = ms; /* the first is a warm-up */
     }
     gl_timer_destroy(&t);
+    CUDA_CHECK(cudaStreamDestroy(s));
     CUDA_CHECK(cudaFree(a));
     CUDA_CHECK(cudaFree(b));
     return best_ms > 0 ? 2.0 * (double)bytes / (best_ms * 1e-3) / 1e9 : 0;
@@ -69,8 +72,9 @@ static double measure_copy_gbps(void)
 
 /* ---- host and device clocks ---------------------------------------------------- */
 
-/* Answers the host's numbered requests with a %globaltimer reading. Gives up
- * after two seconds without a request, so that it can never hang the device. */
+/* Answers the host's numbered requests with a %globaltimer reading. Ends when
+ * the host asks past the last round, or two seconds after it started, so that
+ * it can never hang the device. */
 __global__ void gl_clock_echo(volatile unsigned int *request, volatile unsigned long long *reply,
                               volatile unsigned int *answered, int rounds)
 {
@@ -111,6 +115,7 @@ gl_clock_align gl_clock_align_measure(int rounds)
         }
         double t1 = gl_host_ns();
         if (*answered != (unsigned int)i) break; /* the kernel never started or gave up: no alignment */
+        __sync_synchronize(); /* read the reply only after seeing it answered (needed on weakly ordered hosts) */
         before[done] = t0;
         after[done] = t1;
         dev[done] = *reply;
@@ -203,7 +208,9 @@ void gl_device_open(gl_device *dev, const gl_common *common, gl_report *rep)
 void gl_device_close(gl_device *dev)
 {
     if (dev->d_flush) CUDA_CHECK(cudaFree(dev->d_flush));
+    if (dev->flush_stream) CUDA_CHECK(cudaStreamDestroy(dev->flush_stream));
     dev->d_flush = NULL;
+    dev->flush_stream = NULL;
 }
 
 /* ---- the L2 flush ------------------------------------------------------------------- */
@@ -214,14 +221,15 @@ void gl_l2_flush(void *p)
     if (!dev->d_flush) {
         dev->flush_bytes = (size_t)(dev->l2_bytes > 0 ? dev->l2_bytes : 1 << 20) * 2;
         CUDA_CHECK(cudaMalloc(&dev->d_flush, dev->flush_bytes));
+        CUDA_CHECK(cudaStreamCreateWithFlags(&dev->flush_stream, cudaStreamNonBlocking));
     }
     /* Writing twice the L2's worth of other lines evicts what the last sample
-     * left there; the memset runs on the legacy stream, so it is ordered
-     * before the next sample's work, and the synchronize keeps it out of any
-     * host-timed region. */
+     * left there. It runs on a stream of its own, so that it never takes part
+     * in the legacy stream's implicit ordering an experiment may be measuring,
+     * and the wait keeps it out of every timed region. */
     static unsigned char fill;
-    CUDA_CHECK(cudaMemsetAsync(dev->d_flush, ++fill, dev->flush_bytes, 0));
-    CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaMemsetAsync(dev->d_flush, ++fill, dev->flush_bytes, dev->flush_stream));
+    CUDA_CHECK(cudaStreamSynchronize(dev->flush_stream));
 }
 
 void gl_device_sampler(gl_sampler *s, gl_device *dev, const gl_common *common)

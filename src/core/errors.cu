@@ -1,6 +1,8 @@
 /* errors.cu - CUDA error checks, host-side and for calls made on the device. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "gl_cuda.h"
 
@@ -11,6 +13,24 @@ void gl_cuda_check(cudaError_t err, const char *what, const char *file, int line
     fprintf(stderr, "CUDA error at %s:%d: %s: %s (%s)\n", file, line, what, cudaGetErrorName(err),
             cudaGetErrorString(err));
     exit(GL_EXIT_CUDA);
+}
+
+void gl_stream_wait(cudaStream_t stream, double timeout_s, const char *what)
+{
+    double start = gl_host_ns();
+    for (;;) {
+        cudaError_t err = cudaStreamQuery(stream);
+        if (err == cudaSuccess) return;
+        if (err != cudaErrorNotReady) gl_cuda_check(err, what, __FILE__, __LINE__);
+        if (gl_host_ns() - start > timeout_s * 1e9) break;
+        struct timespec nap = {0, 50 * 1000}; /* 50 us: no busy core, and far below any tree's time */
+        nanosleep(&nap, NULL);
+    }
+    fflush(stdout);
+    fprintf(stderr, "CUDA error: %s did not finish within %.0f s: the device is hung; exiting without waiting for it\n",
+            what, timeout_s);
+    fflush(stderr);
+    _exit(GL_EXIT_CUDA);
 }
 
 void gl_no_gpu(const char *fmt, ...)

@@ -21,6 +21,7 @@ enum gl_exit_code {
     GL_EXIT_CUDA = 3,      /* a CUDA call or a kernel launch (host- or device-side) failed */
     GL_EXIT_NO_MEMORY = 4, /* the host ran out of memory */
     GL_EXIT_IO = 5,        /* a result file could not be written (the run's results are incomplete) */
+    GL_EXIT_INTERNAL = 6,  /* a bug: an experiment misused the core (undeclared sample, span buffer too small, ...) */
     GL_EXIT_NO_GPU = 77    /* no suitable GPU, or this configuration cannot run on this one: skipped, not failed */
 };
 

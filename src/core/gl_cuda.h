@@ -30,6 +30,12 @@ extern "C" {
 #define CUDA_CHECK_LAUNCH(what) gl_cuda_check(cudaGetLastError(), "launch of " what, __FILE__, __LINE__)
 void gl_cuda_check(cudaError_t err, const char *what, const char *file, int line);
 
+/* Wait for everything queued in stream to finish, for at most timeout_s
+ * seconds. Work that never finishes (a hung grid tree) is an error the host
+ * can only report: say what did not finish, and exit 3 at once, without the
+ * runtime's teardown, which would wait on the GPU too. */
+void gl_stream_wait(cudaStream_t stream, double timeout_s, const char *what);
+
 /* Print "no suitable GPU: <why>" and exit 77: the run is skipped, not failed.
  * For a machine without a GPU, and for a configuration this GPU cannot run. */
 void gl_no_gpu(const char *fmt, ...) GL_PRINTF(1, 2) GL_NORETURN;
@@ -79,6 +85,7 @@ typedef struct gl_device {
     gl_clock_align clock;       /* host monotonic clock -> %globaltimer */
     void *d_flush;              /* buffer written to evict the L2 (allocated on first flush) */
     size_t flush_bytes;         /* its size: twice the L2 */
+    cudaStream_t flush_stream;  /* a non-blocking stream of the flush's own, so it never orders other work */
 } gl_device;
 
 /* Start the runtime on --device, measure the timer tick, the copy bandwidth
@@ -97,7 +104,10 @@ void gl_l2_flush(void *dev);
  * the offset. */
 gl_clock_align gl_clock_align_measure(int rounds);
 
-/* ---- event timers -------------------------------------------------------- */
+/* ---- event timers -------------------------------------------------------- *
+ * The core is compiled with the legacy default stream: a stream argument of 0
+ * means the legacy stream even in an experiment built with "Build:
+ * per-thread", which passes cudaStreamPerThread to mean its own. */
 
 typedef struct gl_event_timer {
     cudaEvent_t start, stop; /* recorded around the timed region */

@@ -142,13 +142,20 @@ static int set_list(gl_option *o, const char *text, const char *range, FILE *err
         char *end = NULL;
         errno = 0;
         long long x = strtoll(p, &end, 10);
-        if (end == p || (*end != ',' && *end != '\0')) {
+        /* strtoll would skip spaces and take a '+': a list element is digits, with at most a leading '-'. */
+        if (end == p || (*end != ',' && *end != '\0') || !(p[0] == '-' || (p[0] >= '0' && p[0] <= '9'))) {
             fprintf(err, "error: --%s: '%s' is not a list of integers; accepted: %s\n", o->name, text, range);
             free(v);
             return GL_EXIT_USAGE;
         }
         if (errno == ERANGE || x < o->min || x > o->max) {
-            fprintf(err, "error: --%s: %lld is out of range; accepted: %s\n", o->name, x, range);
+            fprintf(err, "error: --%s: %.*s is out of range; accepted: %s\n", o->name, (int)(end - p), p, range);
+            free(v);
+            return GL_EXIT_USAGE;
+        }
+        for (int k = 0; k < i; k++) {
+            if (v[k] != (int)x) continue;
+            fprintf(err, "error: --%s: %lld is listed twice in '%s'\n", o->name, x, text);
             free(v);
             return GL_EXIT_USAGE;
         }
@@ -289,8 +296,9 @@ static void print_help(const gl_experiment *exp, const gl_option *opts, int nopt
     }
     fprintf(out, "\ncommon options:\n");
     for (int i = 0; i < N_COMMON; i++) print_option(out, &common[i]);
-    fprintf(out, "\nexit codes: 0 ok, 1 a check or claim failed, 2 usage error, 3 CUDA error, 4 out of host memory, "
-                 "5 a result file could not be written, 77 no suitable GPU for this configuration\n");
+    fprintf(out, "\nexit codes: 0 ok, 1 a check or claim failed, 2 usage error, 3 CUDA error (or a crash), 4 out of host "
+                 "memory, 5 a result file could not be written, 6 internal error (a bug), 77 no suitable GPU for this "
+                 "configuration\n");
 }
 
 int gl_options_parse(const gl_experiment *exp, gl_option *opts, int nopts, gl_common *common,
@@ -400,7 +408,7 @@ void gl_options_parse_or_exit(const gl_experiment *exp, gl_option *opts, int nop
         char err[256];
         int c = common->connections.v[0];
         const char *before = getenv("CUDA_DEVICE_MAX_CONNECTIONS");
-        if (before && *before && strcmp(before, "") != 0)
+        if (before && *before)
             printf("note: --connections %d overrides CUDA_DEVICE_MAX_CONNECTIONS=%s\n", c, before);
         if (gl_connections_request(c, err, sizeof err)) gl_die(GL_EXIT_USAGE, "--connections: %s", err);
     }

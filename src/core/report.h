@@ -72,13 +72,14 @@ typedef struct gl_row {
     char *table;        /* which terminal table it belongs to (rows of one table share columns) */
     char *variant;      /* which variant or configuration */
     gl_value *values;   /* parameters and results, in the order they were added */
-    int n_values, cap_values;
+    int n_values;       /* how many */
+    int cap_values;     /* allocated length of values */
     double bytes;       /* declared bytes moved (read + written) per sample; 0: none */
     double elements;    /* declared elements processed per sample; 0: none */
     char *time_value;   /* name of the statistics value (a time) that bandwidth derives from */
     char *skip_reason;  /* set: the configuration does not apply here, and why */
     gl_value *device;   /* device fields of a row merged from another process; NULL: the report's */
-    int n_device;
+    int n_device;       /* how many */
     int index;          /* position in the report */
 } gl_row;
 
@@ -100,11 +101,11 @@ typedef struct gl_claim {
 typedef struct gl_report {
     char *experiment;          /* kebab-case name */
     gl_value *device;          /* the device header, as fields */
-    int n_device, cap_device;
+    int n_device, cap_device;  /* fields, and the allocated length */
     gl_row **rows;             /* one per configuration; pointers, so handles stay valid */
-    int n_rows, cap_rows;
+    int n_rows, cap_rows;      /* rows, and the allocated length */
     gl_claim *claims;          /* every claim and check, in the order made */
-    int n_claims, cap_claims;
+    int n_claims, cap_claims;  /* claims, and the allocated length */
     double peak_gbps;          /* the device's peak DRAM bandwidth, for "% of peak"; 0: unknown */
     int skip_timing;           /* --skip-timing-claims */
     int io_failed;             /* a result file could not be written */
@@ -132,6 +133,10 @@ void gl_report_set_peak(gl_report *r, double gbps);
 /* Start a row of the named table. The handle stays valid until the report is freed. */
 gl_row *gl_report_row(gl_report *r, const char *table, const char *variant);
 
+/* Names the outputs use for their own columns (variant, verdict, table,
+ * experiment, skip_reason, the claims_ and checks_ counts) or for derived
+ * bandwidth cannot name a parameter or value: using one is a bug (exit 6). */
+
 /* Parameters: a word (printf) or a number with a unit and precision. */
 void gl_row_param(gl_row *row, const char *name, const char *fmt, ...) GL_PRINTF(3, 4);
 void gl_row_param_num(gl_row *row, const char *name, const char *unit, int precision, double v);
@@ -145,7 +150,8 @@ const gl_value *gl_row_find(const gl_row *row, const char *name);
 /* Declare the work one sample does: bytes moved (read + written) and elements.
  * The outputs then derive GB/s and elements/s from the median and the minimum of
  * the statistics value time_value (a time: s, ms, us or ns), and percent of the
- * device's peak bandwidth. It also turns on the L2 flush in gl_sampler_run. */
+ * device's peak bandwidth. Declared before gl_sampler_run, it also turns on
+ * the L2 flush there. A time_value that is not such a value fails the row. */
 void gl_row_work(gl_row *row, const char *time_value, double bytes, double elements);
 
 /* This configuration does not apply on this device: the row is SKIP, with the reason. */
@@ -199,6 +205,10 @@ int gl_check_evidence(gl_report *r, gl_row *row, int ok, const char *text, const
 
 /* ---- totals and output ----------------------------------------------------------- */
 
+/* The run's verdict: FAIL if any claim or check failed or a result file could
+ * not be written, else as for a row. */
+gl_verdict gl_report_verdict(const gl_report *r);
+
 /* Counts over the claims of one row (row index), or of the whole run (row -2). */
 gl_tally gl_report_tally(const gl_report *r, int row);
 enum { GL_TALLY_ALL = -2 };
@@ -217,6 +227,11 @@ int gl_report_write_json(gl_report *r, FILE *f);
 int gl_report_write_csv(gl_report *r, FILE *f);
 
 const char *gl_verdict_name(gl_verdict v);
+/* "timing", "ordering", "data", and back (-1 for an unknown name). */
+const char *gl_claim_kind_name(gl_claim_kind k);
+int gl_claim_kind_of(const char *name);
+/* The form's own static string when name is a known claim form, else NULL. */
+const char *gl_claim_form_of(const char *name);
 
 #ifdef __cplusplus
 }

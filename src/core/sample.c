@@ -38,7 +38,7 @@ static gl_series *find_series(gl_sampler *s, const char *name)
 
 void gl_sampler_series(gl_sampler *s, const char *name, const char *unit, int precision, unsigned flags)
 {
-    if (find_series(s, name)) gl_die(GL_EXIT_CHECK, "sample series '%s' declared twice", name);
+    if (find_series(s, name)) gl_die(GL_EXIT_INTERNAL, "sample series '%s' declared twice", name);
     gl_grow((void **)&s->series, &s->cap_series, s->n_series + 1, sizeof(gl_series));
     gl_series *x = &s->series[s->n_series++];
     memset(x, 0, sizeof *x);
@@ -51,9 +51,9 @@ void gl_sampler_series(gl_sampler *s, const char *name, const char *unit, int pr
 void gl_sample_put(gl_sample *smp, const char *name, double value)
 {
     gl_series *x = find_series(smp->sampler, name);
-    if (!x) gl_die(GL_EXIT_CHECK, "sample '%s' was not declared with gl_sampler_series", name);
+    if (!x) gl_die(GL_EXIT_INTERNAL, "sample '%s' was not declared with gl_sampler_series", name);
     if (!smp->timed) return;
-    if (x->n != smp->rep) gl_die(GL_EXIT_CHECK, "sample '%s' put twice, or skipped, in repetition %d", name, smp->rep);
+    if (x->n != smp->rep) gl_die(GL_EXIT_INTERNAL, "sample '%s' put twice, or skipped, in repetition %d", name, smp->rep);
     x->x[x->n++] = value;
 }
 
@@ -74,7 +74,7 @@ int gl_sampler_run(gl_sampler *s, gl_row *row, gl_sample_fn fn, void *ctx)
         fn(&smp, ctx);
         for (int k = 0; k < s->n_series && smp.timed; k++)
             if (s->series[k].n != i + 1)
-                gl_die(GL_EXIT_CHECK, "repetition %d did not put sample '%s'", i, s->series[k].name);
+                gl_die(GL_EXIT_INTERNAL, "repetition %d did not put sample '%s'", i, s->series[k].name);
     }
     for (int k = 0; k < s->n_series; k++) {
         const gl_series *x = &s->series[k];

@@ -38,7 +38,8 @@ typedef struct gl_sampler {
     void *flush_ctx;        /* passed to flush */
     long long flushes;      /* flushes done, for the record */
     gl_series *series;      /* declared series */
-    int n_series, cap_series;
+    int n_series;           /* how many */
+    int cap_series;         /* allocated length of series */
 } gl_sampler;
 
 /* What one call of the sample function is. */

@@ -10,7 +10,7 @@ void gl_spans_create(gl_spans *s, unsigned int host_slots, unsigned int device_s
 {
     memset(s, 0, sizeof *s);
     if ((unsigned long long)host_slots + device_slots > 0x7FFFFFFFull)
-        gl_die(GL_EXIT_CHECK, "span buffer of %u + %u records is beyond the 2^31 the timeline can index", host_slots,
+        gl_die(GL_EXIT_INTERNAL, "span buffer of %u + %u records is beyond the 2^31 the timeline can index", host_slots,
                device_slots);
     s->dev.host_slots = host_slots;
     s->dev.capacity = host_slots + device_slots;
@@ -36,7 +36,7 @@ unsigned int gl_spans_reserve(gl_spans *s, int blocks)
 {
     unsigned int need = 1u + (s->dev.per_block ? (unsigned int)blocks : 0u);
     if ((unsigned long long)s->host_next + need > s->dev.host_slots)
-        gl_die(GL_EXIT_CHECK, "span buffer too small: %u host records reserved, %u more needed (a bug of the experiment)",
+        gl_die(GL_EXIT_INTERNAL, "span buffer too small: %u host records reserved, %u more needed (a bug of the experiment)",
                s->dev.host_slots, need);
     unsigned int slot = s->host_next;
     s->host_next += need;
@@ -48,7 +48,7 @@ int gl_spans_fetch(gl_spans *s)
     unsigned int counters[2];
     CUDA_CHECK(cudaMemcpy(counters, s->dev.next, sizeof counters, cudaMemcpyDeviceToHost));
     if (counters[1] != 0)
-        gl_die(GL_EXIT_CHECK,
+        gl_die(GL_EXIT_INTERNAL,
                "span buffer too small: %u device-side reservations did not fit in %u records (a bug of the experiment)",
                counters[1], s->dev.capacity - s->dev.host_slots);
     unsigned long long n = (unsigned long long)s->dev.host_slots + counters[0];
@@ -61,7 +61,7 @@ int gl_spans_timeline(gl_spans *s, gl_timeline *tl)
 {
     int n = gl_spans_fetch(s);
     gl_timeline_free(tl);
-    if (gl_timeline_build(tl, s->h_spans, n) < 0) gl_die(GL_EXIT_CHECK, "a span ends before it starts: corrupt spans");
+    if (gl_timeline_build(tl, s->h_spans, n) < 0) gl_die(GL_EXIT_INTERNAL, "a span ends before it starts: corrupt spans");
     return n;
 }
 

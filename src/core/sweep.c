@@ -13,16 +13,7 @@
 
 /* ---- reading a report back ------------------------------------------------------ */
 
-/* The static name of a claim form read from a file, so claims keep pointing at literals. */
-static const char *known_form(const char *form)
-{
-    static const char *const forms[] = {"near", "at_most", "at_least", "ratio_at_least", "ratio_at_most",
-                                        "order", "every", "fact", "check", "skip"};
-    for (int i = 0; i < GL_ARRAY_LEN(forms); i++)
-        if (strcmp(form, forms[i]) == 0) return forms[i];
-    return NULL;
-}
-
+/* The verdict a report wrote as text. */
 static gl_verdict verdict_of(const char *s)
 {
     if (strcmp(s, "PASS") == 0) return GL_PASS;
@@ -36,15 +27,14 @@ static int read_claim(gl_report *r, gl_row *row, const gl_json *j, char *err, si
 {
     gl_claim c;
     memset(&c, 0, sizeof c);
-    const char *kind = gl_json_str(gl_json_get(j, "kind"), "");
-    c.kind = strcmp(kind, "timing") == 0 ? GL_CLAIM_TIMING : strcmp(kind, "data") == 0 ? GL_CLAIM_DATA
-                                                                                       : GL_CLAIM_ORDERING;
-    c.form = known_form(gl_json_str(gl_json_get(j, "form"), ""));
+    int kind = gl_claim_kind_of(gl_json_str(gl_json_get(j, "kind"), ""));
+    c.kind = (gl_claim_kind)kind;
+    c.form = gl_claim_form_of(gl_json_str(gl_json_get(j, "form"), ""));
     c.verdict = verdict_of(gl_json_str(gl_json_get(j, "verdict"), ""));
     c.text = (char *)gl_json_str(gl_json_get(j, "text"), NULL);
     c.evidence = (char *)gl_json_str(gl_json_get(j, "evidence"), "");
-    if (!c.form || !c.text || c.verdict == GL_NO_VERDICT) {
-        snprintf(err, errlen, "a claim without a known form, text or verdict");
+    if (kind < 0 || !c.form || !c.text || c.verdict == GL_NO_VERDICT) {
+        snprintf(err, errlen, "a claim without a known kind, form, text or verdict");
         return -1;
     }
     if (gl_json_get(j, "predicted")) {
@@ -59,6 +49,7 @@ static int read_claim(gl_report *r, gl_row *row, const gl_json *j, char *err, si
     return 0;
 }
 
+/* A list of claims into row (NULL: the run). */
 static int read_claims(gl_report *r, gl_row *row, const gl_json *arr, char *err, size_t errlen)
 {
     if (!arr || arr->type != GL_JSON_ARRAY) {
@@ -193,8 +184,8 @@ static int is_option(const char *arg, const char *name, int *takes_next)
     return 0;
 }
 
-/* Run one child with env=value and the given arguments; returns its exit code
- * (128 + signal when it was killed). */
+/* Run one child with env=value and the given arguments; returns its exit code.
+ * A child killed by a signal crashed: that counts as 3, like a CUDA error. */
 static int run_child(char **args, const char *env, int value)
 {
     fflush(stdout);
@@ -211,9 +202,11 @@ static int run_child(char **args, const char *env, int value)
     }
     int status = 0;
     while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR) gl_die(GL_EXIT_NO_MEMORY, "waiting for a child process failed: %s", strerror(errno));
+        if (errno != EINTR) gl_die(GL_EXIT_INTERNAL, "waiting for a child process failed: %s", strerror(errno));
     if (WIFEXITED(status)) return WEXITSTATUS(status);
-    return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    fprintf(stderr, "error: the run with %s=%d was killed by signal %d\n", env, value,
+            WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    return GL_EXIT_CUDA;
 }
 
 int gl_sweep_env(const char *experiment, int argc, char **argv, const gl_common *common, const char *env,
@@ -238,8 +231,11 @@ int gl_sweep_env(const char *experiment, int argc, char **argv, const gl_common 
     }
     gl_report r;
     gl_report_init(&r, experiment, common);
-    int first_error = 0, ran = 0;
-    for (int v = 0; v < n_values && first_error != GL_EXIT_NO_GPU; v++) {
+    /* A value that cannot run here (77) does not stop the others, and never
+     * hides a failure: errors (3, 4, 5, 6) outrank a failed check (1), which
+     * outranks "nothing could run" (77). */
+    int first_error = 0, failed = 0, skipped = 0, merged = 0;
+    for (int v = 0; v < n_values; v++) {
         gl_buf json = GL_BUF_INIT, trace = GL_BUF_INIT;
         gl_buf_printf(&json, "%s/%d.json", dir, v);
         int k = n;
@@ -253,8 +249,11 @@ int gl_sweep_env(const char *experiment, int argc, char **argv, const gl_common 
         args[k] = NULL;
         printf("== sweep %d of %d: %s=%d\n", v + 1, n_values, env, values[v]);
         int rc = run_child(args, env, values[v]);
-        ran++;
-        if (rc != GL_EXIT_OK && rc != GL_EXIT_CHECK) {
+        failed |= rc == GL_EXIT_CHECK;
+        if (rc == GL_EXIT_NO_GPU) {
+            fprintf(stderr, "note: the run with %s=%d exited 77 (no suitable GPU for it)\n", env, values[v]);
+            skipped++;
+        } else if (rc != GL_EXIT_OK && rc != GL_EXIT_CHECK) {
             fprintf(stderr, "error: the run with %s=%d exited %d\n", env, values[v], rc);
             if (!first_error) first_error = rc;
         } else {
@@ -263,6 +262,8 @@ int gl_sweep_env(const char *experiment, int argc, char **argv, const gl_common 
             if (gl_report_merge_json(&r, gl_buf_str(&json), err, sizeof err)) {
                 fprintf(stderr, "error: cannot merge the run with %s=%d: %s\n", env, values[v], err);
                 if (!first_error) first_error = GL_EXIT_IO;
+            } else {
+                merged++;
             }
             for (int i = before; i < r.n_rows; i++)
                 if (!gl_row_find(r.rows[i], option)) gl_row_param_num(r.rows[i], option, "", 0, values[v]);
@@ -275,9 +276,10 @@ int gl_sweep_env(const char *experiment, int argc, char **argv, const gl_common 
     free(args);
     if (r.n_rows == 0 && r.n_claims == 0) { /* nothing ran to the end: there is nothing to merge */
         gl_report_free(&r);
-        return first_error ? first_error : GL_EXIT_CHECK;
+        return first_error ? first_error : failed ? GL_EXIT_CHECK : skipped ? GL_EXIT_NO_GPU : GL_EXIT_INTERNAL;
     }
-    printf("\n== sweep of %s: %d of %d values run, merged report:\n", env, ran, n_values);
+    printf("\n== sweep of %s: %d of %d values merged (%d without a suitable GPU), merged report:\n", env, merged,
+           n_values, skipped);
     int rc = gl_report_finish(&r);
-    return first_error ? first_error : rc;
+    return first_error ? first_error : (failed || rc == GL_EXIT_CHECK) ? GL_EXIT_CHECK : rc;
 }

@@ -53,11 +53,15 @@ int gl_filter_not_label(const gl_interval *k, const void *label) { return k->lab
 int gl_filter_stream(const gl_interval *k, const void *stream) { return k->stream == *(const int *)stream; }
 int gl_filter_kind(const gl_interval *k, const void *kind) { return k->kind == *(const int *)kind; }
 
-/* qsort has no context argument, so the id sort reads the intervals from here. */
-static const gl_interval *id_sort_base;
+/* An id and where it is, sorted by id: the lookup table, with no global state. */
+typedef struct id_index {
+    int id;    /* a kernel id */
+    int index; /* its interval's index in the timeline */
+} id_index;
+
 static int by_id(const void *a, const void *b)
 {
-    int x = id_sort_base[*(const int *)a].kernel, y = id_sort_base[*(const int *)b].kernel;
+    int x = ((const id_index *)a)->id, y = ((const id_index *)b)->id;
     return (x > y) - (x < y);
 }
 
@@ -71,6 +75,12 @@ int gl_timeline_find(const gl_timeline *tl, int id)
         else hi = mid - 1;
     }
     return -1;
+}
+
+static int is_kernel(const gl_interval *k, const void *unused)
+{
+    (void)unused;
+    return k->kind == GL_SPAN_KERNEL;
 }
 
 int gl_timeline_build(gl_timeline *tl, const gl_span *spans, int n)
@@ -104,19 +114,34 @@ int gl_timeline_build(gl_timeline *tl, const gl_span *spans, int n)
     }
     tl->n = m;
     qsort(tl->k, (size_t)m, sizeof(gl_interval), by_start);
-    for (int i = 0; i < m; i++) tl->by_id[i] = i;
-    id_sort_base = tl->k;
-    qsort(tl->by_id, (size_t)m, sizeof(int), by_id);
-    double last_end = 0;
+    id_index *ids = (id_index *)gl_xcalloc((size_t)m, sizeof(id_index));
+    for (int i = 0; i < m; i++) ids[i] = (id_index){tl->k[i].kernel, i};
+    qsort(ids, (size_t)m, sizeof(id_index), by_id);
+    int duplicate = 0;
+    for (int i = 0; i < m; i++) {
+        tl->by_id[i] = ids[i].index;
+        duplicate |= i > 0 && ids[i].id == ids[i - 1].id;
+    }
+    free(ids);
+    if (duplicate) { /* two records claim one id: the lookup would be a guess */
+        gl_timeline_free(tl);
+        return -1;
+    }
+    /* The summaries describe kernels: host, copy and marker intervals share
+     * the axis but neither occupy the GPU's SMs nor count as concurrency. */
+    double first_start = 0, last_end = 0;
+    int kernels = 0;
     for (int i = 0; i < m; i++) {
         gl_interval *k = &tl->k[i];
         k->parent_index = k->parent >= 0 ? gl_timeline_find(tl, k->parent) : -1;
+        if (k->stream + 1 > tl->n_tracks) tl->n_tracks = k->stream + 1;
+        if (k->kind != GL_SPAN_KERNEL) continue;
+        if (kernels++ == 0) first_start = k->start_ns; /* sorted by start */
         if (k->end_ns > last_end) last_end = k->end_ns;
         tl->sum_ns += k->end_ns - k->start_ns;
-        if (k->stream + 1 > tl->n_tracks) tl->n_tracks = k->stream + 1;
     }
-    tl->makespan_ns = m ? last_end : 0; /* the earliest start is 0 by construction */
-    sweep(tl, gl_filter_all, NULL, &tl->peak_concurrency, &tl->busy_ns);
+    tl->makespan_ns = kernels ? last_end - first_start : 0;
+    sweep(tl, is_kernel, NULL, &tl->peak_concurrency, &tl->busy_ns);
     tl->avg_concurrency = tl->makespan_ns > 0 ? tl->sum_ns / tl->makespan_ns : 0;
     return m;
 }

@@ -35,18 +35,19 @@ typedef struct gl_timeline {
     gl_interval *k;               /* intervals, sorted by start time */
     int n;                        /* number of intervals */
     int *by_id;                   /* indices into k, sorted by kernel id: the id lookup */
-    unsigned long long origin_ns; /* absolute %globaltimer value of the earliest start */
-    double makespan_ns;           /* latest end minus earliest start */
-    double busy_ns;               /* length of the union of all intervals */
-    double sum_ns;                /* sum of all durations */
-    double avg_concurrency;       /* sum_ns / makespan_ns: intervals running, on average */
-    int peak_concurrency;         /* most intervals running at one instant (touching ends do not overlap) */
+    unsigned long long origin_ns; /* absolute %globaltimer value of the earliest start of any interval */
+    /* The summaries count kernel intervals only (host, copy and marker intervals share the axis). */
+    double makespan_ns;           /* latest kernel end minus earliest kernel start */
+    double busy_ns;               /* length of the union of the kernel intervals */
+    double sum_ns;                /* sum of kernel durations */
+    double avg_concurrency;       /* sum_ns / makespan_ns: kernels running, on average */
+    int peak_concurrency;         /* most kernels running at one instant (touching ends do not overlap) */
     int n_tracks;                 /* 1 + the largest stream index */
 } gl_timeline;
 
 /* Build from spans[0..n-1], keeping the records that were written (block
  * records and empty slots are skipped). Returns the number of intervals, or -1
- * when a record ends before it starts. */
+ * when a record ends before it starts or two records share a kernel id. */
 int gl_timeline_build(gl_timeline *tl, const gl_span *spans, int n);
 void gl_timeline_free(gl_timeline *tl);
 

@@ -33,7 +33,7 @@ static void name_of(const char *pattern, gl_name_fn fn, const void *ctx, const c
         return;
     }
     if (!gl_name_pattern_ok(pattern))
-        gl_die(GL_EXIT_USAGE, "name pattern '%s' needs exactly one %%d and no other conversion", pattern);
+        gl_die(GL_EXIT_INTERNAL, "name pattern '%s' needs exactly one %%d and no other conversion", pattern);
 #if defined(__GNUC__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
@@ -73,6 +73,62 @@ static int block_record_by_kernel(const void *a, const void *b)
     return (x->block > y->block) - (x->block < y->block);
 }
 
+/* The lanes of one track: intervals that overlap go to different lanes. */
+typedef struct lanes {
+    double *end; /* when each lane's last interval ends */
+    int *tid;    /* the trace thread of each lane */
+    int n, cap;  /* lanes in use, and allocated */
+} lanes;
+
+/* Give every interval a trace thread (tid) so that no two on one thread
+ * overlap: slices on one thread must nest, and grids of one depth overlap
+ * freely. Lane 0 of track s is tid s; further lanes get tids after the
+ * tracks, named "<track> #<lane>". Greedy first-fit over the start order
+ * uses the fewest lanes. Writes the thread names; returns tids per interval. */
+static int *assign_lanes(gl_trace *t, int pid, const gl_timeline *tl, const gl_names *names)
+{
+    gl_buf *b = &t->events;
+    gl_buf name = GL_BUF_INIT;
+    int tracks = tl->n_tracks > 0 ? tl->n_tracks : 1, next_tid = tracks;
+    lanes *per = (lanes *)gl_xcalloc((size_t)tracks, sizeof(lanes));
+    int *tid = (int *)gl_xcalloc((size_t)tl->n, sizeof(int));
+    for (int i = 0; i < tl->n; i++) {
+        const gl_interval *k = &tl->k[i];
+        int s = k->stream >= 0 ? k->stream : 0;
+        lanes *l = &per[s];
+        int lane = 0;
+        while (lane < l->n && l->end[lane] > k->start_ns) lane++;
+        if (lane == l->n) {
+            int c = l->cap;
+            gl_grow((void **)&l->end, &l->cap, l->n + 1, sizeof(double));
+            gl_grow((void **)&l->tid, &c, l->n + 1, sizeof(int));
+            l->tid[lane] = lane == 0 ? s : next_tid++;
+            l->n++;
+        }
+        l->end[lane] = k->end_ns;
+        tid[i] = l->tid[lane];
+    }
+    for (int s = 0; s < tracks; s++) {
+        for (int lane = 0; lane < (per[s].n ? per[s].n : 1); lane++) {
+            name.len = 0;
+            gl_track_name(names, s, &name);
+            if (lane > 0) gl_buf_printf(&name, " #%d", lane);
+            int id = per[s].n ? per[s].tid[lane] : s;
+            gl_buf_printf(b, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"args\":{\"name\":", pid,
+                          id);
+            gl_buf_json_string(b, gl_buf_str(&name));
+            gl_buf_printf(b, "}},\n{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,"
+                             "\"args\":{\"sort_index\":%lld}}",
+                          pid, id, (long long)s * 1000000 + lane);
+        }
+        free(per[s].end);
+        free(per[s].tid);
+    }
+    free(per);
+    gl_buf_free(&name);
+    return tid;
+}
+
 void gl_trace_add(gl_trace *t, const char *run_name, const gl_timeline *tl, const gl_span *spans, int n_spans,
                   const gl_names *names)
 {
@@ -84,13 +140,7 @@ void gl_trace_add(gl_trace *t, const char *run_name, const gl_timeline *tl, cons
     gl_buf_json_string(b, run_name);
     gl_buf_printf(b, "}},\n{\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":%d,\"args\":{\"sort_index\":%d}}",
                   pid, pid);
-    for (int s = 0; s < tl->n_tracks; s++) {
-        name.len = 0;
-        gl_track_name(names, s, &name);
-        gl_buf_printf(b, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"args\":{\"name\":", pid, s);
-        gl_buf_json_string(b, gl_buf_str(&name));
-        gl_buf_puts(b, "}}");
-    }
+    int *tid = assign_lanes(t, pid, tl, names);
 
     /* Block records grouped by kernel id, so each slice finds its blocks by
      * binary search: O(n log n) for 10^5 grids. */
@@ -111,7 +161,7 @@ void gl_trace_add(gl_trace *t, const char *run_name, const gl_timeline *tl, cons
         gl_buf_printf(b,
                       ",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":%d,\"tid\":%d,\"ts\":%.3f,\"dur\":%.3f,"
                       "\"args\":{\"kernel\":%d,\"parent\":%d,\"blocks\":%d,\"threads\":%d,\"sm\":%d",
-                      k->kind >= 0 && k->kind < 4 ? kind_names[k->kind] : "kernel", pid, k->stream, k->start_ns / 1e3,
+                      k->kind >= 0 && k->kind < 4 ? kind_names[k->kind] : "kernel", pid, tid[i], k->start_ns / 1e3,
                       (k->end_ns - k->start_ns) / 1e3, k->kernel, k->parent, k->blocks, k->threads, k->smid);
         int lo = 0, hi = nb;
         while (lo < hi) { /* the first block record of this kernel */
@@ -123,20 +173,23 @@ void gl_trace_add(gl_trace *t, const char *run_name, const gl_timeline *tl, cons
             gl_buf_printf(b, j == lo ? ",\"block_sms\":[%d" : ",%d", blocks[j]->smid);
         gl_buf_puts(b, lo < nb && blocks[lo]->kernel == k->kernel ? "]}}" : "}}");
 
-        /* A flow arrow from the parent's slice to this one. Its start must lie
-         * inside the parent's slice, so it is clamped to the parent's end. */
+        /* A flow arrow from the parent's slice to this one. Its start binds to
+         * the slice enclosing it, so it is clamped into the parent's slice
+         * (a nanosecond before its end, which the slice does not include). */
         if (k->parent_index >= 0) {
             const gl_interval *p = &tl->k[k->parent_index];
-            double from = k->start_ns < p->end_ns ? k->start_ns : p->end_ns;
+            double last = p->end_ns - 1 > p->start_ns ? p->end_ns - 1 : p->start_ns;
+            double from = k->start_ns < last ? k->start_ns : last;
             if (from < p->start_ns) from = p->start_ns;
             int id = ++t->flows;
             gl_buf_printf(b,
                           ",\n{\"name\":\"launch\",\"cat\":\"launch\",\"ph\":\"s\",\"id\":%d,\"pid\":%d,\"tid\":%d,"
                           "\"ts\":%.3f},\n{\"name\":\"launch\",\"cat\":\"launch\",\"ph\":\"f\",\"bp\":\"e\",\"id\":%d,"
                           "\"pid\":%d,\"tid\":%d,\"ts\":%.3f}",
-                          id, pid, p->stream, from / 1e3, id, pid, k->stream, k->start_ns / 1e3);
+                          id, pid, tid[k->parent_index], from / 1e3, id, pid, tid[i], k->start_ns / 1e3);
         }
     }
+    free(tid);
     free(blocks);
     gl_buf_free(&name);
 }

@@ -29,6 +29,8 @@
  * cudaLimitDevRuntimePendingLaunchCount fails. The host predicts how many
  * device-side launches one tree makes (every child grid, plus the probe) and
  * sizes the pool to that before the first launch, so every accepted shape runs.
+ * A tree that does not finish within a minute (plus a millisecond per grid)
+ * is reported as hung (exit 3) instead of waiting forever.
  *
  * Run:   make run-nested-hello ARGS="--blocks 2 --threads 8 --launch tail"
  *        make run-nested-hello ARGS="--blocks 32 --threads 2 --size 64 --quiet"   (the blog's 64/2 layout)
@@ -157,14 +159,16 @@ static int predict(int blocks, int threads, int size, unsigned int grids[MAX_DEP
 /* ---- host: one run of the tree ------------------------------------------------- */
 
 typedef struct setup {
-    int blocks, threads, size, depths;
+    int blocks, threads;   /* the top-level grid */
+    int size, depths;      /* the size it is given, and the depths that makes */
     unsigned int grids[MAX_DEPTH], lines[MAX_DEPTH]; /* the prediction */
-    hello_args args;
-    gl_spans spans;
-    cudaStream_t stream;
-    gl_event_timer timer;
+    hello_args args;       /* what every grid of the tree gets */
+    gl_spans spans;        /* one record per grid */
+    cudaStream_t stream;   /* the top-level grid's stream */
+    gl_event_timer timer;  /* around the top-level launch */
     gl_timeline tl;        /* the last run's timeline */
     int n_spans;           /* records fetched in the last run */
+    double timeout_s;      /* how long one tree may take before it counts as hung */
     /* what the runs of one mode showed, all runs together */
     int runs, runs_counted_ok;  /* runs, and those whose counters matched the prediction */
     int runs_with_probe;        /* runs whose probe left a span */
@@ -202,7 +206,7 @@ static double run_tree(setup *st, int quiet, int verbose)
     nested_hello<<<st->blocks, st->threads, 0, st->stream>>>(st->args, st->size, 0, slot, -1);
     CUDA_CHECK_LAUNCH("nested_hello");
     gl_timer_stop(&st->timer, st->stream);
-    CUDA_CHECK(cudaStreamSynchronize(st->stream));
+    gl_stream_wait(st->stream, st->timeout_s, "the nested-hello tree");
     gl_dev_error_check(st->args.err);
     double tree_us = gl_timer_ms(&st->timer) * 1e3;
 
@@ -305,6 +309,9 @@ int main(int argc, char **argv)
     gl_spans_create(&st.spans, 1, (unsigned)total_grids + 8, 0);
     st.args.spans = st.spans.dev;
     gl_timer_create(&st.timer);
+    /* The slowest tree measured (tail launches, 10^4 grids) took 0.15 s; a
+     * minute plus a millisecond per grid is hang, not slowness. */
+    st.timeout_s = 60 + 1e-3 * (double)total_grids;
 
     gl_names names = {NULL, label_name, &st.args.probe_label, "depth %d", NULL, NULL, st.depths + 1};
     gl_trace trace;

@@ -81,8 +81,11 @@ static model predict(int order, int S, int K, double T, int C, int L)
 /* ---- one run of S x K kernels ------------------------------------------------------ */
 
 typedef struct ctx {
-    int streams, kernels, blocks, threads, order;
-    double kernel_us, tick_ns;
+    int streams, kernels;       /* S and K */
+    int blocks, threads;        /* each kernel's shape */
+    int order;                  /* ORDER_DEPTH or ORDER_BREADTH */
+    double kernel_us;           /* T */
+    double tick_ns;             /* the %globaltimer tick: a kernel may read that much short */
     cudaStream_t *stream;       /* the S streams, non-blocking so nothing else orders them */
     gl_spans spans;             /* one kernel record per launch (+ blocks with --trace) */
     unsigned long long *d_sink; /* where work kernels leave their result */

@@ -203,6 +203,16 @@ int main(void)
     fixture_init(&f);
     test_cond("a trailing comma is refused", parse(&f, ARGS("--connections", "4,")) == GL_EXIT_USAGE);
     fixture_init(&f);
+    test_cond("a value given twice is refused", parse(&f, ARGS("--connections", "4,8,4")) == GL_EXIT_USAGE &&
+                                                    strstr(f.err, "4 is listed twice"));
+    fixture_init(&f);
+    test_cond("'+4' and ' 4' are not list elements", parse(&f, ARGS("--connections", "+4")) == GL_EXIT_USAGE &&
+                                                         parse(&f, ARGS("--connections", "2, 4")) == GL_EXIT_USAGE);
+    fixture_init(&f);
+    test_cond("an element beyond 64 bits is named as the user wrote it",
+              parse(&f, ARGS("--connections", "99999999999999999999")) == GL_EXIT_USAGE &&
+                  strstr(f.err, "99999999999999999999 is out of range"));
+    fixture_init(&f);
     test_cond("--profile and --no-l2-flush are common flags",
               parse(&f, ARGS("--profile", "--no-l2-flush")) == GL_PARSE_OK && f.common.profile && f.common.no_l2_flush);
 

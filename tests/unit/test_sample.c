@@ -38,7 +38,7 @@ static void undeclared(gl_sample *s, void *arg)
 
 static gl_common common;
 
-/* A run whose function leaves out a declared series: must exit 1, not average garbage. */
+/* A run whose function leaves out a declared series: must stop, not average garbage. */
 static void run_forgetting(void *fn)
 {
     gl_sampler s;
@@ -110,9 +110,10 @@ int main(void)
     gl_sampler_free(&prof);
     common.profile = 0;
 
-    test_cond("a repetition that leaves out a declared series exits 1",
-              exit_code_of(run_forgetting, (void *)forgets) == GL_EXIT_CHECK);
-    test_cond("putting an undeclared series exits 1", exit_code_of(run_forgetting, (void *)undeclared) == GL_EXIT_CHECK);
+    test_cond("a repetition that leaves out a declared series is a bug (exit 6)",
+              exit_code_of(run_forgetting, (void *)forgets) == GL_EXIT_INTERNAL);
+    test_cond("putting an undeclared series is a bug (exit 6)",
+              exit_code_of(run_forgetting, (void *)undeclared) == GL_EXIT_INTERNAL);
 
     gl_sampler_free(&s);
     gl_report_free(&r);

@@ -132,6 +132,18 @@ int main(void)
                   gl_timeline_peak(&tl, gl_filter_kind, &copy) == 1);
     gl_timeline_free(&tl);
 
+    /* Host intervals share the axis but are not kernels: the summaries ignore them. */
+    gl_span mixed[3] = {test_span(base + 100, base + 200, 0, 0, 0, -1), test_span(base + 150, base + 300, 0, 1, 1, -1),
+                        test_span(base + 0, base + 1000, 1, 2, 2, -1)};
+    mixed[2].kind = GL_SPAN_HOST;
+    gl_timeline_build(&tl, mixed, 3);
+    test_cond("the axis starts at the earliest interval of any kind", tl.origin_ns == base);
+    test_cond("makespan, peak and busy time count kernels only",
+              tl.makespan_ns == 200 && tl.peak_concurrency == 2 && tl.busy_ns == 200 && tl.sum_ns == 250);
+    gl_timeline_free(&tl);
+    gl_span twins[2] = {test_span(base, base + 10, 0, 0, 7, -1), test_span(base + 20, base + 30, 0, 0, 7, -1)};
+    test_cond("two records with one id are refused: the lookup would be a guess", gl_timeline_build(&tl, twins, 2) == -1);
+
     /* Clock alignment: the device clock is the host's + 1e9 ns; trips of 4000,
      * 600 and 2000 ns, the device reading in each trip's true middle + skew. */
     double before[3] = {1000, 10000, 20000}, after[3] = {5000, 10600, 22000};

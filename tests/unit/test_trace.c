@@ -63,7 +63,7 @@ int main(void)
     gl_label_name(NULL, 5, &b);
     test_cond("without names, a label is 'label N'", strcmp(gl_buf_str(&b), "label 5") == 0);
     gl_buf_free(&b);
-    test_cond("a bad pattern is a bug that exits 2", exit_code_of(bad_pattern, NULL) == 2);
+    test_cond("a bad pattern is a bug that exits 6", exit_code_of(bad_pattern, NULL) == GL_EXIT_INTERNAL);
 
     /* Two kernels of two blocks each, and a child of the first. */
     gl_span sp[7] = {
@@ -86,15 +86,33 @@ int main(void)
               validate(path, "--events", "6", "--runs", "2", "--tracks", "stream 0,stream 1,stream 2") == 0 &&
                   validate(path, "--flows", "2", "--events", "6", "--runs", "2") == 0);
     test_cond("slices are microseconds from the run's first start, with escaped names",
-              expect_json(path, "traceEvents.5.ts=0", "traceEvents.5.name=k0 \"first\"") == 0 &&
-                  expect_json(path, "traceEvents.5.dur=2", "traceEvents.6.name=k1\\second") == 0);
+              expect_json(path, "traceEvents.8.ts=0", "traceEvents.8.name=k0 \"first\"") == 0 &&
+                  expect_json(path, "traceEvents.8.dur=2", "traceEvents.9.name=k1\\second") == 0);
     test_cond("a kernel lists the SM of each block",
-              expect_json(path, "traceEvents.5.args.block_sms.0=10", "traceEvents.5.args.block_sms.1=11") == 0);
+              expect_json(path, "traceEvents.8.args.block_sms.0=10", "traceEvents.8.args.block_sms.1=11") == 0);
     test_cond("the child's flow starts inside its parent's slice and ends at the child",
-              expect_json(path, "traceEvents.8.ph=s", "traceEvents.8.ts=2") == 0 &&
-                  expect_json(path, "traceEvents.9.ph=f", "traceEvents.9.ts=2.5") == 0);
+              expect_json(path, "traceEvents.11.ph=s", "traceEvents.11.ts=1.999") == 0 &&
+                  expect_json(path, "traceEvents.12.ph=f", "traceEvents.12.ts=2.5") == 0);
     test_cond("writing to a missing folder fails", gl_trace_write(&tr, "/nonexistent-dir/t.json") == -1);
     gl_trace_free(&tr);
+
+    /* Three grids of one depth, two of them overlapping: slices on one trace
+     * thread must nest, so the overlapping one gets a lane of its own. */
+    gl_span depth[3] = {test_span(0, 1000, 0, 1, 0, -1), test_span(500, 1500, 1, 1, 1, -1),
+                        test_span(1200, 1300, 2, 1, 2, -1)};
+    gl_timeline lanes;
+    gl_timeline_build(&lanes, depth, 3);
+    gl_names dn = {"g%d", NULL, NULL, "depth %d", NULL, NULL, 0};
+    gl_trace lt;
+    gl_trace_init(&lt);
+    gl_trace_add(&lt, "lanes", &lanes, depth, 3, &dn);
+    test_cond("overlapping grids of one track go to separate lanes, reused when free",
+              gl_trace_write(&lt, path) == 0 &&
+                  validate(path, "--tracks", "depth 0,depth 1,depth 1 #1", "--events", "3", NULL, NULL) == 0 &&
+                  expect_json(path, "traceEvents.8.tid=1", "traceEvents.9.tid=2") == 0 &&
+                  expect_json(path, "traceEvents.10.tid=1", "traceEvents.10.name=g2") == 0);
+    gl_trace_free(&lt);
+    gl_timeline_free(&lanes);
 
     gl_trace empty;
     gl_trace_init(&empty);
