@@ -274,6 +274,23 @@ static void json_value(gl_buf *b, const gl_value *v)
     gl_buf_puts(b, "}");
 }
 
+/* The row's parameters (is_param 1) or results (0) as one object. */
+static void json_values(gl_buf *b, const gl_row *row, int is_param)
+{
+    gl_buf_puts(b, "{");
+    int first = 1;
+    for (int k = 0; k < row->n_values; k++) {
+        const gl_value *v = &row->values[k];
+        if (v->is_param != is_param) continue;
+        if (!first) gl_buf_puts(b, ",");
+        first = 0;
+        gl_buf_json_string(b, v->name);
+        gl_buf_puts(b, ":");
+        json_value(b, v);
+    }
+    gl_buf_puts(b, "}");
+}
+
 /* One claim with everything it was judged on. */
 static void json_claim(gl_buf *b, const gl_claim *c)
 {
@@ -355,29 +372,11 @@ int gl_report_write_json(gl_report *r, FILE *f)
         } else {
             gl_buf_puts(&b, "null");
         }
-        gl_buf_puts(&b, ",\"params\":{");
-        int first = 1;
-        for (int k = 0; k < row->n_values; k++) {
-            const gl_value *v = &row->values[k];
-            if (!v->is_param) continue;
-            if (!first) gl_buf_puts(&b, ",");
-            first = 0;
-            gl_buf_json_string(&b, v->name);
-            gl_buf_puts(&b, ":");
-            json_value(&b, v);
-        }
-        gl_buf_puts(&b, "},\"values\":{");
-        first = 1;
-        for (int k = 0; k < row->n_values; k++) {
-            const gl_value *v = &row->values[k];
-            if (v->is_param) continue;
-            if (!first) gl_buf_puts(&b, ",");
-            first = 0;
-            gl_buf_json_string(&b, v->name);
-            gl_buf_puts(&b, ":");
-            json_value(&b, v);
-        }
-        gl_buf_puts(&b, "},\"tally\":");
+        gl_buf_puts(&b, ",\"params\":");
+        json_values(&b, row, 1);
+        gl_buf_puts(&b, ",\"values\":");
+        json_values(&b, row, 0);
+        gl_buf_puts(&b, ",\"tally\":");
         json_tally(&b, gl_report_tally(r, row->index));
         gl_buf_puts(&b, ",\"claims\":");
         json_claims(&b, r, row->index);
