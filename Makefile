@@ -22,6 +22,7 @@ EXPERIMENTS := $(basename $(notdir $(EXP_SRCS)))
 FAMILIES    := $(sort $(patsubst src/%/,%,$(dir $(EXP_SRCS))))
 BINS        := $(addprefix $(BUILD)/bin/,$(EXPERIMENTS))
 UNIT_TESTS  := $(addprefix $(BUILD)/tests/,$(basename $(notdir $(wildcard tests/unit/test_*.c))))
+GPU_TESTS   := $(addprefix $(BUILD)/tests/gpu/,$(basename $(notdir $(wildcard tests/gpu/test_*.cu))))
 
 ifneq ($(words $(EXPERIMENTS)),$(words $(sort $(EXPERIMENTS))))
 $(error two experiments share a name: $(EXPERIMENTS))
@@ -107,13 +108,19 @@ $(BUILD)/tests/%: tests/unit/%.c tests/unit/harness.h $(LIB_HOST) $(STAMP)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/unit -MMD -MP -MF $@.d $< $(LIB_HOST) -lm -o $@
 
+# ---- core tests that need a GPU (built everywhere, run by the GPU suite) -------------
+$(BUILD)/tests/gpu/%: tests/gpu/%.cu tests/unit/harness.h $(LIB_CUDA) $(LIB_HOST) $(STAMP)
+	$(call msg,NVCC,$<)
+	@mkdir -p $(@D)
+	$(Q)$(NVCC) $(CPPFLAGS) $(NVCCFLAGS) -Itests/unit -MMD -MP -MF $@.d $< $(LIB_CUDA) $(LIB_HOST) -o $@ $(LDLIBS)
+
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
 # ---- targets ------------------------------------------------------------------------
 .PHONY: all help test test-gpu test-unit test-cli clean sanitize-all sweep-connections FORCE \
         $(addprefix run-,$(EXPERIMENTS)) $(addprefix profile-,$(EXPERIMENTS)) $(addprefix sanitize-,$(EXPERIMENTS))
 
-all: $(BINS) $(UNIT_TESTS)
+all: $(BINS) $(UNIT_TESTS) $(GPU_TESTS)
 
 $(addprefix run-,$(EXPERIMENTS)): run-%: $(BUILD)/bin/%
 	$(BUILD)/bin/$* $(ARGS)
@@ -149,7 +156,7 @@ test-unit: $(UNIT_TESTS)
 test-cli: $(BINS)
 	@bash tests/run.sh cli
 
-test-gpu: $(BINS)
+test-gpu: $(BINS) $(GPU_TESTS)
 	@bash tests/run.sh gpu
 
 # The one command CI and newcomers run: build everything, run the unit and

@@ -44,7 +44,7 @@ have_gpu() { command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null 
 unit() {
     local t found=0
     for t in "$BUILD"/tests/test_*; do
-        [ -x "$t" ] || continue
+        [ -f "$t" ] && [ -x "$t" ] || continue
         found=1
         echo "== unit: $(basename "$t")"
         run_suite "unit/$(basename "$t")" "$t"
@@ -52,7 +52,16 @@ unit() {
     [ $found -eq 1 ] || { echo "not ok - no unit tests in $BUILD/tests (run make all)"; total_fail=$((total_fail + 1)); }
 }
 cli() { echo "== command-line tests"; run_suite cli bash tests/cli.sh; }
-gpu() { echo "== GPU suite"; run_suite gpu bash tests/gpu.sh; }
+gpu() {
+    local t
+    for t in "$BUILD"/tests/gpu/test_*; do
+        [ -x "$t" ] || continue
+        echo "== GPU core: $(basename "$t")"
+        run_suite "gpu/$(basename "$t")" "$t"
+    done
+    echo "== GPU suite"
+    run_suite gpu bash tests/gpu.sh
+}
 
 mode=${1:-all}
 case $mode in

@@ -1,0 +1,140 @@
+/* test_core.cu - the parts of src/core that need a GPU: the device header's
+ * measurements, the non-fatal read of device-side errors, the L2 flush, and
+ * the watchdog that turns a hung stream into exit 3. Run by the GPU suite. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "device_check.cuh"
+#include "gl_cuda.h"
+#include "harness.h"
+#include "spans.cuh"
+
+/* Record made-up failures: 3 x InvalidValue and 2 x LaunchOutOfResources
+ * (many = 0), or 20 distinct codes, more than the record has slots for. */
+__global__ void record_errors(gl_dev_error *e, int many)
+{
+    int t = (int)threadIdx.x;
+    if (many) {
+        if (t < 20) gl_device_check(e, (cudaError_t)(400 + t), "many.cu", 30);
+    } else if (t < 3) {
+        gl_device_check(e, cudaErrorInvalidValue, "first.cu", 10 + t);
+    } else if (t < 5) {
+        gl_device_check(e, cudaErrorLaunchOutOfResources, "second.cu", 20);
+    } else {
+        gl_device_check(e, cudaSuccess, "never.cu", 40); /* success records nothing */
+    }
+}
+
+/* Spin until *release is set or ten seconds pass: a stand-in for a hung tree. */
+__global__ void spin(volatile int *release)
+{
+    unsigned long long t0 = gl_globaltimer();
+    while (!*release && gl_globaltimer() - t0 < 10000000000ULL) {
+    }
+}
+
+/* The child process: a stream that does not finish within its timeout. */
+static int hang(void)
+{
+    gl_common common;
+    gl_common_defaults(&common);
+    gl_device dev;
+    gl_device_open(&dev, &common, NULL);
+    int *h_release = NULL, *d_release = NULL;
+    CUDA_CHECK(cudaHostAlloc((void **)&h_release, sizeof(int), cudaHostAllocMapped));
+    *h_release = 0;
+    CUDA_CHECK(cudaHostGetDevicePointer((void **)&d_release, h_release, 0));
+    cudaStream_t s;
+    CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    spin<<<1, 1, 0, s>>>(d_release);
+    CUDA_CHECK_LAUNCH("spin");
+    gl_stream_wait(s, 1.0, "the spinning kernel");
+    return 0; /* not reached: the wait exits 3 */
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && strcmp(argv[1], "--hang") == 0) return hang();
+
+    gl_common common;
+    gl_common_defaults(&common);
+    gl_device dev;
+    gl_device_open(&dev, &common, NULL);
+    test_cond("the timer tick is measured", dev.tick_ns > 0 && dev.tick_ns < 1e4);
+    test_cond("the DRAM peak comes from the attributes", dev.peak_gbps > 100);
+    test_cond("the measured copy is real and below the peak", dev.copy_gbps > 0.2 * dev.peak_gbps &&
+                                                                  dev.copy_gbps < 1.05 * dev.peak_gbps);
+    test_cond("the host clock is aligned to within 50 us", dev.clock.valid && dev.clock.uncertainty_ns < 5e4 &&
+                                                              dev.clock.rounds == 200);
+    /* A reading taken now, mapped through the alignment, lands near the device's own clock. */
+    gl_clock_align again = gl_clock_align_measure(50);
+    double drift = (again.offset_ns - dev.clock.offset_ns);
+    test_cond("two alignments a moment apart agree within their uncertainties plus 20 us",
+              again.valid && drift * (drift < 0 ? -1 : 1) < again.uncertainty_ns + dev.clock.uncertainty_ns + 2e4);
+
+    gl_dev_error *d_err = gl_dev_error_create();
+    record_errors<<<1, 64>>>(d_err, 0);
+    CUDA_CHECK_LAUNCH("record_errors");
+    record_errors<<<1, 64>>>(d_err, 1); /* after the first, so the first two codes hold their slots */
+    CUDA_CHECK_LAUNCH("record_errors");
+    CUDA_CHECK(cudaDeviceSynchronize());
+    gl_dev_error h;
+    gl_dev_error_read(d_err, &h);
+    int invalid = 0, oor = 0, distinct = 0;
+    for (int i = 0; i < GL_DEV_ERROR_CODES; i++) {
+        if (h.codes[i]) distinct++;
+        if (h.codes[i] == cudaErrorInvalidValue) invalid = h.per_code[i];
+        if (h.codes[i] == cudaErrorLaunchOutOfResources) oor = h.per_code[i];
+    }
+    test_cond("the non-fatal read counts every failure", h.count == 25);
+    test_cond("failures are counted per code", invalid == 3 && oor == 2);
+    test_cond("codes past the slots are counted, not lost", distinct == GL_DEV_ERROR_CODES && h.other == 25 - 5 - 14);
+    test_cond("the first failure is kept whole",
+              h.code == cudaErrorInvalidValue && h.line >= 10 && h.line <= 12 && strcmp(h.file, "first.cu") == 0);
+    gl_buf text = GL_BUF_INIT;
+    gl_dev_error_describe(&h, &text);
+    test_cond("the description names the codes and the overflow",
+              strstr(gl_buf_str(&text), "25 device-side failures:") &&
+                  strstr(gl_buf_str(&text), "cudaErrorInvalidValue x3") &&
+                  strstr(gl_buf_str(&text), "cudaErrorLaunchOutOfResources x2") && strstr(gl_buf_str(&text), "6 more"));
+    gl_buf_free(&text);
+    gl_dev_error_reset(d_err);
+    gl_dev_error_read(d_err, &h);
+    test_cond("a reset record reads empty", h.count == 0 && h.codes[0] == 0);
+    gl_dev_error_destroy(d_err);
+
+    gl_l2_flush(&dev);
+    gl_l2_flush(&dev);
+    test_cond("the L2 flush writes twice the L2, on a stream of its own",
+              dev.d_flush && dev.flush_bytes == 2 * (size_t)dev.l2_bytes && dev.flush_stream);
+
+    cudaStream_t s;
+    CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    gl_event_timer t;
+    gl_timer_create(&t);
+    gl_timer_start(&t, s);
+    gl_timer_stop(&t, s);
+    gl_stream_wait(s, 5.0, "an empty stream");
+    test_cond("waiting on finished work returns", gl_timer_ms(&t) >= 0);
+    gl_timer_destroy(&t);
+    CUDA_CHECK(cudaStreamDestroy(s));
+    gl_device_close(&dev);
+
+    /* The hang runs in a fresh process, since the watchdog ends its process. */
+    fflush(stdout);
+    double t0 = gl_host_ns();
+    pid_t pid = fork();
+    if (pid == 0) {
+        execl("/proc/self/exe", argv[0], "--hang", (char *)NULL);
+        _exit(127);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    double seconds = (gl_host_ns() - t0) / 1e9;
+    test_cond("a stream that does not finish in time ends the process with exit 3, without waiting for it",
+              WIFEXITED(status) && WEXITSTATUS(status) == GL_EXIT_CUDA && seconds < 9);
+    test_report();
+}
