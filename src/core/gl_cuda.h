@@ -13,6 +13,7 @@
 #include "options.h"
 #include "report.h"
 #include "sample.h"
+#include "gl_sched.h"
 #include "span.h"
 #include "timeline.h"
 
@@ -153,6 +154,23 @@ void gl_work_launch(cudaStream_t stream, int blocks, int threads, double us, gl_
 /* Blocks of the work kernel that fit on one SM at once, for a block size (the
  * occupancy calculator). */
 int gl_work_blocks_per_sm(int threads);
+
+/* ---- the scheduling model's machine ---------------------------------------- */
+
+typedef struct gl_sched_calibration {
+    gl_stats issue_ns;    /* host time per launch of the work kernel, one per round */
+    gl_stats dispatch_ns; /* a kernel's end to the start of the next one waiting in its stream */
+    gl_stats latency_ns;  /* a launch call's return to its kernel's start on an idle queue */
+    gl_stats block_ns;    /* the work distributor's time per block, in the experiment's block shape */
+} gl_sched_calibration;
+
+/* Measure the machine the simulator runs on: queues, resident grids and SMs
+ * from the device; issue cost, dispatch gap, time per block (for blocks of
+ * this many threads) and launch latency timed now, with kernels of this
+ * shape and (for the dispatch gap) this duration. Prints one "model:" line
+ * and adds the costs to the report's device fields. */
+void gl_sched_calibrate(gl_device *dev, gl_report *rep, int threads, double kernel_us, gl_sched_machine *m,
+                        gl_sched_calibration *cal);
 
 #ifdef __cplusplus
 }

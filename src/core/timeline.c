@@ -222,6 +222,48 @@ int gl_timeline_peak(const gl_timeline *tl, gl_filter f, const void *arg)
     return peak;
 }
 
+/* Whether at least k intervals run at every instant of some stretch of at
+ * least min_ns, over the sorted events ev[0..m-1]. */
+static int lasts(const sweep_event *ev, int m, int k, double min_ns)
+{
+    int cur = 0;
+    double from = 0;
+    for (int i = 0; i < m; i++) {
+        int before = cur;
+        cur += ev[i].delta;
+        if (before < k && cur >= k) from = ev[i].t;
+        if (before >= k && cur < k && ev[i].t - from >= min_ns) return 1;
+    }
+    return 0;
+}
+
+int gl_timeline_peak_lasting(const gl_timeline *tl, gl_filter f, const void *arg, double min_ns)
+{
+    sweep_event *ev = (sweep_event *)gl_xmalloc(sizeof(sweep_event) * (size_t)(2 * tl->n + 1));
+    int m = 0, hi = 0, cur = 0;
+    for (int i = 0; i < tl->n; i++) {
+        if (!f(&tl->k[i], arg)) continue;
+        ev[m++] = (sweep_event){tl->k[i].start_ns, +1};
+        ev[m++] = (sweep_event){tl->k[i].end_ns, -1};
+    }
+    qsort(ev, (size_t)m, sizeof *ev, by_time_ends_first);
+    for (int i = 0; i < m; i++) {
+        cur += ev[i].delta;
+        if (cur > hi) hi = cur;
+    }
+    /* "k at once for min_ns" only gets harder as k grows: search for the largest k. */
+    int lo = 0;
+    while (lo < hi) {
+        int mid = (lo + hi + 1) / 2;
+        if (lasts(ev, m, mid, min_ns))
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    free(ev);
+    return lo;
+}
+
 /* ---- clocks --------------------------------------------------------------------- */
 
 gl_clock_align gl_clock_align_from(const double *host_before, const double *host_after,

@@ -97,6 +97,12 @@ gl_lineage gl_timeline_lineage(const gl_timeline *tl, gl_filter f, const void *a
 /* Peak concurrency among the intervals of one set. */
 int gl_timeline_peak(const gl_timeline *tl, gl_filter f, const void *arg);
 
+/* The most intervals of the set running at every instant of a stretch of at
+ * least min_ns: the peak without overlaps too brief to mean anything (the
+ * last blocks of one grid ending while the next grid's first blocks start).
+ * With min_ns = 0 it is the peak of touching-excluded overlaps of any length. */
+int gl_timeline_peak_lasting(const gl_timeline *tl, gl_filter f, const void *arg, double min_ns);
+
 /* ---- host and device clocks on one axis --------------------------------------- */
 
 typedef struct gl_clock_align {

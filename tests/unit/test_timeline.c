@@ -158,5 +158,23 @@ int main(void)
     test_cond("a host interval lands on the device clock as a host span",
               h.start_ns == 1000050100ULL && gl_span_end(&h) == 1000051100ULL && h.kind == GL_SPAN_HOST &&
                   h.stream == 7 && h.kernel == 42 && h.block == -1);
+    {
+        /* Three intervals: two overlap for 500 ns, the third touches the first for 10 ns only. */
+        gl_span q[3];
+        q[0] = test_span(base + 0, base + 1000, 0, 0, 0, -1);
+        q[1] = test_span(base + 500, base + 2000, 0, 1, 1, -1);
+        q[2] = test_span(base + 990, base + 3000, 0, 2, 2, -1);
+        gl_timeline t3;
+        gl_timeline_build(&t3, q, 3);
+        test_cond("lasting peak: 3 at once for 10 ns counts at 0 ns and not at 100 ns",
+                  gl_timeline_peak_lasting(&t3, gl_filter_all, NULL, 0) == 3 &&
+                      gl_timeline_peak_lasting(&t3, gl_filter_all, NULL, 100) == 2);
+        test_cond("lasting peak: at least 2 at once from 500 to 2000 holds at 1500 ns, not at 1600 ns",
+                  gl_timeline_peak_lasting(&t3, gl_filter_all, NULL, 1500) == 2 &&
+                      gl_timeline_peak_lasting(&t3, gl_filter_all, NULL, 1600) == 1);
+        test_cond("lasting peak: longer than any interval gives 0",
+                  gl_timeline_peak_lasting(&t3, gl_filter_all, NULL, 5000) == 0);
+        gl_timeline_free(&t3);
+    }
     test_report();
 }

@@ -1,0 +1,235 @@
+/* gl_sched.h - the scheduling model: a discrete-event simulation of how the host
+ * and the GPU's front end turn API calls into grids running on SMs.
+ *
+ * Pure C, unit-tested without a GPU. An experiment describes its work as a
+ * program (host threads issuing calls in order), describes the machine with
+ * numbers measured in the same run (gl_sched_calibrate in gl_cuda.h), and gets
+ * back one predicted interval per operation, as a gl_timeline. Prediction and
+ * measurement then go through the same analysis.
+ *
+ * The rules, each checked on the GPU by an experiment (see the README's
+ * "The scheduling model" section for the measurements behind them):
+ *
+ *   Host.   A host thread issues its calls one after another; each call takes
+ *           its issue time (measured per call, or the machine's median). A call
+ *           reaches its hardware queue when it returns, plus launch_latency.
+ *           A synchronizing call blocks its thread until its target finishes.
+ *   Queues. C hardware queues (CUDA_DEVICE_MAX_CONNECTIONS), each in order.
+ *           Which queue a call goes to depends on the sequence of calls, not on
+ *           the stream alone (GL_SCHED_QUEUE_SWITCH, measured on Hopper): a call
+ *           into the same stream as the previous call stays in that queue; a
+ *           call into another stream takes the next idle queue (round-robin
+ *           from the last one used), or when none is idle the next queue. The
+ *           textbook rule, stream s in queue s mod C, is GL_SCHED_QUEUE_STREAM.
+ *   Heads.  Only a queue's head can go, and only once what it depends on has
+ *           finished: the previous operation of its stream, the event it waits
+ *           for, and the implicit barrier of the legacy default stream. A head
+ *           that waits holds back everything behind it: the false dependency.
+ *   Release. A queue moves on when its head kernel is handed to the work
+ *           distributor (GL_SCHED_RELEASE_LAUNCH), or only once all of that
+ *           kernel's blocks are on SMs (GL_SCHED_RELEASE_DISPATCHED, what
+ *           Bakita & Anderson, RTAS 2024, found on GPUs before Hopper).
+ *   Grids.  At most resident_grids kernels are in the work distributor at once;
+ *           a head kernel waits for a free place.
+ *   Blocks. The work distributor hands blocks to free SM slots (blocks_per_sm
+ *           of a kernel's shape fit on one SM, from the occupancy calculator),
+ *           oldest kernel first within a priority, higher priority first. A
+ *           kernel's blocks start dispatch_ns after its queue let it go, so a
+ *           kernel that waits for another starts dispatch_ns after that one's
+ *           last block ends. A kernel whose blocks do not all fit starts the rest
+ *           as slots free up: kernels overlap partially. The distributor
+ *           hands out one block at a time, block_dispatch_ns apiece, for
+ *           all kernels together, so a grid of N blocks has its last block
+ *           start N*block_dispatch_ns after its first.
+ *   Legacy. An operation in the legacy default stream waits for everything
+ *           issued before it to blocking streams (cudaStreamCreate, and the
+ *           per-thread default streams); an operation in a blocking stream waits
+ *           for the legacy stream's last operation. Non-blocking streams do
+ *           neither.
+ *   Events. A record finishes when its stream reaches it; a wait lets its
+ *           stream go on once the record it refers to (the latest one issued
+ *           before the wait) has finished.
+ *
+ * The closed forms a textbook gives for S streams x K kernels of T each, one
+ * block each, with no issue cost (gl_sched_textbook), follow from these rules
+ * when every kernel fits at once and S*K <= resident_grids:
+ *   depth-first (stream by stream), S <= C:  K*T
+ *   depth-first, S > C:   (ceil(S/C)*(K-1) + 1) * T: a queue holds ceil(S/C)
+ *                         streams back to back, and only the first kernel of
+ *                         the next stream overlaps the last one of the previous
+ *   breadth-first:        K*T: every queue's head is always ready
+ *   peak concurrency:     breadth-first S; depth-first min(S, 2C) when S > C
+ *                         and K > 1, else S.
+ * They stop being right when the host's issue time is comparable to T, when
+ * kernels do not all fit on the GPU, and when the legacy stream takes part;
+ * the simulation does not stop there.
+ *
+ * Copies are not modelled yet: a copy engine would be one more resource beside
+ * the SMs, fed by the same queues (GL_SCHED_COPY is reserved for it). */
+#ifndef GL_SCHED_H
+#define GL_SCHED_H
+
+#include "timeline.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- the machine ---------------------------------------------------------- */
+
+enum { GL_SCHED_QUEUE_SWITCH, GL_SCHED_QUEUE_STREAM };         /* which queue a call goes to */
+enum { GL_SCHED_RELEASE_LAUNCH, GL_SCHED_RELEASE_DISPATCHED }; /* when a queue moves on */
+
+typedef struct gl_sched_machine {
+    int connections;          /* C: hardware queues */
+    int resident_grids;       /* kernels the work distributor holds at once */
+    int sms;                  /* multiprocessors */
+    int queue_rule;           /* GL_SCHED_QUEUE_* */
+    int release_rule;         /* GL_SCHED_RELEASE_* */
+    double issue_ns;          /* host time per call, where a call does not give its own */
+    double launch_latency_ns; /* from a call's return to its arrival in the queue */
+    double dispatch_ns;       /* from a queue letting a kernel go to its first block starting */
+    double block_dispatch_ns; /* the work distributor's time per block: a big grid takes a while to start */
+} gl_sched_machine;
+
+/* The Hopper rules with every number zero and one queue: fill in what was measured. */
+gl_sched_machine gl_sched_machine_default(void);
+
+/* ---- the program ---------------------------------------------------------- */
+
+typedef enum {
+    GL_SCHED_STREAM_LEGACY,      /* the legacy default stream (stream 0 of every program) */
+    GL_SCHED_STREAM_BLOCKING,    /* cudaStreamCreate: synchronizes with the legacy stream */
+    GL_SCHED_STREAM_NONBLOCKING, /* cudaStreamNonBlocking: does not */
+    GL_SCHED_STREAM_PER_THREAD   /* a host thread's per-thread default stream: blocking, one per thread */
+} gl_sched_stream_kind;
+
+typedef enum {
+    GL_SCHED_LAUNCH,    /* a kernel */
+    GL_SCHED_RECORD,    /* cudaEventRecord */
+    GL_SCHED_WAIT,      /* cudaStreamWaitEvent */
+    GL_SCHED_SYNC,      /* the host waits: for a stream, an event, or the device (stream -1) */
+    GL_SCHED_HOST,      /* host work that costs time and reaches no queue (stream creation, bookkeeping) */
+    GL_SCHED_COPY       /* reserved for copies: refused until a copy engine is modelled */
+} gl_sched_op_kind;
+
+typedef struct gl_sched_op {
+    /* what the program says */
+    int kind;          /* a gl_sched_op_kind */
+    int thread;        /* the host thread that issues it */
+    int stream;        /* its stream (GL_SCHED_SYNC: -1 for the whole device) */
+    int event;         /* RECORD, WAIT, SYNC on an event: the event; else -1 */
+    int blocks;        /* LAUNCH: grid size */
+    int threads;       /* LAUNCH: block size (carried into the timeline) */
+    int blocks_per_sm; /* LAUNCH: blocks of this shape that fit on one SM at once */
+    double block_ns;   /* LAUNCH: how long each block runs */
+    double issue_ns;   /* host time of the call; negative: the machine's issue_ns */
+    int id;            /* LAUNCH: the kernel id in the timeline (match it to the measured span slot) */
+    int label;         /* LAUNCH: the span label */
+    int track;         /* LAUNCH: the span track (a stream index in the experiment's terms) */
+    /* what the simulation found */
+    double call_ns;    /* when the host began the call */
+    double submit_ns;  /* when the call returned */
+    double go_ns;      /* when it left its queue's head */
+    double start_ns;   /* LAUNCH: first block start; else when it finished */
+    double end_ns;     /* LAUNCH: last block end; else when it finished */
+    int queue;         /* the hardware queue it went to (-1: none) */
+} gl_sched_op;
+
+typedef struct gl_sched_stream {
+    int kind;     /* a gl_sched_stream_kind */
+    int priority; /* CUDA's convention: lower is more urgent; 0 is the default */
+    int thread;   /* PER_THREAD: its host thread */
+} gl_sched_stream;
+
+typedef struct gl_sched_program {
+    gl_sched_op *ops;         /* in the order they were added; each thread issues its own in that order */
+    int n_ops, cap_ops;       /* used and allocated */
+    gl_sched_stream *streams; /* stream 0 is the legacy default stream */
+    int n_streams, cap_streams;
+    int n_events;             /* events are plain indices 0..n_events-1 */
+    int n_threads;            /* 1 + the largest thread index used */
+} gl_sched_program;
+
+void gl_sched_program_init(gl_sched_program *p);
+void gl_sched_program_free(gl_sched_program *p);
+/* Drop every operation, keeping the streams and events. */
+void gl_sched_program_clear_ops(gl_sched_program *p);
+
+/* A new stream (GL_SCHED_STREAM_BLOCKING, _NONBLOCKING, or _PER_THREAD with
+ * its thread); returns its index. The legacy stream is GL_SCHED_LEGACY. */
+enum { GL_SCHED_LEGACY = 0 };
+int gl_sched_stream_new(gl_sched_program *p, int kind, int priority, int thread);
+/* A new event; returns its index. */
+int gl_sched_event_new(gl_sched_program *p);
+
+/* Add one call to a host thread's sequence; each returns the op's index, whose
+ * entry in p->ops the caller may adjust (issue_ns, label, track) before
+ * simulating. */
+int gl_sched_launch(gl_sched_program *p, int thread, int stream, int blocks, int threads, int blocks_per_sm,
+                    double block_ns, int id);
+int gl_sched_record(gl_sched_program *p, int thread, int stream, int event);
+int gl_sched_wait(gl_sched_program *p, int thread, int stream, int event);
+/* The host waits for a stream (-1: the device) to finish what was issued to it before. */
+int gl_sched_sync_stream(gl_sched_program *p, int thread, int stream);
+int gl_sched_sync_event(gl_sched_program *p, int thread, int event);
+int gl_sched_host(gl_sched_program *p, int thread, double ns);
+
+/* ---- simulating -------------------------------------------------------------- */
+
+typedef struct gl_sched_result {
+    double makespan_ns;   /* first kernel start to last kernel end */
+    int peak_concurrency; /* most kernels running at once */
+    double host_end_ns;   /* when the last host thread finished its last call */
+    double end_ns;        /* when the last operation finished */
+    int max_resident;     /* most kernels in the work distributor at once */
+    int max_queue_depth;  /* most operations waiting in one queue */
+} gl_sched_result;
+
+/* Run the program on the machine: fill each op's results and return the
+ * summary. Returns 0, or -1 with a reason in err when the program cannot run
+ * (a kernel that fits nowhere, a wait on an event never recorded before it, a
+ * program that deadlocks, an unsupported op). */
+int gl_sched_simulate(gl_sched_program *p, const gl_sched_machine *m, gl_sched_result *r, char *err, int errlen);
+
+/* The predicted kernels as a timeline (kernel ids, labels and tracks from the
+ * ops), on the same footing as a measured one. Returns the interval count. */
+int gl_sched_timeline(const gl_sched_program *p, gl_timeline *tl);
+
+/* ---- comparing prediction and measurement ---------------------------------- */
+
+typedef struct gl_sched_errors {
+    int matched;          /* kernels found in both timelines, by id */
+    int missing;          /* predicted kernels the measurement lacks */
+    double start_median_ns, start_p90_ns, start_max_ns; /* |start error|, each timeline from its first kernel start */
+    double end_median_ns, end_p90_ns, end_max_ns;       /* |end error| on the same footing */
+    int worst_id;         /* id of the kernel with the largest start error; -1 when none */
+} gl_sched_errors;
+
+gl_sched_errors gl_sched_compare(const gl_timeline *measured, const gl_timeline *predicted);
+
+/* ---- the textbook ----------------------------------------------------------- */
+
+enum { GL_SCHED_DEPTH_FIRST, GL_SCHED_BREADTH_FIRST };
+
+typedef struct gl_sched_textbook_form {
+    double makespan_ns; /* the closed form's makespan */
+    int peak;           /* its peak concurrency */
+    char formula[112];  /* the form with the numbers filled in */
+} gl_sched_textbook_form;
+
+/* The closed forms above for S streams x K kernels of T ns in the given order
+ * through C queues, capped by L resident grids: at least ceil(S*K/L)*T, and
+ * a peak of at most L. */
+gl_sched_textbook_form gl_sched_textbook(int order, int S, int K, double T_ns, int C, int L);
+
+/* Build S streams x K kernels issued in that order by thread 0: the program
+ * false-dependency and hyperq run. Kernel (s, k) has id, label k and track s
+ * given by its position in issue order. streams[] holds the S stream indices. */
+void gl_sched_streams_by_kernels(gl_sched_program *p, const int *streams, int S, int K, int order, int blocks,
+                                 int threads, int blocks_per_sm, double T_ns);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,125 @@
+/* model.cu - the scheduling model's machine, measured on the GPU in this run.
+ *
+ * The simulator (gl_sched.h) takes no number on faith: the queues, the
+ * resident grids and the SMs come from the device, and the costs below are
+ * timed here, once per run, with the work kernel the experiments launch, in
+ * the experiment's block shape and kernel duration. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gl_cuda.h"
+
+enum { ROUNDS = 5, CHAIN_MAX = 40, SINGLES = 20 };
+
+/* Issue cost and dispatch gap: a chain of kernels of the experiment's length
+ * in one stream, queued faster than they run, so that each one waits for the
+ * one before. The first kernel of a round started from an idle queue, and is
+ * left out of the gaps. */
+static void time_chain(cudaStream_t s, gl_spans *spans, unsigned long long *d_sink, int threads, double us,
+                       int chain, double *issue, double *gaps, int *n_gaps)
+{
+    gl_timeline tl;
+    memset(&tl, 0, sizeof tl);
+    double *h = (double *)gl_xcalloc((size_t)chain, sizeof(double));
+    *n_gaps = 0;
+    for (int r = 0; r < ROUNDS + 1; r++) { /* round 0 warms up */
+        gl_spans_reset(spans);
+        for (int k = 0; k < chain; k++) {
+            gl_work_launch(s, 1, threads, us, spans->dev, gl_spans_reserve(spans, 1), 0, 0, d_sink);
+            h[k] = gl_host_ns();
+        }
+        gl_stream_wait(s, 60, "the model's calibration chain");
+        gl_spans_timeline(spans, &tl);
+        if (r == 0) continue;
+        issue[r - 1] = (h[chain - 1] - h[0]) / (chain - 1);
+        for (int k = 2; k < chain; k++) {
+            int a = gl_timeline_find(&tl, k - 1), b = gl_timeline_find(&tl, k);
+            if (a >= 0 && b >= 0) gaps[(*n_gaps)++] = tl.k[b].start_ns - tl.k[a].end_ns;
+        }
+    }
+    free(h);
+    gl_timeline_free(&tl);
+}
+
+/* Block dispatch: a grid as large as the GPU holds at once, in the
+ * experiment's block shape, lasts longer than one block by the time the work
+ * distributor takes to hand the others out. Returns ns per block. */
+static double time_blocks(cudaStream_t s, gl_spans *spans, unsigned long long *d_sink, int threads, int full)
+{
+    double per_block[ROUNDS];
+    for (int r = 0; r < ROUNDS + 1; r++) {
+        double dur[2];
+        for (int big = 0; big < 2; big++) {
+            gl_spans_reset(spans);
+            gl_work_launch(s, big ? full : 1, threads, 20, spans->dev, gl_spans_reserve(spans, 1), 0, 0, d_sink);
+            gl_stream_wait(s, 60, "the model's calibration grid");
+            gl_spans_fetch(spans);
+            dur[big] = (double)(gl_span_end(&spans->h_spans[0]) - spans->h_spans[0].start_ns);
+        }
+        if (r > 0) per_block[r - 1] = (dur[1] - dur[0]) / (full - 1);
+    }
+    return gl_stats_of(per_block, ROUNDS).median;
+}
+
+void gl_sched_calibrate(gl_device *dev, gl_report *rep, int threads, double kernel_us, gl_sched_machine *m,
+                        gl_sched_calibration *cal)
+{
+    memset(cal, 0, sizeof *cal);
+    *m = gl_sched_machine_default();
+    m->connections = dev->max_connections;
+    m->resident_grids = dev->max_resident_grids;
+    m->sms = dev->sms;
+
+    cudaStream_t s;
+    CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    unsigned long long *d_sink;
+    CUDA_CHECK(cudaMalloc((void **)&d_sink, sizeof *d_sink));
+    gl_spans spans;
+    gl_spans_create(&spans, CHAIN_MAX, 0, 0);
+
+    /* Kernels of the experiment's length, as many as fit in about 20 ms a round. */
+    double us = fmin(fmax(kernel_us, 20), 5000);
+    int chain = (int)fmin(CHAIN_MAX, fmax(8, 20000 / us));
+    double issue[ROUNDS], gaps[ROUNDS * CHAIN_MAX], latency[SINGLES];
+    int n_gaps;
+    time_chain(s, &spans, d_sink, threads, us, chain, issue, gaps, &n_gaps);
+
+    int full = gl_work_blocks_per_sm(threads) * dev->sms;
+    double per_block = full > 1 ? time_blocks(s, &spans, d_sink, threads, full) : 0;
+
+    /* Launch latency: from the launch call's return to the kernel's first
+     * block, on an idle queue, through the host-to-GPU clock alignment. */
+    int n_lat = 0;
+    for (int i = 0; i < SINGLES && dev->clock.valid; i++) {
+        gl_spans_reset(&spans);
+        gl_work_launch(s, 1, threads, 5, spans.dev, gl_spans_reserve(&spans, 1), 0, 0, d_sink);
+        double h = gl_host_ns();
+        gl_stream_wait(s, 60, "the model's calibration launch");
+        gl_spans_fetch(&spans);
+        latency[n_lat++] = (double)spans.h_spans[0].start_ns - (h + dev->clock.offset_ns);
+    }
+    cal->issue_ns = gl_stats_of(issue, ROUNDS);
+    cal->dispatch_ns = gl_stats_of(gaps, n_gaps);
+    cal->latency_ns = gl_stats_of(latency, n_lat);
+    cal->block_ns = gl_stats_of(&per_block, 1);
+    m->issue_ns = cal->issue_ns.median;
+    m->dispatch_ns = fmax(0, cal->dispatch_ns.median);
+    m->launch_latency_ns = fmax(0, n_lat ? cal->latency_ns.median : 0);
+    m->block_dispatch_ns = fmax(0, per_block);
+
+    printf("model: C=%d queues, %d resident grids, %d SMs | issue %.2f us/launch, dispatch gap %.2f us (%g us "
+           "kernels), %.2f ns per block (%d threads), launch latency %.1f us (+/-%.1f) | measured now\n",
+           m->connections, m->resident_grids, m->sms, m->issue_ns / 1e3, m->dispatch_ns / 1e3, us,
+           m->block_dispatch_ns, threads, m->launch_latency_ns / 1e3, dev->clock.uncertainty_ns / 1e3);
+    if (rep) {
+        gl_report_device(rep, "model_issue_us", "%.3f", m->issue_ns / 1e3);
+        gl_report_device(rep, "model_dispatch_us", "%.3f", m->dispatch_ns / 1e3);
+        gl_report_device(rep, "model_block_dispatch_ns", "%.3f", m->block_dispatch_ns);
+        gl_report_device(rep, "model_launch_latency_us", "%.3f", m->launch_latency_ns / 1e3);
+    }
+    gl_spans_destroy(&spans);
+    CUDA_CHECK(cudaFree(d_sink));
+    CUDA_CHECK(cudaStreamDestroy(s));
+}

@@ -1,0 +1,705 @@
+/* sched.c - the scheduling model's simulator (the rules are in gl_sched.h; the header is not named sched.h because that is a system header). */
+#include "gl_sched.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gl_common.h"
+
+/* ---- building a program ----------------------------------------------------------- */
+
+void gl_sched_program_init(gl_sched_program *p)
+{
+    memset(p, 0, sizeof *p);
+    gl_sched_stream_new(p, GL_SCHED_STREAM_LEGACY, 0, -1); /* stream 0 */
+}
+
+void gl_sched_program_free(gl_sched_program *p)
+{
+    free(p->ops);
+    free(p->streams);
+    memset(p, 0, sizeof *p);
+}
+
+void gl_sched_program_clear_ops(gl_sched_program *p) { p->n_ops = 0; }
+
+int gl_sched_stream_new(gl_sched_program *p, int kind, int priority, int thread)
+{
+    gl_grow((void **)&p->streams, &p->cap_streams, p->n_streams + 1, sizeof *p->streams);
+    gl_sched_stream *s = &p->streams[p->n_streams];
+    s->kind = kind;
+    s->priority = priority;
+    s->thread = thread;
+    return p->n_streams++;
+}
+
+int gl_sched_event_new(gl_sched_program *p) { return p->n_events++; }
+
+/* Append an op with everything but its kind-specific fields cleared. */
+static gl_sched_op *add_op(gl_sched_program *p, int kind, int thread, int stream)
+{
+    if (thread < 0) gl_die(GL_EXIT_INTERNAL, "sched: host thread %d is negative", thread);
+    if (kind != GL_SCHED_SYNC && kind != GL_SCHED_HOST && (stream < 0 || stream >= p->n_streams))
+        gl_die(GL_EXIT_INTERNAL, "sched: stream %d does not exist (%d streams)", stream, p->n_streams);
+    gl_grow((void **)&p->ops, &p->cap_ops, p->n_ops + 1, sizeof *p->ops);
+    gl_sched_op *o = &p->ops[p->n_ops++];
+    memset(o, 0, sizeof *o);
+    o->kind = kind;
+    o->thread = thread;
+    o->stream = stream;
+    o->event = -1;
+    o->issue_ns = -1;
+    o->id = p->n_ops - 1;
+    o->label = 0;
+    o->track = stream;
+    o->queue = -1;
+    if (thread + 1 > p->n_threads) p->n_threads = thread + 1;
+    return o;
+}
+
+int gl_sched_launch(gl_sched_program *p, int thread, int stream, int blocks, int threads, int blocks_per_sm,
+                    double block_ns, int id)
+{
+    gl_sched_op *o = add_op(p, GL_SCHED_LAUNCH, thread, stream);
+    o->blocks = blocks;
+    o->threads = threads;
+    o->blocks_per_sm = blocks_per_sm;
+    o->block_ns = block_ns;
+    o->id = id;
+    return p->n_ops - 1;
+}
+
+int gl_sched_record(gl_sched_program *p, int thread, int stream, int event)
+{
+    add_op(p, GL_SCHED_RECORD, thread, stream)->event = event;
+    return p->n_ops - 1;
+}
+
+int gl_sched_wait(gl_sched_program *p, int thread, int stream, int event)
+{
+    add_op(p, GL_SCHED_WAIT, thread, stream)->event = event;
+    return p->n_ops - 1;
+}
+
+int gl_sched_sync_stream(gl_sched_program *p, int thread, int stream)
+{
+    if (stream < -1 || stream >= p->n_streams) gl_die(GL_EXIT_INTERNAL, "sched: no stream %d to wait for", stream);
+    add_op(p, GL_SCHED_SYNC, thread, stream);
+    return p->n_ops - 1;
+}
+
+int gl_sched_sync_event(gl_sched_program *p, int thread, int event)
+{
+    add_op(p, GL_SCHED_SYNC, thread, -1)->event = event;
+    return p->n_ops - 1;
+}
+
+int gl_sched_host(gl_sched_program *p, int thread, double ns)
+{
+    add_op(p, GL_SCHED_HOST, thread, -1)->issue_ns = ns;
+    return p->n_ops - 1;
+}
+
+gl_sched_machine gl_sched_machine_default(void)
+{
+    gl_sched_machine m;
+    memset(&m, 0, sizeof m);
+    m.connections = 1;
+    m.resident_grids = 128;
+    m.sms = 1;
+    m.queue_rule = GL_SCHED_QUEUE_SWITCH;
+    m.release_rule = GL_SCHED_RELEASE_LAUNCH;
+    return m;
+}
+
+/* ---- the simulation's state ---------------------------------------------------------- */
+
+enum { EV_HOST, EV_ARRIVE, EV_ACCEPT, EV_BLOCKS };
+
+typedef struct event {
+    double t;           /* when it happens */
+    long long seq;      /* order of scheduling: ties go first-scheduled first */
+    int kind;           /* EV_* */
+    int op;             /* the op it concerns (EV_HOST: the thread) */
+    int sm, n;          /* EV_BLOCKS: n blocks end on this SM */
+} event;
+
+typedef struct op_state {
+    int dep_first, n_deps; /* its dependencies in sim.deps */
+    int arrived;           /* it reached its queue */
+    int finished;          /* it is done (a kernel: all blocks ended) */
+    int remaining;         /* LAUNCH: blocks not yet on an SM */
+    int running;           /* LAUNCH: blocks on SMs now */
+    int accepted;          /* LAUNCH: in the work distributor */
+    long long order;       /* submission order: heads compete by it */
+} op_state;
+
+typedef struct queue {
+    int *fifo;      /* op indices in arrival order */
+    int head, n, cap;
+    int unfinished; /* ops put in it that have not finished: 0 means idle */
+    int holding;    /* GL_SCHED_RELEASE_DISPATCHED: the kernel it waits on, else -1 */
+} queue;
+
+typedef struct thread_state {
+    int *ops;      /* its ops, in order */
+    int n, cap;
+    int pc;        /* the next one to issue */
+    int blocked;   /* op index of the SYNC it waits in, else -1 */
+    int calling;   /* a call is in progress (an EV_HOST is pending) */
+} thread_state;
+
+typedef struct sim {
+    gl_sched_program *p;
+    const gl_sched_machine *m;
+    double now;
+    event *heap;
+    int n_heap, cap_heap;
+    long long seq, submitted;
+    op_state *os;
+    int *deps;
+    int n_deps, cap_deps;
+    queue *q;
+    thread_state *th;
+    int *stream_last;  /* last op submitted to each stream, -1 */
+    int *event_last;   /* last RECORD submitted for each event, -1 */
+    double *sm_free;   /* free share of each SM, 1 = empty */
+    double free_sum;   /* sum of sm_free: no block fits when below the smallest share */
+    double cwd_busy;   /* when the work distributor has handed out the blocks given to it so far */
+    int *cwd;          /* kernels in the work distributor with blocks left, in dispatch order */
+    int n_cwd, cap_cwd;
+    int resident, max_resident, max_depth;
+    int last_stream, last_queue; /* the queue rule's memory */
+    int finished_ops;
+} sim;
+
+static void heap_push(sim *s, double t, int kind, int op, int sm, int n)
+{
+    gl_grow((void **)&s->heap, &s->cap_heap, s->n_heap + 1, sizeof *s->heap);
+    event e = {t, s->seq++, kind, op, sm, n};
+    int i = s->n_heap++;
+    while (i > 0) {
+        int up = (i - 1) / 2;
+        event *u = &s->heap[up];
+        if (u->t < e.t || (u->t == e.t && u->seq < e.seq)) break;
+        s->heap[i] = *u;
+        i = up;
+    }
+    s->heap[i] = e;
+}
+
+static event heap_pop(sim *s)
+{
+    event top = s->heap[0], last = s->heap[--s->n_heap];
+    int i = 0;
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= s->n_heap) break;
+        if (c + 1 < s->n_heap &&
+            (s->heap[c + 1].t < s->heap[c].t || (s->heap[c + 1].t == s->heap[c].t && s->heap[c + 1].seq < s->heap[c].seq)))
+            c++;
+        if (last.t < s->heap[c].t || (last.t == s->heap[c].t && last.seq < s->heap[c].seq)) break;
+        s->heap[i] = s->heap[c];
+        i = c;
+    }
+    s->heap[i] = last;
+    return top;
+}
+
+static void add_dep(sim *s, int on)
+{
+    if (on < 0) return;
+    gl_grow((void **)&s->deps, &s->cap_deps, s->n_deps + 1, sizeof *s->deps);
+    s->deps[s->n_deps++] = on;
+}
+
+static int deps_done(const sim *s, int op)
+{
+    const op_state *st = &s->os[op];
+    for (int i = 0; i < st->n_deps; i++)
+        if (!s->os[s->deps[st->dep_first + i]].finished) return 0;
+    return 1;
+}
+
+static int is_blocking(const gl_sched_stream *st)
+{
+    return st->kind == GL_SCHED_STREAM_BLOCKING || st->kind == GL_SCHED_STREAM_PER_THREAD;
+}
+
+static void finish(sim *s, int op)
+{
+    gl_sched_op *o = &s->p->ops[op];
+    s->os[op].finished = 1;
+    s->finished_ops++;
+    if (o->kind != GL_SCHED_LAUNCH) o->start_ns = s->now;
+    o->end_ns = s->now;
+    if (o->queue >= 0) s->q[o->queue].unfinished--;
+}
+
+/* ---- the host side: issuing calls -------------------------------------------------------- */
+
+/* Start the thread's next call, if it has one and is free to. */
+static void host_next(sim *s, int t)
+{
+    thread_state *th = &s->th[t];
+    if (th->calling || th->blocked >= 0 || th->pc >= th->n) return;
+    gl_sched_op *o = &s->p->ops[th->ops[th->pc]];
+    o->call_ns = s->now;
+    th->calling = 1;
+    heap_push(s, s->now + (o->issue_ns >= 0 ? o->issue_ns : s->m->issue_ns), EV_HOST, t, 0, 0);
+}
+
+/* The hardware queue a call goes to, by the machine's rule. */
+static int choose_queue(sim *s, int stream)
+{
+    int C = s->m->connections;
+    if (s->m->queue_rule == GL_SCHED_QUEUE_STREAM) return stream == GL_SCHED_LEGACY ? 0 : (stream - 1) % C;
+    if (stream == s->last_stream) return s->last_queue;
+    int pick = (s->last_queue + 1) % C;
+    for (int i = 1; i <= C; i++) {
+        int c = (s->last_queue + i) % C;
+        if (s->q[c].unfinished == 0) {
+            pick = c;
+            break;
+        }
+    }
+    s->last_stream = stream;
+    s->last_queue = pick;
+    return pick;
+}
+
+/* The call returns: work out what the op depends on and put it in its queue. */
+static void submit(sim *s, int t)
+{
+    thread_state *th = &s->th[t];
+    int op = th->ops[th->pc++];
+    gl_sched_program *p = s->p;
+    gl_sched_op *o = &p->ops[op];
+    op_state *st = &s->os[op];
+    th->calling = 0;
+    o->submit_ns = s->now;
+    st->order = s->submitted++;
+    st->dep_first = s->n_deps;
+
+    if (o->kind == GL_SCHED_HOST) {
+        finish(s, op);
+    } else if (o->kind == GL_SCHED_SYNC) {
+        if (o->event >= 0)
+            add_dep(s, s->event_last[o->event]);
+        else if (o->stream >= 0)
+            add_dep(s, s->stream_last[o->stream]);
+        else
+            for (int i = 0; i < p->n_streams; i++) add_dep(s, s->stream_last[i]);
+        st->n_deps = s->n_deps - st->dep_first;
+        th->blocked = op; /* finished when its dependencies are, in progress() */
+    } else {
+        const gl_sched_stream *ss = &p->streams[o->stream];
+        add_dep(s, s->stream_last[o->stream]);
+        if (ss->kind == GL_SCHED_STREAM_LEGACY) {
+            for (int i = 0; i < p->n_streams; i++)
+                if (is_blocking(&p->streams[i])) add_dep(s, s->stream_last[i]);
+        } else if (is_blocking(ss)) {
+            add_dep(s, s->stream_last[GL_SCHED_LEGACY]);
+        }
+        if (o->kind == GL_SCHED_WAIT) add_dep(s, s->event_last[o->event]);
+        st->n_deps = s->n_deps - st->dep_first;
+        s->stream_last[o->stream] = op;
+        if (o->kind == GL_SCHED_RECORD) s->event_last[o->event] = op;
+        if (o->kind == GL_SCHED_LAUNCH) st->remaining = o->blocks;
+        o->queue = choose_queue(s, o->stream);
+        queue *q = &s->q[o->queue];
+        gl_grow((void **)&q->fifo, &q->cap, q->n + 1, sizeof *q->fifo);
+        q->fifo[q->n++] = op;
+        q->unfinished++;
+        if (q->n - q->head > s->max_depth) s->max_depth = q->n - q->head;
+        heap_push(s, s->now + s->m->launch_latency_ns, EV_ARRIVE, op, 0, 0);
+    }
+    host_next(s, t);
+}
+
+/* ---- the device side: queues, the work distributor, SMs ------------------------------------------ */
+
+/* Whether the queue's head may leave now. */
+static int head_ready(const sim *s, const queue *q)
+{
+    if (q->head >= q->n || q->holding >= 0) return 0;
+    int op = q->fifo[q->head];
+    if (!s->os[op].arrived || !deps_done(s, op)) return 0;
+    if (s->p->ops[op].kind == GL_SCHED_LAUNCH && s->resident >= s->m->resident_grids) return 0;
+    return 1;
+}
+
+/* Let ready heads go, the earliest-submitted first (they compete for resident places). */
+static int advance_queues(sim *s)
+{
+    int moved = 0;
+    for (;;) {
+        int best = -1;
+        for (int c = 0; c < s->m->connections; c++) {
+            queue *q = &s->q[c];
+            if (head_ready(s, q) && (best < 0 || s->os[q->fifo[q->head]].order < s->os[s->q[best].fifo[s->q[best].head]].order))
+                best = c;
+        }
+        if (best < 0) return moved;
+        queue *q = &s->q[best];
+        int op = q->fifo[q->head++];
+        gl_sched_op *o = &s->p->ops[op];
+        o->go_ns = s->now;
+        moved = 1;
+        if (o->kind == GL_SCHED_LAUNCH) {
+            s->resident++;
+            if (s->resident > s->max_resident) s->max_resident = s->resident;
+            if (s->m->release_rule == GL_SCHED_RELEASE_DISPATCHED) q->holding = op;
+            heap_push(s, s->now + s->m->dispatch_ns, EV_ACCEPT, op, 0, 0);
+        } else {
+            finish(s, op);
+        }
+    }
+}
+
+/* Priority first (lower is more urgent), then the order kernels were accepted. */
+static void cwd_insert(sim *s, int op)
+{
+    gl_grow((void **)&s->cwd, &s->cap_cwd, s->n_cwd + 1, sizeof *s->cwd);
+    int prio = s->p->streams[s->p->ops[op].stream].priority, i = s->n_cwd;
+    while (i > 0 && s->p->streams[s->p->ops[s->cwd[i - 1]].stream].priority > prio) {
+        s->cwd[i] = s->cwd[i - 1];
+        i--;
+    }
+    s->cwd[i] = op;
+    s->n_cwd++;
+}
+
+/* Hand blocks to free SM slots, oldest kernel first; a kernel with blocks left
+ * holds back the kernels after it. */
+static int dispatch(sim *s)
+{
+    int moved = 0, kept = 0;
+    int i;
+    for (i = 0; i < s->n_cwd; i++) {
+        int op = s->cwd[i];
+        gl_sched_op *o = &s->p->ops[op];
+        op_state *st = &s->os[op];
+        double share = 1.0 / o->blocks_per_sm;
+        for (int sm = 0; sm < s->m->sms && st->remaining > 0 && s->free_sum + 1e-9 >= share; sm++) {
+            int n = (int)floor((s->sm_free[sm] + 1e-9) / share);
+            if (n <= 0) continue;
+            if (n > st->remaining) n = st->remaining;
+            /* The distributor hands these n blocks out one after another; the
+             * slots stay taken until the last of them ends. */
+            double first = fmax(s->now, s->cwd_busy);
+            s->cwd_busy = first + n * s->m->block_dispatch_ns;
+            if (st->running == 0 && st->remaining == o->blocks) o->start_ns = first;
+            s->sm_free[sm] -= n * share;
+            s->free_sum -= n * share;
+            st->remaining -= n;
+            st->running += n;
+            heap_push(s, first + (n - 1) * s->m->block_dispatch_ns + o->block_ns, EV_BLOCKS, op, sm, n);
+            moved = 1;
+        }
+        if (st->remaining > 0) break;
+        /* All its blocks are out: a queue waiting on that may move on. */
+        if (s->m->release_rule == GL_SCHED_RELEASE_DISPATCHED && s->q[o->queue].holding == op) s->q[o->queue].holding = -1;
+    }
+    /* Drop the kernels that have no blocks left. */
+    for (int j = 0; j < s->n_cwd; j++)
+        if (j >= i || s->os[s->cwd[j]].remaining > 0) s->cwd[kept++] = s->cwd[j];
+    s->n_cwd = kept;
+    return moved;
+}
+
+/* Apply every rule at the current time until nothing more can happen now. */
+static void progress(sim *s)
+{
+    for (;;) {
+        int moved = 0;
+        for (int t = 0; t < s->p->n_threads; t++) {
+            thread_state *th = &s->th[t];
+            if (th->blocked >= 0 && deps_done(s, th->blocked)) {
+                finish(s, th->blocked);
+                th->blocked = -1;
+                moved = 1;
+                host_next(s, t);
+            }
+        }
+        moved |= advance_queues(s);
+        moved |= dispatch(s);
+        if (!moved) return;
+    }
+}
+
+static void handle(sim *s, const event *e)
+{
+    switch (e->kind) {
+    case EV_HOST:
+        submit(s, e->op);
+        break;
+    case EV_ARRIVE:
+        s->os[e->op].arrived = 1;
+        break;
+    case EV_ACCEPT:
+        s->os[e->op].accepted = 1;
+        cwd_insert(s, e->op);
+        break;
+    case EV_BLOCKS: {
+        op_state *st = &s->os[e->op];
+        double share = 1.0 / s->p->ops[e->op].blocks_per_sm;
+        s->sm_free[e->sm] += e->n * share;
+        s->free_sum += e->n * share;
+        st->running -= e->n;
+        if (st->running == 0 && st->remaining == 0) {
+            s->resident--;
+            finish(s, e->op);
+        }
+        break;
+    }
+    }
+}
+
+/* Printf into err, when there is room for it. */
+static int fail(char *err, int errlen, const char *fmt, ...)
+{
+    if (err && errlen > 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, (size_t)errlen, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+static void sim_free(sim *s)
+{
+    for (int c = 0; s->q && c < s->m->connections; c++) free(s->q[c].fifo);
+    for (int t = 0; s->th && t < s->p->n_threads; t++) free(s->th[t].ops);
+    free(s->heap);
+    free(s->os);
+    free(s->deps);
+    free(s->q);
+    free(s->th);
+    free(s->stream_last);
+    free(s->event_last);
+    free(s->sm_free);
+    free(s->cwd);
+}
+
+/* Refuse what the simulation cannot run, before running it. */
+static int validate(const gl_sched_program *p, const gl_sched_machine *m, char *err, int errlen)
+{
+    if (m->connections < 1) return fail(err, errlen, "the machine has %d queues", m->connections);
+    if (m->sms < 1) return fail(err, errlen, "the machine has %d SMs", m->sms);
+    if (m->resident_grids < 1) return fail(err, errlen, "the machine holds %d resident grids", m->resident_grids);
+    for (int i = 0; i < p->n_ops; i++) {
+        const gl_sched_op *o = &p->ops[i];
+        if (o->kind == GL_SCHED_COPY) return fail(err, errlen, "op %d is a copy: copies are not modelled yet", i);
+        if (o->kind == GL_SCHED_LAUNCH && (o->blocks < 1 || o->blocks_per_sm < 1 || !(o->block_ns >= 0)))
+            return fail(err, errlen, "op %d: a kernel of %d blocks, %d per SM, %g ns each cannot run", i, o->blocks,
+                        o->blocks_per_sm, o->block_ns);
+        if ((o->kind == GL_SCHED_RECORD || o->kind == GL_SCHED_WAIT || (o->kind == GL_SCHED_SYNC && o->event >= 0)) &&
+            (o->event < 0 || o->event >= p->n_events))
+            return fail(err, errlen, "op %d refers to event %d of %d", i, o->event, p->n_events);
+    }
+    return 0;
+}
+
+int gl_sched_simulate(gl_sched_program *p, const gl_sched_machine *m, gl_sched_result *r, char *err, int errlen)
+{
+    memset(r, 0, sizeof *r);
+    if (validate(p, m, err, errlen) < 0) return -1;
+    sim s;
+    memset(&s, 0, sizeof s);
+    s.p = p;
+    s.m = m;
+    s.os = (op_state *)gl_xcalloc((size_t)p->n_ops + 1, sizeof *s.os);
+    s.q = (queue *)gl_xcalloc((size_t)m->connections, sizeof *s.q);
+    for (int c = 0; c < m->connections; c++) s.q[c].holding = -1;
+    s.th = (thread_state *)gl_xcalloc((size_t)p->n_threads + 1, sizeof *s.th);
+    s.stream_last = (int *)gl_xmalloc(sizeof(int) * ((size_t)p->n_streams + 1));
+    s.event_last = (int *)gl_xmalloc(sizeof(int) * ((size_t)p->n_events + 1));
+    for (int i = 0; i < p->n_streams; i++) s.stream_last[i] = -1;
+    for (int i = 0; i < p->n_events; i++) s.event_last[i] = -1;
+    s.sm_free = (double *)gl_xmalloc(sizeof(double) * (size_t)m->sms);
+    for (int i = 0; i < m->sms; i++) s.sm_free[i] = 1.0;
+    s.free_sum = m->sms;
+    s.last_stream = -1;
+    s.last_queue = m->connections - 1;
+    for (int i = 0; i < p->n_ops; i++) {
+        gl_sched_op *o = &p->ops[i];
+        o->call_ns = o->submit_ns = o->go_ns = o->start_ns = o->end_ns = -1;
+        o->queue = -1;
+        thread_state *th = &s.th[o->thread];
+        gl_grow((void **)&th->ops, &th->cap, th->n + 1, sizeof *th->ops);
+        th->ops[th->n++] = i;
+    }
+    for (int t = 0; t < p->n_threads; t++) {
+        s.th[t].blocked = -1;
+        host_next(&s, t);
+    }
+    while (s.n_heap > 0) {
+        event e = heap_pop(&s);
+        s.now = e.t;
+        handle(&s, &e);
+        while (s.n_heap > 0 && s.heap[0].t == s.now) {
+            e = heap_pop(&s);
+            handle(&s, &e);
+        }
+        progress(&s);
+    }
+    int rc = 0;
+    if (s.finished_ops != p->n_ops)
+        rc = fail(err, errlen, "deadlock: %d of %d operations never finished (a wait that can never be satisfied?)",
+                  p->n_ops - s.finished_ops, p->n_ops);
+    for (int t = 0; t < p->n_threads; t++)
+        if (s.th[t].n > 0) {
+            double last = p->ops[s.th[t].ops[s.th[t].n - 1]].submit_ns;
+            if (last > r->host_end_ns) r->host_end_ns = last;
+        }
+    r->end_ns = s.now;
+    r->max_resident = s.max_resident;
+    r->max_queue_depth = s.max_depth;
+    if (rc == 0) {
+        gl_timeline tl;
+        memset(&tl, 0, sizeof tl);
+        gl_sched_timeline(p, &tl);
+        r->makespan_ns = tl.makespan_ns;
+        r->peak_concurrency = tl.peak_concurrency;
+        gl_timeline_free(&tl);
+    }
+    sim_free(&s);
+    return rc;
+}
+
+/* ---- results as a timeline ------------------------------------------------------- */
+
+int gl_sched_timeline(const gl_sched_program *p, gl_timeline *tl)
+{
+    /* Simulated times start at 0; the timeline wants absolute ns, so shift them. */
+    const double origin = 1e9;
+    int n = 0;
+    gl_span *spans = (gl_span *)gl_xcalloc((size_t)p->n_ops + 1, sizeof *spans);
+    for (int i = 0; i < p->n_ops; i++) {
+        const gl_sched_op *o = &p->ops[i];
+        if (o->kind != GL_SCHED_LAUNCH || o->start_ns < 0 || o->end_ns < 0) continue;
+        gl_span *sp = &spans[n++];
+        sp->start_ns = (unsigned long long)llround(origin + o->start_ns);
+        sp->end_inv_ns = ~(unsigned long long)llround(origin + o->end_ns);
+        sp->label = o->label;
+        sp->stream = o->track;
+        sp->kernel = o->id;
+        sp->parent = -1;
+        sp->blocks = o->blocks;
+        sp->threads = o->threads;
+        sp->smid = -1;
+        sp->block = -1;
+        sp->kind = GL_SPAN_KERNEL;
+    }
+    gl_timeline_free(tl);
+    int got = gl_timeline_build(tl, spans, n);
+    free(spans);
+    if (got < 0) gl_die(GL_EXIT_INTERNAL, "sched: two predicted kernels share an id: give each launch its own id");
+    return got;
+}
+
+/* ---- prediction against measurement ------------------------------------------------------ */
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The q-quantile of sorted x[0..n-1], by the nearest rank. */
+static double quantile(const double *x, int n, double q)
+{
+    if (n == 0) return 0;
+    int i = (int)ceil(q * n) - 1;
+    if (i < 0) i = 0;
+    if (i >= n) i = n - 1;
+    return x[i];
+}
+
+/* Earliest kernel start in a timeline (its intervals may include other kinds). */
+static double first_kernel(const gl_timeline *tl)
+{
+    double first = INFINITY;
+    for (int i = 0; i < tl->n; i++)
+        if (tl->k[i].kind == GL_SPAN_KERNEL || tl->k[i].kind < 0) first = fmin(first, tl->k[i].start_ns);
+    return isfinite(first) ? first : 0;
+}
+
+gl_sched_errors gl_sched_compare(const gl_timeline *measured, const gl_timeline *predicted)
+{
+    gl_sched_errors e;
+    memset(&e, 0, sizeof e);
+    e.worst_id = -1;
+    double *ds = (double *)gl_xmalloc(sizeof(double) * ((size_t)predicted->n + 1));
+    double *de = (double *)gl_xmalloc(sizeof(double) * ((size_t)predicted->n + 1));
+    double m0 = first_kernel(measured), p0 = first_kernel(predicted);
+    for (int i = 0; i < predicted->n; i++) {
+        const gl_interval *pk = &predicted->k[i];
+        if (pk->kind != GL_SPAN_KERNEL) continue;
+        int j = gl_timeline_find(measured, pk->kernel);
+        if (j < 0) {
+            e.missing++;
+            continue;
+        }
+        const gl_interval *mk = &measured->k[j];
+        double s = fabs((mk->start_ns - m0) - (pk->start_ns - p0)), en = fabs((mk->end_ns - m0) - (pk->end_ns - p0));
+        if (s > e.start_max_ns || e.worst_id < 0) e.worst_id = pk->kernel;
+        ds[e.matched] = s;
+        de[e.matched] = en;
+        e.matched++;
+    }
+    qsort(ds, (size_t)e.matched, sizeof *ds, cmp_double);
+    qsort(de, (size_t)e.matched, sizeof *de, cmp_double);
+    e.start_median_ns = quantile(ds, e.matched, 0.5);
+    e.start_p90_ns = quantile(ds, e.matched, 0.9);
+    e.start_max_ns = e.matched ? ds[e.matched - 1] : 0;
+    e.end_median_ns = quantile(de, e.matched, 0.5);
+    e.end_p90_ns = quantile(de, e.matched, 0.9);
+    e.end_max_ns = e.matched ? de[e.matched - 1] : 0;
+    free(ds);
+    free(de);
+    return e;
+}
+
+/* ---- the textbook, and the program that goes with it --------------------------------------- */
+
+gl_sched_textbook_form gl_sched_textbook(int order, int S, int K, double T_ns, int C, int L)
+{
+    gl_sched_textbook_form f;
+    double T_us = T_ns / 1e3;
+    int per_queue = (S + C - 1) / C;
+    if (order == GL_SCHED_DEPTH_FIRST && S > C) {
+        f.makespan_ns = (per_queue * (K - 1) + 1) * T_ns;
+        snprintf(f.formula, sizeof f.formula, "(ceil(%d/%d)*(%d-1)+1)*%g us", S, C, K, T_us);
+        f.peak = K > 1 ? (S < 2 * C ? S : 2 * C) : S;
+    } else {
+        f.makespan_ns = K * T_ns;
+        snprintf(f.formula, sizeof f.formula, "%d*%g us", K, T_us);
+        f.peak = S;
+    }
+    double waves = ceil((double)S * K / L);
+    if (waves * T_ns > f.makespan_ns) {
+        f.makespan_ns = waves * T_ns;
+        snprintf(f.formula, sizeof f.formula, "ceil(%d*%d/%d)*%g us (resident-grid limit)", S, K, L, T_us);
+    }
+    if (f.peak > L) f.peak = L;
+    return f;
+}
+
+void gl_sched_streams_by_kernels(gl_sched_program *p, const int *streams, int S, int K, int order, int blocks,
+                                 int threads, int blocks_per_sm, double T_ns)
+{
+    int outer = order == GL_SCHED_DEPTH_FIRST ? S : K, inner = order == GL_SCHED_DEPTH_FIRST ? K : S, id = 0;
+    for (int i = 0; i < outer; i++)
+        for (int j = 0; j < inner; j++) {
+            int s = order == GL_SCHED_DEPTH_FIRST ? i : j, k = order == GL_SCHED_DEPTH_FIRST ? j : i;
+            int op = gl_sched_launch(p, 0, streams[s], blocks, threads, blocks_per_sm, T_ns, id++);
+            p->ops[op].label = k;
+            p->ops[op].track = s;
+        }
+}

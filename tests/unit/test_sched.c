@@ -1,0 +1,482 @@
+/* test_sched.c - the scheduling model: the textbook's closed forms wherever
+ * their assumptions hold, then one hand-worked program per rule. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gl_common.h"
+#include "harness.h"
+#include "gl_sched.h"
+
+static char err[256];
+
+/* A machine with no costs at all: the textbook's assumptions. */
+static gl_sched_machine ideal(int C, int sms, int L)
+{
+    gl_sched_machine m = gl_sched_machine_default();
+    m.connections = C;
+    m.sms = sms;
+    m.resident_grids = L;
+    return m;
+}
+
+/* Run p on m; a program that cannot run fails the calling test. */
+static gl_sched_result run(gl_sched_program *p, const gl_sched_machine *m)
+{
+    gl_sched_result r;
+    if (gl_sched_simulate(p, m, &r, err, sizeof err) != 0) {
+        printf("# simulate: %s\n", err);
+        r.makespan_ns = -1;
+    }
+    return r;
+}
+
+/* S new streams of one kind. */
+static void streams(gl_sched_program *p, int *s, int S, int kind)
+{
+    for (int i = 0; i < S; i++) s[i] = gl_sched_stream_new(p, kind, 0, -1);
+}
+
+/* ---- the closed forms -------------------------------------------------------------- */
+
+static void test_textbook_grid(void)
+{
+    static const int Ss[] = {1, 2, 3, 4, 5, 7, 8, 9, 12, 16, 31, 33};
+    static const int Ks[] = {1, 2, 3, 5};
+    static const int Cs[] = {1, 2, 3, 4, 8, 32};
+    const double T = 1000;
+    int cases = 0, make_ok = 0, peak_ok = 0;
+    for (int a = 0; a < GL_ARRAY_LEN(Ss); a++)
+        for (int b = 0; b < GL_ARRAY_LEN(Ks); b++)
+            for (int c = 0; c < GL_ARRAY_LEN(Cs); c++)
+                for (int order = GL_SCHED_DEPTH_FIRST; order <= GL_SCHED_BREADTH_FIRST; order++) {
+                    int S = Ss[a], K = Ks[b], C = Cs[c], s[64];
+                    gl_sched_program p;
+                    gl_sched_program_init(&p);
+                    streams(&p, s, S, GL_SCHED_STREAM_NONBLOCKING);
+                    gl_sched_streams_by_kernels(&p, s, S, K, order, 1, 32, 1, T);
+                    gl_sched_machine m = ideal(C, S * K, 1024);
+                    gl_sched_result r = run(&p, &m);
+                    gl_sched_textbook_form f = gl_sched_textbook(order, S, K, T, C, 1024);
+                    cases++;
+                    make_ok += r.makespan_ns == f.makespan_ns;
+                    peak_ok += r.peak_concurrency == f.peak;
+                    if (r.makespan_ns != f.makespan_ns || r.peak_concurrency != f.peak)
+                        printf("# S=%d K=%d C=%d %s: simulated %g ns peak %d, textbook %s = %g ns peak %d\n", S, K, C,
+                               order ? "breadth" : "depth", r.makespan_ns, r.peak_concurrency, f.formula,
+                               f.makespan_ns, f.peak);
+                    gl_sched_program_free(&p);
+                }
+    char d[160];
+    snprintf(d, sizeof d, "textbook makespan reproduced exactly in %d of %d (S, K, C, order) cases", make_ok, cases);
+    test_cond(d, make_ok == cases);
+    snprintf(d, sizeof d, "textbook peak concurrency reproduced exactly in %d of %d cases", peak_ok, cases);
+    test_cond(d, peak_ok == cases);
+}
+
+static void test_textbook_stream_rule(void)
+{
+    /* The textbook's own queue rule (stream s in queue s mod C) gives the same forms. */
+    int bad = 0, cases = 0;
+    for (int S = 1; S <= 12; S++)
+        for (int C = 1; C <= 5; C++)
+            for (int order = 0; order < 2; order++) {
+                int s[16];
+                gl_sched_program p;
+                gl_sched_program_init(&p);
+                streams(&p, s, S, GL_SCHED_STREAM_NONBLOCKING);
+                gl_sched_streams_by_kernels(&p, s, S, 3, order, 1, 32, 1, 100);
+                gl_sched_machine m = ideal(C, 64, 1024);
+                m.queue_rule = GL_SCHED_QUEUE_STREAM;
+                gl_sched_result r = run(&p, &m);
+                gl_sched_textbook_form f = gl_sched_textbook(order, S, 3, 100, C, 1024);
+                bad += r.makespan_ns != f.makespan_ns || r.peak_concurrency != f.peak;
+                cases++;
+                gl_sched_program_free(&p);
+            }
+    char d[128];
+    snprintf(d, sizeof d, "the stream-mod-C queue rule reproduces the textbook too (%d of %d cases differ)", bad, cases);
+    test_cond(d, bad == 0);
+}
+
+static void test_textbook_resident_limit(void)
+{
+    /* Breadth-first beyond L: ceil(S*K/L) waves of T. */
+    int s[40];
+    gl_sched_program p;
+    gl_sched_program_init(&p);
+    streams(&p, s, 40, GL_SCHED_STREAM_NONBLOCKING);
+    gl_sched_streams_by_kernels(&p, s, 40, 2, GL_SCHED_BREADTH_FIRST, 1, 32, 1, 100);
+    gl_sched_machine m = ideal(8, 128, 16);
+    gl_sched_result r = run(&p, &m);
+    gl_sched_textbook_form f = gl_sched_textbook(GL_SCHED_BREADTH_FIRST, 40, 2, 100, 8, 16);
+    test_cond("resident-grid limit: 80 kernels, 16 at a time, take ceil(80/16) = 5 waves as the textbook says",
+              r.makespan_ns == 500 && f.makespan_ns == 500 && r.peak_concurrency == 16 && r.max_resident == 16);
+    gl_sched_program_free(&p);
+}
+
+/* ---- one program per rule ------------------------------------------------------------- */
+
+static void test_false_dependency(void)
+{
+    /* One queue: A, B in stream 1 (B waits for A), then X in stream 2 behind B. */
+    for (int C = 1; C <= 2; C++) {
+        int s[2];
+        gl_sched_program p;
+        gl_sched_program_init(&p);
+        streams(&p, s, 2, GL_SCHED_STREAM_NONBLOCKING);
+        gl_sched_launch(&p, 0, s[0], 1, 32, 1, 100, 0);
+        gl_sched_launch(&p, 0, s[0], 1, 32, 1, 100, 1);
+        int x = gl_sched_launch(&p, 0, s[1], 1, 32, 1, 10, 2);
+        gl_sched_machine m = ideal(C, 4, 128);
+        run(&p, &m);
+        if (C == 1)
+            test_cond("in-order queue: an independent kernel behind a waiting head waits too (starts at 100)",
+                      p.ops[x].start_ns == 100);
+        else
+            test_cond("with a second queue the same kernel starts at once", p.ops[x].start_ns == 0);
+        gl_sched_program_free(&p);
+    }
+}
+
+static void test_release_rule(void)
+{
+    /* A: 5 blocks, 2 slots, 100 each (3 waves); B: one block in a more urgent
+     * stream, issued 10 after A. Released at launch, B takes the first free
+     * slot at 110; released only once A's blocks are all out, B waits in the
+     * queue until 210. */
+    for (int rule = 0; rule < 2; rule++)
+        for (int C = 1; C <= 2; C++) {
+            gl_sched_program p;
+            gl_sched_program_init(&p);
+            int a = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+            int b = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, -1, -1);
+            int oa = gl_sched_launch(&p, 0, a, 5, 32, 2, 100, 0);
+            int ob = gl_sched_launch(&p, 0, b, 1, 32, 2, 10, 1);
+            gl_sched_machine m = ideal(C, 1, 128);
+            m.release_rule = rule;
+            m.issue_ns = 10; /* B arrives after A's first blocks are out */
+            run(&p, &m);
+            double want = rule == GL_SCHED_RELEASE_DISPATCHED && C == 1 ? 210 : 110;
+            char d[160];
+            snprintf(d, sizeof d, "release %s, %d queue(s): the urgent kernel starts at %g (got %g), A ends at %g",
+                     rule ? "once dispatched" : "at launch", C, want, p.ops[ob].start_ns, p.ops[oa].end_ns);
+            test_cond(d, p.ops[ob].start_ns == want);
+            gl_sched_program_free(&p);
+        }
+}
+
+static void test_block_slots(void)
+{
+    /* 2 SMs x 1 slot: A (3 blocks) then B (2 blocks) in another queue. A's
+     * last block goes first at 100 (oldest first), B's first block beside it,
+     * B's second at 200: the kernels overlap partially. */
+    int s[2];
+    gl_sched_program p;
+    gl_sched_program_init(&p);
+    streams(&p, s, 2, GL_SCHED_STREAM_NONBLOCKING);
+    int a = gl_sched_launch(&p, 0, s[0], 3, 1024, 1, 100, 0);
+    int b = gl_sched_launch(&p, 0, s[1], 2, 1024, 1, 100, 1);
+    gl_sched_machine m = ideal(2, 2, 128);
+    gl_sched_result r = run(&p, &m);
+    test_cond("blocks fill free slots: A runs 0..200, B 100..300, overlapping partially",
+              p.ops[a].start_ns == 0 && p.ops[a].end_ns == 200 && p.ops[b].start_ns == 100 &&
+                  p.ops[b].end_ns == 300 && r.makespan_ns == 300 && r.peak_concurrency == 2);
+    gl_sched_program_free(&p);
+
+    /* Shapes share an SM by occupancy: 1 block of a 2-per-SM kernel and 2 of a 4-per-SM one fill it. */
+    gl_sched_program_init(&p);
+    streams(&p, s, 2, GL_SCHED_STREAM_NONBLOCKING);
+    gl_sched_launch(&p, 0, s[0], 1, 512, 2, 100, 0);
+    int c = gl_sched_launch(&p, 0, s[1], 3, 256, 4, 100, 1);
+    m = ideal(2, 1, 128);
+    run(&p, &m);
+    test_cond("mixed shapes: half an SM left takes two quarter-SM blocks; the third waits for 100",
+              p.ops[c].start_ns == 0 && p.ops[c].end_ns == 200);
+    gl_sched_program_free(&p);
+}
+
+static void test_resident_limit(void)
+{
+    int s[8];
+    gl_sched_program p;
+    gl_sched_program_init(&p);
+    streams(&p, s, 8, GL_SCHED_STREAM_NONBLOCKING);
+    for (int i = 0; i < 8; i++) gl_sched_launch(&p, 0, s[i], 1, 32, 1, 100, i);
+    gl_sched_machine m = ideal(8, 64, 4);
+    gl_sched_result r = run(&p, &m);
+    test_cond("resident-grid limit 4: 8 kernels run 4 at a time", r.makespan_ns == 200 && r.peak_concurrency == 4 &&
+                                                                       r.max_resident == 4);
+    gl_sched_program_free(&p);
+}
+
+static void test_queue_switch_rule(void)
+{
+    /* The probe from the hyperq experiment: 12 streams hold every queue busy,
+     * then L and D in stream b (D waits for L) and a short kernel in every
+     * other stream. With the switch rule the shorts that wait are those whose
+     * call lands in D's queue: which depends on the call sequence, not on b. */
+    static const int blockers[] = {0, 1, 5};
+    static const char *const want[] = {"B...W...W...", ".B..W...W...", "...W.B..W..."};
+    for (int i = 0; i < 3; i++) {
+        int s[12], b = blockers[i], first = 0, shorts[12];
+        gl_sched_program p;
+        gl_sched_program_init(&p);
+        streams(&p, s, 12, GL_SCHED_STREAM_NONBLOCKING);
+        for (int j = 0; j < 12; j++) gl_sched_launch(&p, 0, s[j], 1, 32, 1, 300000, first++);
+        int l = gl_sched_launch(&p, 0, s[b], 1, 32, 1, 2000000, first++);
+        gl_sched_launch(&p, 0, s[b], 1, 32, 1, 10000, first++);
+        for (int j = 0; j < 12; j++) shorts[j] = j == b ? -1 : gl_sched_launch(&p, 0, s[j], 1, 32, 1, 5000, first++);
+        gl_sched_machine m = ideal(4, 132, 128);
+        m.issue_ns = 4000;
+        run(&p, &m);
+        char got[13];
+        for (int j = 0; j < 12; j++)
+            got[j] = j == b ? 'B' : p.ops[shorts[j]].start_ns - p.ops[l].start_ns > 1900000 ? 'W' : '.';
+        got[12] = '\0';
+        char d[160];
+        snprintf(d, sizeof d, "queue switch rule, all queues busy, blocker in stream %d: waiters %s (measured on H200: %s)",
+                 b, got, want[i]);
+        test_cond(d, strcmp(got, want[i]) == 0);
+        gl_sched_program_free(&p);
+    }
+    /* With idle queues a new stream takes one of them: nothing waits. */
+    int s[12], shorts[12], id = 0;
+    gl_sched_program p;
+    gl_sched_program_init(&p);
+    streams(&p, s, 12, GL_SCHED_STREAM_NONBLOCKING);
+    int l = gl_sched_launch(&p, 0, s[0], 1, 32, 1, 2000000, id++);
+    gl_sched_launch(&p, 0, s[0], 1, 32, 1, 10000, id++);
+    for (int j = 1; j < 12; j++) shorts[j] = gl_sched_launch(&p, 0, s[j], 1, 32, 1, 5000, id++);
+    gl_sched_machine m = ideal(4, 132, 128);
+    m.issue_ns = 4000;
+    run(&p, &m);
+    int waited = 0;
+    for (int j = 1; j < 12; j++) waited += p.ops[shorts[j]].start_ns - p.ops[l].start_ns > 1900000;
+    test_cond("queue switch rule, idle queues: no short kernel waits (measured on H200: none)", waited == 0);
+    gl_sched_program_free(&p);
+}
+
+static void test_legacy_stream(void)
+{
+    for (int kind = GL_SCHED_STREAM_BLOCKING; kind <= GL_SCHED_STREAM_NONBLOCKING; kind++) {
+        int s[2];
+        gl_sched_program p;
+        gl_sched_program_init(&p);
+        streams(&p, s, 2, kind);
+        gl_sched_launch(&p, 0, s[0], 1, 32, 1, 100, 0);
+        int lg = gl_sched_launch(&p, 0, GL_SCHED_LEGACY, 1, 32, 1, 10, 1);
+        int b = gl_sched_launch(&p, 0, s[1], 1, 32, 1, 100, 2);
+        gl_sched_machine m = ideal(8, 8, 128);
+        gl_sched_result r = run(&p, &m);
+        if (kind == GL_SCHED_STREAM_BLOCKING)
+            test_cond("legacy stream: its kernel waits for the blocking stream (100), the next blocking kernel for it (110)",
+                      p.ops[lg].start_ns == 100 && p.ops[b].start_ns == 110 && r.makespan_ns == 210);
+        else
+            test_cond("legacy stream: non-blocking streams neither wait for it nor hold it back",
+                      p.ops[lg].start_ns == 0 && p.ops[b].start_ns == 0 && r.makespan_ns == 100);
+        gl_sched_program_free(&p);
+    }
+    /* Per-thread default streams are blocking. */
+    gl_sched_program p;
+    gl_sched_program_init(&p);
+    int pt = gl_sched_stream_new(&p, GL_SCHED_STREAM_PER_THREAD, 0, 0);
+    gl_sched_launch(&p, 0, pt, 1, 32, 1, 100, 0);
+    int lg = gl_sched_launch(&p, 0, GL_SCHED_LEGACY, 1, 32, 1, 10, 1);
+    gl_sched_machine m = ideal(8, 8, 128);
+    run(&p, &m);
+    test_cond("a per-thread default stream synchronizes with the legacy stream", p.ops[lg].start_ns == 100);
+    gl_sched_program_free(&p);
+}
+
+static void test_events(void)
+{
+    int s[2];
+    gl_sched_program p;
+    gl_sched_program_init(&p);
+    streams(&p, s, 2, GL_SCHED_STREAM_NONBLOCKING);
+    int e = gl_sched_event_new(&p), never = gl_sched_event_new(&p);
+    gl_sched_launch(&p, 0, s[0], 1, 32, 1, 100, 0);
+    int rec = gl_sched_record(&p, 0, s[0], e);
+    gl_sched_wait(&p, 0, s[1], e);
+    int b = gl_sched_launch(&p, 0, s[1], 1, 32, 1, 50, 1);
+    gl_sched_wait(&p, 0, s[0], never);
+    int c = gl_sched_launch(&p, 0, s[0], 1, 32, 1, 50, 2);
+    gl_sched_machine m = ideal(4, 8, 128);
+    run(&p, &m);
+    test_cond("events: a record finishes when its stream reaches it; a waiting stream goes on then",
+              p.ops[rec].end_ns == 100 && p.ops[b].start_ns == 100);
+    test_cond("events: waiting for an event never recorded does not wait", p.ops[c].start_ns == 100);
+    gl_sched_program_free(&p);
+}
+
+static void test_host(void)
+{
+    /* Issue cost: each call returns issue_ns after the previous one. */
+    int s[4];
+    gl_sched_program p;
+    gl_sched_program_init(&p);
+    streams(&p, s, 4, GL_SCHED_STREAM_NONBLOCKING);
+    for (int i = 0; i < 4; i++) gl_sched_launch(&p, 0, s[i], 1, 32, 1, 5, i);
+    gl_sched_machine m = ideal(4, 8, 128);
+    m.issue_ns = 10;
+    m.launch_latency_ns = 3;
+    gl_sched_result r = run(&p, &m);
+    test_cond("host issue cost: kernels start at 13, 23, 33, 43 and never overlap",
+              p.ops[0].start_ns == 13 && p.ops[3].start_ns == 43 && r.peak_concurrency == 1 && r.makespan_ns == 35);
+    gl_sched_program_free(&p);
+
+    /* A call with its own measured cost overrides the machine's. */
+    gl_sched_program_init(&p);
+    streams(&p, s, 1, GL_SCHED_STREAM_NONBLOCKING);
+    int a = gl_sched_launch(&p, 0, s[0], 1, 32, 1, 5, 0);
+    p.ops[a].issue_ns = 70;
+    run(&p, &m);
+    test_cond("a per-call issue time replaces the machine's", p.ops[a].submit_ns == 70 && p.ops[a].start_ns == 73);
+    gl_sched_program_free(&p);
+
+    /* Synchronizing: the host waits for stream 1 before launching into stream 2. */
+    gl_sched_program_init(&p);
+    streams(&p, s, 2, GL_SCHED_STREAM_NONBLOCKING);
+    gl_sched_launch(&p, 0, s[0], 1, 32, 1, 100, 0);
+    gl_sched_sync_stream(&p, 0, s[0]);
+    int b = gl_sched_launch(&p, 0, s[1], 1, 32, 1, 10, 1);
+    m = ideal(4, 8, 128);
+    run(&p, &m);
+    test_cond("host sync: the next call starts only when the stream is done", p.ops[b].start_ns == 100);
+    gl_sched_program_free(&p);
+
+    /* Two host threads issue side by side. */
+    gl_sched_program_init(&p);
+    int t0 = gl_sched_stream_new(&p, GL_SCHED_STREAM_PER_THREAD, 0, 0);
+    int t1 = gl_sched_stream_new(&p, GL_SCHED_STREAM_PER_THREAD, 0, 1);
+    for (int i = 0; i < 3; i++) {
+        gl_sched_launch(&p, 0, t0, 1, 32, 1, 100, 2 * i);
+        gl_sched_launch(&p, 1, t1, 1, 32, 1, 100, 2 * i + 1);
+    }
+    m = ideal(2, 8, 128);
+    m.issue_ns = 10;
+    r = run(&p, &m);
+    test_cond("two host threads: their streams run side by side (300 ns, two at a time)",
+              r.makespan_ns == 300 && r.peak_concurrency == 2);
+    gl_sched_program_free(&p);
+}
+
+static void test_dispatch_latency(void)
+{
+    int s[1];
+    gl_sched_program p;
+    gl_sched_program_init(&p);
+    streams(&p, s, 1, GL_SCHED_STREAM_NONBLOCKING);
+    for (int i = 0; i < 3; i++) gl_sched_launch(&p, 0, s[0], 1, 32, 1, 100, i);
+    gl_sched_machine m = ideal(1, 1, 128);
+    m.dispatch_ns = 2;
+    run(&p, &m);
+    test_cond("dispatch latency: a dependent kernel starts 2 ns after its predecessor ends",
+              p.ops[0].start_ns == 2 && p.ops[1].start_ns == 104 && p.ops[2].start_ns == 206);
+    gl_sched_program_free(&p);
+}
+
+static void test_block_dispatch(void)
+{
+    /* 4 blocks at 10 ns apiece onto 4 free slots: they start at 0, 10, 20, 30,
+     * so the grid ends at 30 + 100; a second grid's one block waits its turn. */
+    int s[2];
+    gl_sched_program p;
+    gl_sched_program_init(&p);
+    streams(&p, s, 2, GL_SCHED_STREAM_NONBLOCKING);
+    int a = gl_sched_launch(&p, 0, s[0], 4, 32, 1, 100, 0);
+    int b = gl_sched_launch(&p, 0, s[1], 1, 32, 1, 100, 1);
+    gl_sched_machine m = ideal(2, 5, 128);
+    m.block_dispatch_ns = 10;
+    run(&p, &m);
+    test_cond("block dispatch time: a 4-block grid spans 130 ns and the next grid's block starts at 40",
+              p.ops[a].start_ns == 0 && p.ops[a].end_ns == 130 && p.ops[b].start_ns == 40);
+    gl_sched_program_free(&p);
+}
+
+static void test_refusals(void)
+{
+    int s[1];
+    gl_sched_program p;
+    gl_sched_program_init(&p);
+    streams(&p, s, 1, GL_SCHED_STREAM_NONBLOCKING);
+    gl_sched_launch(&p, 0, s[0], 1, 32, 0, 100, 0);
+    gl_sched_machine m = ideal(1, 1, 128);
+    gl_sched_result r;
+    test_cond("a kernel whose block fits nowhere is refused with a reason",
+              gl_sched_simulate(&p, &m, &r, err, sizeof err) == -1 && strstr(err, "cannot run") != NULL);
+    p.ops[0].blocks_per_sm = 1;
+    p.ops[0].kind = GL_SCHED_COPY;
+    test_cond("copies are refused until a copy engine is modelled",
+              gl_sched_simulate(&p, &m, &r, err, sizeof err) == -1 && strstr(err, "copy") != NULL);
+    m.connections = 0;
+    test_cond("a machine without queues is refused", gl_sched_simulate(&p, &m, &r, err, sizeof err) == -1);
+    gl_sched_program_free(&p);
+}
+
+static void test_compare(void)
+{
+    int s[3];
+    gl_sched_program p;
+    gl_sched_program_init(&p);
+    streams(&p, s, 3, GL_SCHED_STREAM_NONBLOCKING);
+    for (int i = 0; i < 3; i++) gl_sched_launch(&p, 0, s[i], 1, 32, 1, 1000, 10 + i);
+    gl_sched_machine m = ideal(4, 8, 128);
+    m.issue_ns = 100;
+    run(&p, &m);
+    gl_timeline pred, meas;
+    memset(&pred, 0, sizeof pred);
+    memset(&meas, 0, sizeof meas);
+    gl_sched_timeline(&p, &pred);
+    /* The "measurement": the same kernels 7 us later on another clock, one of them 50 ns late. */
+    for (int i = 0; i < 3; i++) {
+        p.ops[i].start_ns += 7000 + (i == 2 ? 50 : 0);
+        p.ops[i].end_ns += 7000 + (i == 2 ? 50 : 0);
+    }
+    gl_sched_timeline(&p, &meas);
+    gl_sched_errors e = gl_sched_compare(&meas, &pred);
+    test_cond("compare: kernels matched by id, offsets between clocks ignored, the late one found",
+              e.matched == 3 && e.missing == 0 && e.start_median_ns == 0 && e.start_max_ns == 50 &&
+                  e.end_max_ns == 50 && e.worst_id == 12);
+    gl_timeline_free(&pred);
+    gl_timeline_free(&meas);
+    gl_sched_program_free(&p);
+}
+
+static void test_scale(void)
+{
+    /* 256 streams x 16 kernels of 8448 blocks (twice what 132 SMs x 32 hold). */
+    int s[256];
+    gl_sched_program p;
+    gl_sched_program_init(&p);
+    streams(&p, s, 256, GL_SCHED_STREAM_NONBLOCKING);
+    gl_sched_streams_by_kernels(&p, s, 256, 16, GL_SCHED_BREADTH_FIRST, 8448, 32, 32, 20000);
+    gl_sched_machine m = ideal(32, 132, 128);
+    gl_sched_result r = run(&p, &m);
+    test_cond("4096 kernels of two waves each: makespan is 8192 waves of 20 us back to back",
+              fabs(r.makespan_ns - 8192 * 20000.0) < 1e-3);
+    gl_sched_program_free(&p);
+}
+
+int main(void)
+{
+    test_textbook_grid();
+    test_textbook_stream_rule();
+    test_textbook_resident_limit();
+    test_false_dependency();
+    test_release_rule();
+    test_block_slots();
+    test_resident_limit();
+    test_queue_switch_rule();
+    test_legacy_stream();
+    test_events();
+    test_host();
+    test_dispatch_latency();
+    test_block_dispatch();
+    test_refusals();
+    test_compare();
+    test_scale();
+    test_report();
+}
