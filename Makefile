@@ -117,7 +117,7 @@ $(BUILD)/tests/gpu/%: tests/gpu/%.cu tests/unit/harness.h $(LIB_CUDA) $(LIB_HOST
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
 # ---- targets ------------------------------------------------------------------------
-.PHONY: all help test test-gpu test-unit test-cli clean sanitize-all sweep-connections FORCE \
+.PHONY: all help test test-gpu test-unit test-cli clean sanitize-all sweep-connections sweep-hyperq validate-model FORCE \
         $(addprefix run-,$(EXPERIMENTS)) $(addprefix profile-,$(EXPERIMENTS)) $(addprefix sanitize-,$(EXPERIMENTS))
 
 all: $(BINS) $(UNIT_TESTS) $(GPU_TESTS)
@@ -170,6 +170,20 @@ CONNECTIONS ?= 1,2,4,8,16,32
 sweep-connections: $(BUILD)/bin/false-dependency
 	$(BUILD)/bin/false-dependency --connections $(CONNECTIONS) $(ARGS)
 
+# hyperq once per C; the merged results and the plot go to experiments/results/<gpu>/.
+# A failed claim still records the results (and the exit status says so).
+sweep-hyperq: $(BUILD)/bin/hyperq
+	@mkdir -p $(BUILD)/sweep
+	@rc=0; $(BUILD)/bin/hyperq --connections $(CONNECTIONS) --json $(BUILD)/sweep/hyperq.json \
+	  --csv $(BUILD)/sweep/hyperq.csv $(ARGS) || rc=$$?; \
+	if [ -f $(BUILD)/sweep/hyperq.json ]; then \
+	  $(PYTHON) experiments/plot-hyperq.py $(BUILD)/sweep/hyperq.json --csv $(BUILD)/sweep/hyperq.csv || rc=$$?; fi; \
+	exit $$rc
+
+# The scheduling model on random shapes (seeded); results under experiments/results/<gpu>/.
+validate-model: $(BUILD)/bin/false-dependency
+	$(PYTHON) experiments/validate-model.py --bin $(BUILD)/bin/false-dependency $(ARGS)
+
 clean:
 	rm -rf $(BUILD)
 
@@ -181,6 +195,8 @@ help:
 	@echo "  test-cli                   command-line tests of every binary (no GPU needed)"
 	@echo "  test-gpu                   every experiment in --quick mode, plus GPU-only cases"
 	@echo "  sanitize-all               compute-sanitizer memcheck, racecheck and synccheck on every experiment"
+	@echo "  sweep-hyperq               hyperq once per C in CONNECTIONS=$(CONNECTIONS); results and plot in experiments/results/<gpu>/"
+	@echo "  validate-model             the scheduling model against false-dependency on 72 random shapes (ARGS=--shapes N --seed S)"
 	@echo "  sweep-connections          false-dependency once per CUDA_DEVICE_MAX_CONNECTIONS in CONNECTIONS=$(CONNECTIONS), one merged table"
 	@echo "  clean                      remove $(BUILD)/"
 	@for f in $(FAMILIES); do \

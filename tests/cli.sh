@@ -34,14 +34,22 @@ done
 
 if [ -x "$BIN/false-dependency" ]; then
     b=$BIN/false-dependency
-    expect "false-dependency --help shows the model" 0 "ceil\(S/C\)\*\(K-1\)\+1" "$b" --help
+    expect "false-dependency --help names the model" 0 "scheduling simulation" "$b" --help
     expect "false-dependency --streams 0 exits 2" 2 "--streams: '0' is out of range; accepted: integer 1\.\.1024" "$b" --streams 0
     expect "false-dependency --kernels 65 exits 2" 2 "--kernels: '65' is out of range" "$b" --kernels 65
     expect "false-dependency --kernel-us 0.5 exits 2" 2 "--kernel-us: '0.5' is out of range; accepted: number 1\.\.1e\+06" "$b" --kernel-us 0.5
     expect "false-dependency --kernel-us nan exits 2" 2 "--kernel-us: 'nan' is not a number" "$b" --kernel-us nan
     expect "false-dependency --order sideways exits 2" 2 "accepted: one of depth\|breadth\|both" "$b" --order sideways
     expect "false-dependency --tolerance -0.1 exits 2" 2 "--tolerance" "$b" --tolerance -0.1
-    expect "false-dependency --blocks 2000 exits 2" 2 "--blocks" "$b" --blocks 2000
+    expect "false-dependency --blocks 2000000 exits 2" 2 "--blocks" "$b" --blocks 2000000
+fi
+
+if [ -x "$BIN/hyperq" ]; then
+    b=$BIN/hyperq
+    expect "hyperq --part nowhere exits 2" 2 "accepted: one of all\|map\|dispatch\|sweep\|legacy" "$b" --part nowhere
+    expect "hyperq --streams 16,0 exits 2" 2 "--streams" "$b" --streams 16,0
+    expect "hyperq --map-streams 1 exits 2" 2 "--map-streams: '1' is out of range" "$b" --map-streams 1
+    expect "hyperq --legacy-kernel-us 0 exits 2" 2 "--legacy-kernel-us" "$b" --legacy-kernel-us 0
 fi
 
 if [ -x "$BIN/nested-hello" ]; then

@@ -26,8 +26,8 @@ if [ -x "$BIN/false-dependency" ]; then
         python3 tests/validate.py report "$tmp/fd.json" --rows 2 --verdict PASS --claims-verdict PASS
     check "false-dependency CSV: two rows with statistics and verdicts" \
         python3 tests/validate.py csv "$tmp/fd.csv" --rows 2 --columns variant,connections,makespan_median_ms,verdict
-    check "false-dependency trace: 12 kernels on 4 named streams, SM of every block" \
-        python3 tests/validate.py trace "$tmp/fd.trace.json" --events 12 --runs 1 \
+    check "false-dependency trace: 12 kernels measured and 12 simulated on 4 named streams, SM of every measured block" \
+        python3 tests/validate.py trace "$tmp/fd.trace.json" --events 24 --runs 2 \
         --tracks "stream 0,stream 1,stream 2,stream 3" --block-sms
     expect "false-dependency --device 99 exits 77" 77 "no suitable GPU: --device 99 requested" "$b" --quick --device 99
     expect "false-dependency --connections 1,4: one process per value, one merged table" 0 "== sweep of CUDA_DEVICE_MAX_CONNECTIONS: 2 of 2 values merged" \
@@ -40,8 +40,8 @@ if [ -x "$BIN/false-dependency" ]; then
     expect "false-dependency --profile: one run per configuration" 0 "^verdict: PASS" "$b" --quick --profile --json "$tmp/prof.json"
     check "under --profile every statistic has one sample" \
         python3 tests/validate.py json "$tmp/prof.json" --expect rows.1.values.makespan.n=1 --expect rows.0.values.span_cost.n=1
-    expect "false-dependency, kernels too big to fit at once: the model's claims SKIP with the reason" 0 \
-        "makespan matches the model: SKIP \(n/a: a kernel of 1024 blocks x 1024 threads does not fit" \
+    expect "false-dependency, kernels too big to fit at once: the simulation follows their blocks through the waves" 0 \
+        "depth-first S=2 makespan matches the simulation: PASS" \
         "$b" --quick --order depth --streams 2 --kernels 1 --kernel-us 50 --blocks 1024 --threads 1024
     expect "false-dependency, 64 kernels per stream: every label named" 0 "legend: A=k0/k26/k52" \
         "$b" --quick --order breadth --streams 2 --kernels 64 --kernel-us 20 --timeline
