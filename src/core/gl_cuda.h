@@ -162,6 +162,7 @@ typedef struct gl_sched_calibration {
     gl_stats dispatch_ns; /* a kernel's end to the start of the next one waiting in its stream */
     gl_stats latency_ns;  /* a launch call's return to its kernel's start on an idle queue */
     gl_stats block_ns;    /* the work distributor's time per block, in the experiment's block shape */
+    gl_stats overrun_ns;  /* a one-block kernel's duration beyond the time it was asked to run */
 } gl_sched_calibration;
 
 /* Measure the machine the simulator runs on: queues, resident grids and SMs

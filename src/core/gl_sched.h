@@ -25,6 +25,11 @@
  *           finished: the previous operation of its stream, the event it waits
  *           for, and the implicit barrier of the legacy default stream. A head
  *           that waits holds back everything behind it: the false dependency.
+ *           A queue takes queue_entry_ns to move from one entry to the next.
+ *           The front end serves the queues that hold work in turn: the more
+ *           of them, the longer a kernel waits between its dependency ending
+ *           and its own start (dispatch_busy_ns, measured for 1, 2, 4, ... C
+ *           busy queues).
  *   Release. A queue moves on when its head kernel is handed to the work
  *           distributor (GL_SCHED_RELEASE_LAUNCH), or only once all of that
  *           kernel's blocks are on SMs (GL_SCHED_RELEASE_DISPATCHED, what
@@ -40,7 +45,8 @@
  *           as slots free up: kernels overlap partially. The distributor
  *           hands out one block at a time, block_dispatch_ns apiece, for
  *           all kernels together, so a grid of N blocks has its last block
- *           start N*block_dispatch_ns after its first.
+ *           start N*block_dispatch_ns after its first. A block runs
+ *           block_overrun_ns past its nominal time.
  *   Legacy. An operation in the legacy default stream waits for everything
  *           issued before it to blocking streams (cudaStreamCreate, and the
  *           per-thread default streams); an operation in a blocking stream waits
@@ -78,6 +84,7 @@ extern "C" {
 /* ---- the machine ---------------------------------------------------------- */
 
 enum { GL_SCHED_QUEUE_SWITCH, GL_SCHED_QUEUE_STREAM };         /* which queue a call goes to */
+enum { GL_SCHED_MAX_QUEUES = 32 };                             /* CUDA_DEVICE_MAX_CONNECTIONS at most */
 enum { GL_SCHED_RELEASE_LAUNCH, GL_SCHED_RELEASE_DISPATCHED }; /* when a queue moves on */
 
 typedef struct gl_sched_machine {
@@ -89,7 +96,10 @@ typedef struct gl_sched_machine {
     double issue_ns;          /* host time per call, where a call does not give its own */
     double launch_latency_ns; /* from a call's return to its arrival in the queue */
     double dispatch_ns;       /* from a queue letting a kernel go to its first block starting */
+    double queue_entry_ns;    /* a queue's time from letting one entry go to letting the next go */
+    double dispatch_busy_ns[GL_SCHED_MAX_QUEUES + 1]; /* dispatch_ns when n queues hold work (0: use dispatch_ns) */
     double block_dispatch_ns; /* the work distributor's time per block: a big grid takes a while to start */
+    double block_overrun_ns;  /* how much longer than asked a block runs (its last spin, its result, its record) */
 } gl_sched_machine;
 
 /* The Hopper rules with every number zero and one queue: fill in what was measured. */

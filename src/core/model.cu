@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "connections.h"
 #include "gl_cuda.h"
 
 enum { ROUNDS = 5, CHAIN_MAX = 40, SINGLES = 20 };
@@ -18,7 +19,7 @@ enum { ROUNDS = 5, CHAIN_MAX = 40, SINGLES = 20 };
  * one before. The first kernel of a round started from an idle queue, and is
  * left out of the gaps. */
 static void time_chain(cudaStream_t s, gl_spans *spans, unsigned long long *d_sink, int threads, double us,
-                       int chain, double *issue, double *gaps, int *n_gaps)
+                       int chain, double *issue, double *gaps, double *overrun, int *n_gaps)
 {
     gl_timeline tl;
     memset(&tl, 0, sizeof tl);
@@ -36,7 +37,9 @@ static void time_chain(cudaStream_t s, gl_spans *spans, unsigned long long *d_si
         issue[r - 1] = (h[chain - 1] - h[0]) / (chain - 1);
         for (int k = 2; k < chain; k++) {
             int a = gl_timeline_find(&tl, k - 1), b = gl_timeline_find(&tl, k);
-            if (a >= 0 && b >= 0) gaps[(*n_gaps)++] = tl.k[b].start_ns - tl.k[a].end_ns;
+            if (a < 0 || b < 0) continue;
+            overrun[*n_gaps] = tl.k[b].end_ns - tl.k[b].start_ns - us * 1e3;
+            gaps[(*n_gaps)++] = tl.k[b].start_ns - tl.k[a].end_ns;
         }
     }
     free(h);
@@ -63,6 +66,81 @@ static double time_blocks(cudaStream_t s, gl_spans *spans, unsigned long long *d
     return gl_stats_of(per_block, ROUNDS).median;
 }
 
+/* Queue time per entry: C+1 streams of two kernels each, depth-first, from
+ * idle queues. The first C streams take a queue each; stream C shares stream
+ * 0's queue (gl_sched.h, "Queues"), behind stream 0's second kernel, which
+ * waits for its first. When that one goes, stream C's first kernel is next:
+ * the difference of their starts is the queue's time per entry. Returns ns,
+ * or -1 when stream C's kernel did not wait (the queue rule did not hold). */
+static double time_queue_entry(gl_spans *spans, unsigned long long *d_sink, int threads, int C)
+{
+    double entry[ROUNDS], us = 200 + 10.0 * C;
+    int n = 0;
+    cudaStream_t *st = (cudaStream_t *)gl_xcalloc((size_t)C + 1, sizeof(cudaStream_t));
+    for (int i = 0; i <= C; i++) CUDA_CHECK(cudaStreamCreateWithFlags(&st[i], cudaStreamNonBlocking));
+    gl_timeline tl;
+    memset(&tl, 0, sizeof tl);
+    for (int r = 0; r < ROUNDS + 1; r++) {
+        CUDA_CHECK(cudaDeviceSynchronize());
+        gl_spans_reset(spans);
+        for (int i = 0; i <= C; i++)
+            for (int k = 0; k < 2; k++)
+                gl_work_launch(st[i], 1, threads, us, spans->dev, gl_spans_reserve(spans, 1), k, i, d_sink);
+        CUDA_CHECK(cudaDeviceSynchronize());
+        gl_spans_timeline(spans, &tl);
+        int a = gl_timeline_find(&tl, 1), b = gl_timeline_find(&tl, 2 * C);
+        if (r > 0 && a >= 0 && b >= 0 && tl.k[b].start_ns >= tl.k[a].start_ns)
+            entry[n++] = tl.k[b].start_ns - tl.k[a].start_ns;
+    }
+    for (int i = 0; i <= C; i++) CUDA_CHECK(cudaStreamDestroy(st[i]));
+    free(st);
+    gl_timeline_free(&tl);
+    return n == ROUNDS ? gl_stats_of(entry, n).median : -1;
+}
+
+/* Dispatch latency against busy queues: n chains at once, one stream (and
+ * so one queue) each, for n = 1, 2, 4, ... C; the median gap between a
+ * kernel's end and the next one's start in its chain, for each n, filled in
+ * between by straight lines. */
+static void time_busy_queues(gl_spans *spans, unsigned long long *d_sink, int threads, gl_sched_machine *m)
+{
+    enum { LEN = 16, REPS = 3 };
+    int C = m->connections;
+    cudaStream_t *st = (cudaStream_t *)gl_xcalloc((size_t)C, sizeof(cudaStream_t));
+    for (int i = 0; i < C; i++) CUDA_CHECK(cudaStreamCreateWithFlags(&st[i], cudaStreamNonBlocking));
+    double *gaps = (double *)gl_xcalloc((size_t)C * LEN * REPS, sizeof(double));
+    gl_timeline tl;
+    memset(&tl, 0, sizeof tl);
+    int prev = 0;
+    for (int n = 1; n <= C; n = n * 2 > C && n < C ? C : n * 2) {
+        int m_gaps = 0;
+        for (int r = 0; r < REPS + 1; r++) {
+            CUDA_CHECK(cudaDeviceSynchronize());
+            gl_spans_reset(spans);
+            for (int i = 0; i < n; i++)
+                for (int k = 0; k < LEN; k++)
+                    gl_work_launch(st[i], 1, threads, 100, spans->dev, gl_spans_reserve(spans, 1), k, i, d_sink);
+            CUDA_CHECK(cudaDeviceSynchronize());
+            gl_spans_timeline(spans, &tl);
+            for (int i = 0; i < n && r > 0; i++)
+                for (int k = 2; k < LEN; k++) {
+                    int a = gl_timeline_find(&tl, i * LEN + k - 1), b = gl_timeline_find(&tl, i * LEN + k);
+                    if (a >= 0 && b >= 0) gaps[m_gaps++] = tl.k[b].start_ns - tl.k[a].end_ns;
+                }
+        }
+        m->dispatch_busy_ns[n] = fmax(0, gl_stats_of(gaps, m_gaps).median);
+        for (int j = prev + 1; j < n && prev > 0; j++) /* straight line from prev to n */
+            m->dispatch_busy_ns[j] = m->dispatch_busy_ns[prev] +
+                                     (m->dispatch_busy_ns[n] - m->dispatch_busy_ns[prev]) * (j - prev) / (n - prev);
+        prev = n;
+        if (n == C) break;
+    }
+    for (int i = 0; i < C; i++) CUDA_CHECK(cudaStreamDestroy(st[i]));
+    free(st);
+    free(gaps);
+    gl_timeline_free(&tl);
+}
+
 void gl_sched_calibrate(gl_device *dev, gl_report *rep, int threads, double kernel_us, gl_sched_machine *m,
                         gl_sched_calibration *cal)
 {
@@ -77,15 +155,21 @@ void gl_sched_calibrate(gl_device *dev, gl_report *rep, int threads, double kern
     unsigned long long *d_sink;
     CUDA_CHECK(cudaMalloc((void **)&d_sink, sizeof *d_sink));
     gl_spans spans;
-    gl_spans_create(&spans, CHAIN_MAX, 0, 0);
+    gl_spans_create(&spans, 16 * GL_CONNECTIONS_MAX + CHAIN_MAX, 0, 0);
 
     /* Kernels of the experiment's length, as many as fit in about 20 ms a round. */
     double us = fmin(fmax(kernel_us, 20), 5000);
     int chain = (int)fmin(CHAIN_MAX, fmax(8, 20000 / us));
-    double issue[ROUNDS], gaps[ROUNDS * CHAIN_MAX], latency[SINGLES];
+    double issue[ROUNDS], gaps[ROUNDS * CHAIN_MAX], overrun[ROUNDS * CHAIN_MAX], latency[SINGLES];
     int n_gaps;
-    time_chain(s, &spans, d_sink, threads, us, chain, issue, gaps, &n_gaps);
+    time_chain(s, &spans, d_sink, threads, us, chain, issue, gaps, overrun, &n_gaps);
 
+    double entry = time_queue_entry(&spans, d_sink, threads, m->connections);
+    if (entry < 0)
+        fprintf(stderr, "warning: the queue probe's last stream did not share the first one's queue; the model "
+                        "takes no time per queue entry\n");
+    m->queue_entry_ns = fmax(0, entry);
+    time_busy_queues(&spans, d_sink, threads, m);
     int full = gl_work_blocks_per_sm(threads) * dev->sms;
     double per_block = full > 1 ? time_blocks(s, &spans, d_sink, threads, full) : 0;
 
@@ -104,19 +188,29 @@ void gl_sched_calibrate(gl_device *dev, gl_report *rep, int threads, double kern
     cal->dispatch_ns = gl_stats_of(gaps, n_gaps);
     cal->latency_ns = gl_stats_of(latency, n_lat);
     cal->block_ns = gl_stats_of(&per_block, 1);
+    cal->overrun_ns = gl_stats_of(overrun, n_gaps);
+    m->block_overrun_ns = fmax(0, cal->overrun_ns.median);
     m->issue_ns = cal->issue_ns.median;
     m->dispatch_ns = fmax(0, cal->dispatch_ns.median);
     m->launch_latency_ns = fmax(0, n_lat ? cal->latency_ns.median : 0);
     m->block_dispatch_ns = fmax(0, per_block);
 
     printf("model: C=%d queues, %d resident grids, %d SMs | issue %.2f us/launch, dispatch gap %.2f us (%g us "
-           "kernels), %.2f ns per block (%d threads), launch latency %.1f us (+/-%.1f) | measured now\n",
+           "kernels; %.2f us with all %d queues busy), %.2f us per queue entry, %.2f ns per block (%d threads), overrun %.2f us, launch latency %.1f "
+           "us (+/-%.1f) | measured now\n",
            m->connections, m->resident_grids, m->sms, m->issue_ns / 1e3, m->dispatch_ns / 1e3, us,
-           m->block_dispatch_ns, threads, m->launch_latency_ns / 1e3, dev->clock.uncertainty_ns / 1e3);
+           m->dispatch_busy_ns[m->connections] / 1e3, m->connections, m->queue_entry_ns / 1e3, m->block_dispatch_ns, threads, m->block_overrun_ns / 1e3,
+           m->launch_latency_ns / 1e3, dev->clock.uncertainty_ns / 1e3);
     if (rep) {
         gl_report_device(rep, "model_issue_us", "%.3f", m->issue_ns / 1e3);
         gl_report_device(rep, "model_dispatch_us", "%.3f", m->dispatch_ns / 1e3);
+        gl_report_device(rep, "model_queue_entry_us", "%.3f", m->queue_entry_ns / 1e3);
+        gl_buf busy = GL_BUF_INIT;
+        for (int n = 1; n <= m->connections; n++) gl_buf_printf(&busy, "%s%.3f", n > 1 ? " " : "", m->dispatch_busy_ns[n] / 1e3);
+        gl_report_device(rep, "model_dispatch_busy_us", "%s", gl_buf_str(&busy));
+        gl_buf_free(&busy);
         gl_report_device(rep, "model_block_dispatch_ns", "%.3f", m->block_dispatch_ns);
+        gl_report_device(rep, "model_block_overrun_us", "%.3f", m->block_overrun_ns / 1e3);
         gl_report_device(rep, "model_launch_latency_us", "%.3f", m->launch_latency_ns / 1e3);
     }
     gl_spans_destroy(&spans);

@@ -117,7 +117,7 @@ gl_sched_machine gl_sched_machine_default(void)
 
 /* ---- the simulation's state ---------------------------------------------------------- */
 
-enum { EV_HOST, EV_ARRIVE, EV_ACCEPT, EV_BLOCKS };
+enum { EV_HOST, EV_ARRIVE, EV_ACCEPT, EV_BLOCKS, EV_WAKE };
 
 typedef struct event {
     double t;           /* when it happens */
@@ -142,6 +142,7 @@ typedef struct queue {
     int head, n, cap;
     int unfinished; /* ops put in it that have not finished: 0 means idle */
     int holding;    /* GL_SCHED_RELEASE_DISPATCHED: the kernel it waits on, else -1 */
+    double next_ns; /* the next entry may not leave before this: the queue's time per entry */
 } queue;
 
 typedef struct thread_state {
@@ -325,11 +326,21 @@ static void submit(sim *s, int t)
 /* Whether the queue's head may leave now. */
 static int head_ready(const sim *s, const queue *q)
 {
-    if (q->head >= q->n || q->holding >= 0) return 0;
+    if (q->head >= q->n || q->holding >= 0 || s->now < q->next_ns) return 0;
     int op = q->fifo[q->head];
     if (!s->os[op].arrived || !deps_done(s, op)) return 0;
     if (s->p->ops[op].kind == GL_SCHED_LAUNCH && s->resident >= s->m->resident_grids) return 0;
     return 1;
+}
+
+/* The dispatch latency for the number of queues holding work now. */
+static double dispatch_now(const sim *s)
+{
+    int busy = 0;
+    for (int c = 0; c < s->m->connections; c++) busy += s->q[c].unfinished > 0;
+    if (busy > GL_SCHED_MAX_QUEUES) busy = GL_SCHED_MAX_QUEUES;
+    double d = s->m->dispatch_busy_ns[busy];
+    return d > 0 ? d : s->m->dispatch_ns;
 }
 
 /* Let ready heads go, the earliest-submitted first (they compete for resident places). */
@@ -349,11 +360,15 @@ static int advance_queues(sim *s)
         gl_sched_op *o = &s->p->ops[op];
         o->go_ns = s->now;
         moved = 1;
+        if (s->m->queue_entry_ns > 0) {
+            q->next_ns = s->now + s->m->queue_entry_ns;
+            if (q->head < q->n) heap_push(s, q->next_ns, EV_WAKE, op, 0, 0);
+        }
         if (o->kind == GL_SCHED_LAUNCH) {
             s->resident++;
             if (s->resident > s->max_resident) s->max_resident = s->resident;
             if (s->m->release_rule == GL_SCHED_RELEASE_DISPATCHED) q->holding = op;
-            heap_push(s, s->now + s->m->dispatch_ns, EV_ACCEPT, op, 0, 0);
+            heap_push(s, s->now + dispatch_now(s), EV_ACCEPT, op, 0, 0);
         } else {
             finish(s, op);
         }
@@ -397,7 +412,8 @@ static int dispatch(sim *s)
             s->free_sum -= n * share;
             st->remaining -= n;
             st->running += n;
-            heap_push(s, first + (n - 1) * s->m->block_dispatch_ns + o->block_ns, EV_BLOCKS, op, sm, n);
+            heap_push(s, first + (n - 1) * s->m->block_dispatch_ns + o->block_ns + s->m->block_overrun_ns, EV_BLOCKS, op,
+                      sm, n);
             moved = 1;
         }
         if (st->remaining > 0) break;
@@ -439,6 +455,8 @@ static void handle(sim *s, const event *e)
         break;
     case EV_ARRIVE:
         s->os[e->op].arrived = 1;
+        break;
+    case EV_WAKE: /* a queue may move on now */
         break;
     case EV_ACCEPT:
         s->os[e->op].accepted = 1;
@@ -489,7 +507,8 @@ static void sim_free(sim *s)
 /* Refuse what the simulation cannot run, before running it. */
 static int validate(const gl_sched_program *p, const gl_sched_machine *m, char *err, int errlen)
 {
-    if (m->connections < 1) return fail(err, errlen, "the machine has %d queues", m->connections);
+    if (m->connections < 1 || m->connections > GL_SCHED_MAX_QUEUES)
+        return fail(err, errlen, "the machine has %d queues (1..%d)", m->connections, GL_SCHED_MAX_QUEUES);
     if (m->sms < 1) return fail(err, errlen, "the machine has %d SMs", m->sms);
     if (m->resident_grids < 1) return fail(err, errlen, "the machine holds %d resident grids", m->resident_grids);
     for (int i = 0; i < p->n_ops; i++) {

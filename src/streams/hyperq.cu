@@ -122,16 +122,16 @@ static double rel_start(const gl_timeline *tl, int id, int ref)
 
 /* ---- 1. the queue map --------------------------------------------------------------------- */
 
-/* Streams (by index) whose short kernel started in the second half of L: those
+/* Streams (by index) whose short kernel started only once L had ended: those
  * that waited for D, the head blocked behind L. Written as "3,7,11" or "none". */
 static void waiters(const gl_timeline *tl, int l, const int *shorts, int n, gl_buf *out, int *count)
 {
     int i = gl_timeline_find(tl, l);
-    double mid = i < 0 ? INFINITY : 0.5 * (tl->k[i].start_ns + tl->k[i].end_ns);
+    double end = i < 0 ? INFINITY : tl->k[i].end_ns;
     *count = 0;
     for (int s = 1; s < n; s++) {
         int j = gl_timeline_find(tl, shorts[s]);
-        if (j >= 0 && tl->k[j].start_ns > mid) gl_buf_printf(out, "%s%d", (*count)++ ? "," : "", s);
+        if (j >= 0 && tl->k[j].start_ns >= end) gl_buf_printf(out, "%s%d", (*count)++ ? "," : "", s);
     }
     if (*count == 0) gl_buf_puts(out, "none");
 }
@@ -144,7 +144,7 @@ static void map_probe(probe *p, int n, int blocking, int idle, int legacy, int C
         gl_nvtx_name_stream(cs[s], "probe %d", s);
     }
     /* Long enough that every call is issued while L still runs. */
-    double hold_us = 500 + 15.0 * n, long_us = idle ? 500 + 60.0 * n : hold_us, short_us = 20;
+    double hold_us = 500 + 15.0 * n, long_us = idle ? 1000 + 150.0 * n : hold_us, short_us = 20;
     int *shorts = (int *)gl_xcalloc((size_t)n, sizeof(int)), l = -1;
     char variant[64];
     snprintf(variant, sizeof variant, "%s %s%s", blocking ? "blocking" : "non-blocking", idle ? "idle" : "busy",

@@ -378,6 +378,40 @@ static void test_dispatch_latency(void)
     gl_sched_program_free(&p);
 }
 
+static void test_queue_entry(void)
+{
+    /* One queue, three independent kernels issued at once: 7 ns per entry. */
+    int s[3];
+    gl_sched_program p;
+    gl_sched_program_init(&p);
+    streams(&p, s, 3, GL_SCHED_STREAM_NONBLOCKING);
+    for (int i = 0; i < 3; i++) gl_sched_launch(&p, 0, s[i], 1, 32, 1, 100, i);
+    gl_sched_machine m = ideal(1, 8, 128);
+    m.queue_entry_ns = 7;
+    run(&p, &m);
+    test_cond("queue time per entry: independent kernels in one queue start 0, 7, 14",
+              p.ops[0].start_ns == 0 && p.ops[1].start_ns == 7 && p.ops[2].start_ns == 14);
+    gl_sched_program_free(&p);
+}
+
+static void test_dispatch_busy(void)
+{
+    /* Two chains in two queues: with both queues busy, each dependent kernel waits 5, not 2. */
+    int s[2];
+    gl_sched_program p;
+    gl_sched_program_init(&p);
+    streams(&p, s, 2, GL_SCHED_STREAM_NONBLOCKING);
+    for (int st = 0; st < 2; st++)
+        for (int k = 0; k < 2; k++) gl_sched_launch(&p, 0, s[st], 1, 32, 1, 100, 2 * st + k);
+    gl_sched_machine m = ideal(2, 8, 128);
+    m.dispatch_ns = 2;
+    m.dispatch_busy_ns[2] = 5;
+    run(&p, &m);
+    test_cond("dispatch latency with two busy queues: first kernels at 5, their successors 5 after them",
+              p.ops[0].start_ns == 5 && p.ops[1].start_ns == 110 && p.ops[3].start_ns == 110);
+    gl_sched_program_free(&p);
+}
+
 static void test_block_dispatch(void)
 {
     /* 4 blocks at 10 ns apiece onto 4 free slots: they start at 0, 10, 20, 30,
@@ -413,6 +447,9 @@ static void test_refusals(void)
               gl_sched_simulate(&p, &m, &r, err, sizeof err) == -1 && strstr(err, "copy") != NULL);
     m.connections = 0;
     test_cond("a machine without queues is refused", gl_sched_simulate(&p, &m, &r, err, sizeof err) == -1);
+    m.connections = 33;
+    test_cond("a machine with more queues than CUDA allows is refused",
+              gl_sched_simulate(&p, &m, &r, err, sizeof err) == -1);
     gl_sched_program_free(&p);
 }
 
@@ -474,6 +511,8 @@ int main(void)
     test_events();
     test_host();
     test_dispatch_latency();
+    test_queue_entry();
+    test_dispatch_busy();
     test_block_dispatch();
     test_refusals();
     test_compare();
