@@ -26,10 +26,11 @@
  *           for, and the implicit barrier of the legacy default stream. A head
  *           that waits holds back everything behind it: the false dependency.
  *           A queue takes queue_entry_ns to move from one entry to the next.
- *           The front end serves the queues that hold work in turn: the more
- *           of them, the longer a kernel waits between its dependency ending
- *           and its own start (dispatch_busy_ns, measured for 1, 2, 4, ... C
- *           busy queues).
+ *           The front end serves the chains in progress in turn: the more
+ *           streams at the heads of the queues, the longer a kernel waits
+ *           between its dependency ending and its own start
+ *           (dispatch_busy_ns, measured with 1, 2, 4, ... C chains at once;
+ *           a stream spread over several queues counts once).
  *   Release. A queue moves on when its head kernel is handed to the work
  *           distributor (GL_SCHED_RELEASE_LAUNCH), or only once all of that
  *           kernel's blocks are on SMs (GL_SCHED_RELEASE_DISPATCHED, what
@@ -97,7 +98,7 @@ typedef struct gl_sched_machine {
     double launch_latency_ns; /* from a call's return to its arrival in the queue */
     double dispatch_ns;       /* from a queue letting a kernel go to its first block starting */
     double queue_entry_ns;    /* a queue's time from letting one entry go to letting the next go */
-    double dispatch_busy_ns[GL_SCHED_MAX_QUEUES + 1]; /* dispatch_ns when n queues hold work (0: use dispatch_ns) */
+    double dispatch_busy_ns[GL_SCHED_MAX_QUEUES + 1]; /* dispatch_ns with n chains at the queue heads (0: dispatch_ns) */
     double block_dispatch_ns; /* the work distributor's time per block: a big grid takes a while to start */
     double block_overrun_ns;  /* how much longer than asked a block runs (its last spin, its result, its record) */
 } gl_sched_machine;

@@ -333,13 +333,21 @@ static int head_ready(const sim *s, const queue *q)
     return 1;
 }
 
-/* The dispatch latency for the number of queues holding work now. */
+/* The dispatch latency for the number of chains in progress: the distinct
+ * streams among the queue heads, taken before any of them goes at this
+ * instant. A stream spread over several queues (issued breadth-first) counts
+ * once. */
 static double dispatch_now(const sim *s)
 {
-    int busy = 0;
-    for (int c = 0; c < s->m->connections; c++) busy += s->q[c].unfinished > 0;
-    if (busy > GL_SCHED_MAX_QUEUES) busy = GL_SCHED_MAX_QUEUES;
-    double d = s->m->dispatch_busy_ns[busy];
+    int seen[GL_SCHED_MAX_QUEUES], n = 0;
+    for (int c = 0; c < s->m->connections; c++) {
+        const queue *q = &s->q[c];
+        if (q->head >= q->n) continue;
+        int st = s->p->ops[q->fifo[q->head]].stream, dup = 0;
+        for (int i = 0; i < n && !dup; i++) dup = seen[i] == st;
+        if (!dup) seen[n++] = st;
+    }
+    double d = s->m->dispatch_busy_ns[n];
     return d > 0 ? d : s->m->dispatch_ns;
 }
 
@@ -347,6 +355,7 @@ static double dispatch_now(const sim *s)
 static int advance_queues(sim *s)
 {
     int moved = 0;
+    double dispatch = dispatch_now(s);
     for (;;) {
         int best = -1;
         for (int c = 0; c < s->m->connections; c++) {
@@ -368,7 +377,7 @@ static int advance_queues(sim *s)
             s->resident++;
             if (s->resident > s->max_resident) s->max_resident = s->resident;
             if (s->m->release_rule == GL_SCHED_RELEASE_DISPATCHED) q->holding = op;
-            heap_push(s, s->now + dispatch_now(s), EV_ACCEPT, op, 0, 0);
+            heap_push(s, s->now + dispatch, EV_ACCEPT, op, 0, 0);
         } else {
             finish(s, op);
         }

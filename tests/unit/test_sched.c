@@ -412,6 +412,24 @@ static void test_dispatch_busy(void)
     gl_sched_program_free(&p);
 }
 
+static void test_dispatch_chains(void)
+{
+    /* Two streams issued breadth-first over four queues: two chains, not four. */
+    int s[2];
+    gl_sched_program p;
+    gl_sched_program_init(&p);
+    streams(&p, s, 2, GL_SCHED_STREAM_NONBLOCKING);
+    gl_sched_streams_by_kernels(&p, s, 2, 4, GL_SCHED_BREADTH_FIRST, 1, 32, 1, 100);
+    gl_sched_machine m = ideal(4, 8, 128);
+    m.dispatch_busy_ns[1] = 1;
+    m.dispatch_busy_ns[2] = 3;
+    m.dispatch_busy_ns[4] = 50;
+    gl_sched_result r = run(&p, &m);
+    test_cond("dispatch latency counts chains: 2 streams over 4 queues wait 3 per link (makespan 4*103 - 0)",
+              r.makespan_ns == 4 * 100 + 3 * 3);
+    gl_sched_program_free(&p);
+}
+
 static void test_block_dispatch(void)
 {
     /* 4 blocks at 10 ns apiece onto 4 free slots: they start at 0, 10, 20, 30,
@@ -513,6 +531,7 @@ int main(void)
     test_dispatch_latency();
     test_queue_entry();
     test_dispatch_busy();
+    test_dispatch_chains();
     test_block_dispatch();
     test_refusals();
     test_compare();
