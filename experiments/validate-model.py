@@ -92,6 +92,26 @@ def run_shape(binary, shape, repeat, timeout_s):
         return p.returncode, rows[0] if rows else None, rows[0]["device"] if rows else None, p.stdout
 
 
+def resummarize(args):
+    """The summary, JSON and text of a recorded CSV (the GPU and the seconds come from --gpu-name and 0)."""
+    with open(args.from_csv) as f:
+        rows = list(csv.DictReader(f))
+    results = []
+    for r in rows:
+        x = {}
+        for k, v in r.items():
+            try:
+                x[k] = int(v)
+            except ValueError:
+                try:
+                    x[k] = float(v)
+                except ValueError:
+                    x[k] = v
+        results.append(x)
+    out_dir = args.out or os.path.dirname(os.path.abspath(args.from_csv))
+    return report(results, args, args.gpu_name, out_dir, None)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--bin", default="build/bin/false-dependency")
@@ -101,7 +121,11 @@ def main():
     ap.add_argument("--max-ms", type=float, default=100.0, help="redraw shapes estimated to take longer")
     ap.add_argument("--out", default=None, help="results folder (default experiments/results/<gpu>)")
     ap.add_argument("--worst", type=int, default=8, help="worst shapes listed")
+    ap.add_argument("--gpu-name", default="the GPU of the recorded run", help="with --from-csv: the GPU's name")
+    ap.add_argument("--from-csv", metavar="CSV", help="summarize a recorded validate-model.csv again, without a GPU")
     args = ap.parse_args()
+    if args.from_csv:
+        return resummarize(args)
     if args.shapes < 1 or args.repeat < 1:
         print("error: --shapes and --repeat must be at least 1", file=sys.stderr)
         return 2
@@ -162,6 +186,12 @@ def main():
                meas, model, r["error_pct"], r["peak"], r["model_peak"], r["start_error_us"], row["verdict"]),
               flush=True)
 
+    return report(results, args, device["name"], out_dir, time.time() - t_start)
+
+
+def report(results, args, gpu_name, out_dir, seconds):
+    """Summarize the shapes' results, print the summary, write CSV, JSON and text; 0 when the bounds hold."""
+    os.makedirs(out_dir, exist_ok=True)
     errs = [abs(r["error_pct"]) for r in results]
     tb = [abs(r["textbook_error_pct"]) for r in results]
     exact = sum(1 for r in results if round(r["peak"]) == round(r["model_peak"]))
@@ -170,8 +200,8 @@ def main():
         "shapes": len(results),
         "seed": args.seed,
         "repeat": args.repeat,
-        "gpu": device["name"],
-        "seconds": round(time.time() - t_start, 1),
+        "gpu": gpu_name,
+        "seconds": round(seconds, 1) if seconds is not None else None,
         "makespan_error_pct": {"median": quantile(errs, 0.5), "p90": quantile(errs, 0.9), "max": max(errs)},
         "textbook_error_pct": {"median": quantile(tb, 0.5), "p90": quantile(tb, 0.9), "max": max(tb)},
         "peak_exact_fraction": exact / len(results),
@@ -184,8 +214,9 @@ def main():
     worst = sorted(results, key=lambda r: -abs(r["error_pct"]))[:args.worst]
 
     lines = []
-    lines.append("validate-model: %d random shapes (seed %d, %d repeats each) on %s, %.0f s" %
-                 (len(results), args.seed, args.repeat, device["name"], summary["seconds"]))
+    lines.append("validate-model: %d random shapes (seed %d, %d repeats each) on %s, %s" %
+                 (len(results), args.seed, args.repeat, gpu_name,
+                  "%.0f s" % seconds if seconds is not None else "summarized again from the recorded CSV"))
     lines.append("")
     lines.append("| measure                          | median | p90    | max    | bound    |")
     lines.append("|----------------------------------|--------|--------|--------|----------|")
