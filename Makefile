@@ -174,6 +174,7 @@ sweep-connections: $(BUILD)/bin/false-dependency
 # A failed claim still records the results (and the exit status says so).
 sweep-hyperq: $(BUILD)/bin/hyperq
 	@mkdir -p $(BUILD)/sweep
+	@rm -f $(BUILD)/sweep/hyperq.json $(BUILD)/sweep/hyperq.csv
 	@rc=0; $(BUILD)/bin/hyperq --connections $(CONNECTIONS) --json $(BUILD)/sweep/hyperq.json \
 	  --csv $(BUILD)/sweep/hyperq.csv $(ARGS) || rc=$$?; \
 	if [ -f $(BUILD)/sweep/hyperq.json ]; then \

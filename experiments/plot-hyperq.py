@@ -16,6 +16,8 @@ import shutil
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from gpu_results import gpu_folder  # noqa: E402  (experiments/gpu_results.py)
 
 
 def value(row, name):
@@ -41,8 +43,7 @@ def main():
     if not rows:
         print("error: %s has no sweep or legacy rows" % a.json, file=sys.stderr)
         return 2
-    gpu = re.sub(r"[^a-z0-9]+", "-", rows[0]["device"]["name"].lower().replace("nvidia", "")).strip("-")
-    out = a.out or os.path.join(HERE, "results", gpu)
+    out = a.out or os.path.join(HERE, "results", gpu_folder(rows[0]["device"]["name"]))
     os.makedirs(out, exist_ok=True)
     shutil.copyfile(a.json, os.path.join(out, "hyperq-sweep.json"))
     if a.csv:

@@ -25,13 +25,14 @@ import json
 import math
 import os
 import random
-import re
 import subprocess
 import sys
 import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from gpu_results import gpu_folder  # noqa: E402  (experiments/gpu_results.py)
 
 
 def quantile(xs, q):
@@ -94,8 +95,15 @@ def run_shape(binary, shape, repeat, timeout_s):
 
 def resummarize(args):
     """The summary, JSON and text of a recorded CSV (the GPU and the seconds come from --gpu-name and 0)."""
-    with open(args.from_csv) as f:
-        rows = list(csv.DictReader(f))
+    try:
+        with open(args.from_csv) as f:
+            rows = list(csv.DictReader(f))
+    except OSError as e:
+        print("error: cannot read %s: %s" % (args.from_csv, e), file=sys.stderr)
+        return 2
+    if not rows:
+        print("error: %s has no shapes" % args.from_csv, file=sys.stderr)
+        return 2
     results = []
     for r in rows:
         x = {}
@@ -115,7 +123,7 @@ def resummarize(args):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--bin", default="build/bin/false-dependency")
-    ap.add_argument("--shapes", type=int, default=72, help="shapes to draw (at least 60)")
+    ap.add_argument("--shapes", type=int, default=72, help="shapes to draw (the bounds are meant for 60 or more)")
     ap.add_argument("--seed", type=int, default=20261122)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--max-ms", type=float, default=100.0, help="redraw shapes estimated to take longer")
@@ -128,6 +136,9 @@ def main():
         return resummarize(args)
     if args.shapes < 1 or args.repeat < 1:
         print("error: --shapes and --repeat must be at least 1", file=sys.stderr)
+        return 2
+    if not args.max_ms >= 1:
+        print("error: --max-ms must be at least 1 (no shape is estimated under about 0.03 ms)", file=sys.stderr)
         return 2
     if not os.access(args.bin, os.X_OK):
         print("error: %s is not built (make %s)" % (args.bin, args.bin), file=sys.stderr)
@@ -143,7 +154,7 @@ def main():
         print("error: the first run failed (exit %d):\n%s" % (rc, text), file=sys.stderr)
         return 3
     sms = int(device["sms"])
-    gpu = re.sub(r"[^a-z0-9]+", "-", device["name"].lower().replace("nvidia", "")).strip("-")
+    gpu = gpu_folder(device["name"])
     out_dir = args.out or os.path.join(HERE, "results", gpu)
     os.makedirs(out_dir, exist_ok=True)
 

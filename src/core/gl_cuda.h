@@ -166,10 +166,11 @@ typedef struct gl_sched_calibration {
 } gl_sched_calibration;
 
 /* Measure the machine the simulator runs on: queues, resident grids and SMs
- * from the device; issue cost, dispatch gap, time per block (for blocks of
- * this many threads) and launch latency timed now, with kernels of this
- * shape and (for the dispatch gap) this duration. Prints one "model:" line
- * and adds the costs to the report's device fields. */
+ * from the device; timed now: the issue cost, the dispatch gap (with kernels
+ * of this duration) and how it grows with chains in progress, the queue's
+ * time per entry, the time per block and the block overrun (in blocks of
+ * this many threads), and the launch latency. Prints one "model:" line and
+ * adds the costs to the report's device fields. */
 void gl_sched_calibrate(gl_device *dev, gl_report *rep, int threads, double kernel_us, gl_sched_machine *m,
                         gl_sched_calibration *cal);
 

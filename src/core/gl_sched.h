@@ -20,7 +20,8 @@
  *           into the same stream as the previous call stays in that queue; a
  *           call into another stream takes the next idle queue (round-robin
  *           from the last one used), or when none is idle the next queue. The
- *           textbook rule, stream s in queue s mod C, is GL_SCHED_QUEUE_STREAM.
+ *           textbook rule, the k-th stream created in queue (k-1) mod C (the
+ *           legacy stream in queue 0), is GL_SCHED_QUEUE_STREAM.
  *   Heads.  Only a queue's head can go, and only once what it depends on has
  *           finished: the previous operation of its stream, the event it waits
  *           for, and the implicit barrier of the legacy default stream. A head
@@ -40,13 +41,14 @@
  *   Blocks. The work distributor hands blocks to free SM slots (blocks_per_sm
  *           of a kernel's shape fit on one SM, from the occupancy calculator),
  *           oldest kernel first within a priority, higher priority first. A
- *           kernel's blocks start dispatch_ns after its queue let it go, so a
- *           kernel that waits for another starts dispatch_ns after that one's
+ *           kernel's blocks start a dispatch latency after its queue let it go
+ *           (dispatch_ns, or dispatch_busy_ns for the chains in progress), so a
+ *           kernel that waits for another starts that long after the other's
  *           last block ends. A kernel whose blocks do not all fit starts the rest
  *           as slots free up: kernels overlap partially. The distributor
  *           hands out one block at a time, block_dispatch_ns apiece, for
  *           all kernels together, so a grid of N blocks has its last block
- *           start N*block_dispatch_ns after its first. A block runs
+ *           start (N-1)*block_dispatch_ns after its first. A block runs
  *           block_overrun_ns past its nominal time.
  *   Legacy. An operation in the legacy default stream waits for everything
  *           issued before it to blocking streams (cudaStreamCreate, and the
@@ -157,7 +159,7 @@ typedef struct gl_sched_program {
     gl_sched_op *ops;         /* in the order they were added; each thread issues its own in that order */
     int n_ops, cap_ops;       /* used and allocated */
     gl_sched_stream *streams; /* stream 0 is the legacy default stream */
-    int n_streams, cap_streams;
+    int n_streams, cap_streams; /* streams made, and room for them */
     int n_events;             /* events are plain indices 0..n_events-1 */
     int n_threads;            /* 1 + the largest thread index used */
 } gl_sched_program;
@@ -199,8 +201,9 @@ typedef struct gl_sched_result {
 
 /* Run the program on the machine: fill each op's results and return the
  * summary. Returns 0, or -1 with a reason in err when the program cannot run
- * (a kernel that fits nowhere, a wait on an event never recorded before it, a
- * program that deadlocks, an unsupported op). */
+ * (a kernel that fits nowhere, an event index out of range, a program that
+ * deadlocks, an unsupported op). A wait on an event never recorded before it
+ * does not wait, as in CUDA. */
 int gl_sched_simulate(gl_sched_program *p, const gl_sched_machine *m, gl_sched_result *r, char *err, int errlen);
 
 /* The predicted kernels as a timeline (kernel ids, labels and tracks from the
@@ -233,6 +236,13 @@ typedef struct gl_sched_textbook_form {
  * through C queues, capped by L resident grids: at least ceil(S*K/L)*T, and
  * a peak of at most L. */
 gl_sched_textbook_form gl_sched_textbook(int order, int S, int K, double T_ns, int C, int L);
+
+/* "depth" or "breadth". */
+const char *gl_sched_order_name(int order);
+
+/* The n-th launch (from 0) of S streams x K kernels issued in this order:
+ * its stream and its kernel index. The one definition of the two orders. */
+void gl_sched_issue_order(int order, int S, int K, int n, int *stream, int *kernel);
 
 /* Build S streams x K kernels issued in that order by thread 0: the program
  * false-dependency and hyperq run. Kernel (s, k) has id, label k and track s

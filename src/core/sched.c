@@ -8,13 +8,14 @@
 #include <string.h>
 
 #include "gl_common.h"
+#include "stats.h"
 
 /* ---- building a program ----------------------------------------------------------- */
 
 void gl_sched_program_init(gl_sched_program *p)
 {
     memset(p, 0, sizeof *p);
-    gl_sched_stream_new(p, GL_SCHED_STREAM_LEGACY, 0, -1); /* stream 0 */
+    gl_sched_stream_new(p, GL_SCHED_STREAM_LEGACY, 0, -1); /* GL_SCHED_LEGACY is the first stream */
 }
 
 void gl_sched_program_free(gl_sched_program *p)
@@ -117,14 +118,16 @@ gl_sched_machine gl_sched_machine_default(void)
 
 /* ---- the simulation's state ---------------------------------------------------------- */
 
+/* What an event is: a host call returns, an op reaches its queue, a kernel
+ * reaches the work distributor, blocks end, a queue's time per entry is up. */
 enum { EV_HOST, EV_ARRIVE, EV_ACCEPT, EV_BLOCKS, EV_WAKE };
 
 typedef struct event {
     double t;           /* when it happens */
     long long seq;      /* order of scheduling: ties go first-scheduled first */
     int kind;           /* EV_* */
-    int op;             /* the op it concerns (EV_HOST: the thread) */
-    int sm, n;          /* EV_BLOCKS: n blocks end on this SM */
+    int op;             /* the op it concerns (EV_HOST: the thread; EV_WAKE: -1) */
+    int sm, n;          /* EV_BLOCKS: n blocks end on this SM; EV_WAKE: sm is the queue */
 } event;
 
 typedef struct op_state {
@@ -139,44 +142,49 @@ typedef struct op_state {
 
 typedef struct queue {
     int *fifo;      /* op indices in arrival order */
-    int head, n, cap;
+    int head;       /* the index in fifo of the head: entries before it have gone */
+    int n, cap;     /* entries put in, and room for them */
     int unfinished; /* ops put in it that have not finished: 0 means idle */
     int holding;    /* GL_SCHED_RELEASE_DISPATCHED: the kernel it waits on, else -1 */
     double next_ns; /* the next entry may not leave before this: the queue's time per entry */
+    double wake_ns; /* when an EV_WAKE for next_ns was scheduled (-1: none) */
 } queue;
 
 typedef struct thread_state {
     int *ops;      /* its ops, in order */
-    int n, cap;
+    int n, cap;    /* how many, and room for them */
     int pc;        /* the next one to issue */
     int blocked;   /* op index of the SYNC it waits in, else -1 */
     int calling;   /* a call is in progress (an EV_HOST is pending) */
 } thread_state;
 
 typedef struct sim {
-    gl_sched_program *p;
-    const gl_sched_machine *m;
-    double now;
-    event *heap;
-    int n_heap, cap_heap;
-    long long seq, submitted;
-    op_state *os;
-    int *deps;
-    int n_deps, cap_deps;
-    queue *q;
-    thread_state *th;
+    gl_sched_program *p;       /* the program, whose ops receive the results */
+    const gl_sched_machine *m; /* the machine */
+    double now;                /* simulated time, ns */
+    event *heap;               /* pending events, a binary min-heap by (t, seq) */
+    int n_heap, cap_heap;      /* events in it, and room */
+    long long seq;             /* events scheduled so far: the tie-breaker */
+    long long submitted;       /* calls returned so far: an op's submission order */
+    op_state *os;              /* per op, what the simulation knows of it */
+    int *deps;                 /* every op's dependencies, each op's in one run */
+    int n_deps, cap_deps;      /* entries in deps, and room */
+    queue *q;                  /* the C hardware queues */
+    thread_state *th;          /* the host threads */
     int *stream_last;  /* last op submitted to each stream, -1 */
     int *event_last;   /* last RECORD submitted for each event, -1 */
     double *sm_free;   /* free share of each SM, 1 = empty */
     double free_sum;   /* sum of sm_free: no block fits when below the smallest share */
     double cwd_busy;   /* when the work distributor has handed out the blocks given to it so far */
-    int *cwd;          /* kernels in the work distributor with blocks left, in dispatch order */
-    int n_cwd, cap_cwd;
-    int resident, max_resident, max_depth;
-    int last_stream, last_queue; /* the queue rule's memory */
-    int finished_ops;
+    int *cwd;          /* the compute work distributor: kernels with blocks left, in dispatch order */
+    int n_cwd, cap_cwd;           /* kernels in it, and room */
+    int resident;                 /* kernels between leaving their queue and ending */
+    int max_resident, max_depth;  /* the most resident kernels, the deepest queue */
+    int last_stream, last_queue;  /* the queue rule's memory */
+    int finished_ops;             /* ops done: all of them, at the end, or a deadlock */
 } sim;
 
+/* Schedule an event. */
 static void heap_push(sim *s, double t, int kind, int op, int sm, int n)
 {
     gl_grow((void **)&s->heap, &s->cap_heap, s->n_heap + 1, sizeof *s->heap);
@@ -192,6 +200,7 @@ static void heap_push(sim *s, double t, int kind, int op, int sm, int n)
     s->heap[i] = e;
 }
 
+/* Take the earliest event (first scheduled among equal times). */
 static event heap_pop(sim *s)
 {
     event top = s->heap[0], last = s->heap[--s->n_heap];
@@ -210,6 +219,7 @@ static event heap_pop(sim *s)
     return top;
 }
 
+/* Record that the op being submitted waits for op on (none when on < 0). */
 static void add_dep(sim *s, int on)
 {
     if (on < 0) return;
@@ -217,6 +227,7 @@ static void add_dep(sim *s, int on)
     s->deps[s->n_deps++] = on;
 }
 
+/* Whether everything op waits for has finished. */
 static int deps_done(const sim *s, int op)
 {
     const op_state *st = &s->os[op];
@@ -225,11 +236,13 @@ static int deps_done(const sim *s, int op)
     return 1;
 }
 
+/* Whether a stream synchronizes with the legacy stream. */
 static int is_blocking(const gl_sched_stream *st)
 {
     return st->kind == GL_SCHED_STREAM_BLOCKING || st->kind == GL_SCHED_STREAM_PER_THREAD;
 }
 
+/* Mark op done now; its queue may become idle. */
 static void finish(sim *s, int op)
 {
     gl_sched_op *o = &s->p->ops[op];
@@ -363,16 +376,13 @@ static int advance_queues(sim *s)
             if (head_ready(s, q) && (best < 0 || s->os[q->fifo[q->head]].order < s->os[s->q[best].fifo[s->q[best].head]].order))
                 best = c;
         }
-        if (best < 0) return moved;
+        if (best < 0) break;
         queue *q = &s->q[best];
         int op = q->fifo[q->head++];
         gl_sched_op *o = &s->p->ops[op];
         o->go_ns = s->now;
         moved = 1;
-        if (s->m->queue_entry_ns > 0) {
-            q->next_ns = s->now + s->m->queue_entry_ns;
-            if (q->head < q->n) heap_push(s, q->next_ns, EV_WAKE, op, 0, 0);
-        }
+        if (s->m->queue_entry_ns > 0) q->next_ns = s->now + s->m->queue_entry_ns;
         if (o->kind == GL_SCHED_LAUNCH) {
             s->resident++;
             if (s->resident > s->max_resident) s->max_resident = s->resident;
@@ -382,6 +392,16 @@ static int advance_queues(sim *s)
             finish(s, op);
         }
     }
+    /* A queue inside its time per entry looks again when that time is up,
+     * whatever arrives or finishes in between. */
+    for (int c = 0; c < s->m->connections; c++) {
+        queue *q = &s->q[c];
+        if (s->now < q->next_ns && q->wake_ns != q->next_ns) {
+            heap_push(s, q->next_ns, EV_WAKE, -1, c, 0);
+            q->wake_ns = q->next_ns;
+        }
+    }
+    return moved;
 }
 
 /* Priority first (lower is more urgent), then the order kernels were accepted. */
@@ -456,6 +476,7 @@ static void progress(sim *s)
     }
 }
 
+/* Apply one event's immediate effect; progress() draws the consequences. */
 static void handle(sim *s, const event *e)
 {
     switch (e->kind) {
@@ -498,6 +519,7 @@ static int fail(char *err, int errlen, const char *fmt, ...)
     return -1;
 }
 
+/* Free the simulation's state (not the program). */
 static void sim_free(sim *s)
 {
     for (int c = 0; s->q && c < s->m->connections; c++) free(s->q[c].fifo);
@@ -543,7 +565,10 @@ int gl_sched_simulate(gl_sched_program *p, const gl_sched_machine *m, gl_sched_r
     s.m = m;
     s.os = (op_state *)gl_xcalloc((size_t)p->n_ops + 1, sizeof *s.os);
     s.q = (queue *)gl_xcalloc((size_t)m->connections, sizeof *s.q);
-    for (int c = 0; c < m->connections; c++) s.q[c].holding = -1;
+    for (int c = 0; c < m->connections; c++) {
+        s.q[c].holding = -1;
+        s.q[c].wake_ns = -1;
+    }
     s.th = (thread_state *)gl_xcalloc((size_t)p->n_threads + 1, sizeof *s.th);
     s.stream_last = (int *)gl_xmalloc(sizeof(int) * ((size_t)p->n_streams + 1));
     s.event_last = (int *)gl_xmalloc(sizeof(int) * ((size_t)p->n_events + 1));
@@ -582,7 +607,8 @@ int gl_sched_simulate(gl_sched_program *p, const gl_sched_machine *m, gl_sched_r
                   p->n_ops - s.finished_ops, p->n_ops);
     for (int t = 0; t < p->n_threads; t++)
         if (s.th[t].n > 0) {
-            double last = p->ops[s.th[t].ops[s.th[t].n - 1]].submit_ns;
+            const gl_sched_op *o = &p->ops[s.th[t].ops[s.th[t].n - 1]];
+            double last = o->kind == GL_SCHED_SYNC ? o->end_ns : o->submit_ns; /* a sync returns when it ends */
             if (last > r->host_end_ns) r->host_end_ns = last;
         }
     r->end_ns = s.now;
@@ -633,22 +659,6 @@ int gl_sched_timeline(const gl_sched_program *p, gl_timeline *tl)
 
 /* ---- prediction against measurement ------------------------------------------------------ */
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* The q-quantile of sorted x[0..n-1], by the nearest rank. */
-static double quantile(const double *x, int n, double q)
-{
-    if (n == 0) return 0;
-    int i = (int)ceil(q * n) - 1;
-    if (i < 0) i = 0;
-    if (i >= n) i = n - 1;
-    return x[i];
-}
-
 /* Earliest kernel start in a timeline (its intervals may include other kinds). */
 static double first_kernel(const gl_timeline *tl)
 {
@@ -665,7 +675,7 @@ gl_sched_errors gl_sched_compare(const gl_timeline *measured, const gl_timeline 
     e.worst_id = -1;
     double *ds = (double *)gl_xmalloc(sizeof(double) * ((size_t)predicted->n + 1));
     double *de = (double *)gl_xmalloc(sizeof(double) * ((size_t)predicted->n + 1));
-    double m0 = first_kernel(measured), p0 = first_kernel(predicted);
+    double m0 = first_kernel(measured), p0 = first_kernel(predicted), worst = 0;
     for (int i = 0; i < predicted->n; i++) {
         const gl_interval *pk = &predicted->k[i];
         if (pk->kind != GL_SPAN_KERNEL) continue;
@@ -676,19 +686,20 @@ gl_sched_errors gl_sched_compare(const gl_timeline *measured, const gl_timeline 
         }
         const gl_interval *mk = &measured->k[j];
         double s = fabs((mk->start_ns - m0) - (pk->start_ns - p0)), en = fabs((mk->end_ns - m0) - (pk->end_ns - p0));
-        if (s > e.start_max_ns || e.worst_id < 0) e.worst_id = pk->kernel;
+        if (e.worst_id < 0 || s > worst) {
+            worst = s;
+            e.worst_id = pk->kernel;
+        }
         ds[e.matched] = s;
         de[e.matched] = en;
         e.matched++;
     }
-    qsort(ds, (size_t)e.matched, sizeof *ds, cmp_double);
-    qsort(de, (size_t)e.matched, sizeof *de, cmp_double);
-    e.start_median_ns = quantile(ds, e.matched, 0.5);
-    e.start_p90_ns = quantile(ds, e.matched, 0.9);
-    e.start_max_ns = e.matched ? ds[e.matched - 1] : 0;
-    e.end_median_ns = quantile(de, e.matched, 0.5);
-    e.end_p90_ns = quantile(de, e.matched, 0.9);
-    e.end_max_ns = e.matched ? de[e.matched - 1] : 0;
+    e.start_median_ns = gl_quantile(ds, e.matched, 0.5);
+    e.start_p90_ns = gl_quantile(ds, e.matched, 0.9);
+    e.start_max_ns = gl_quantile(ds, e.matched, 1.0);
+    e.end_median_ns = gl_quantile(de, e.matched, 0.5);
+    e.end_p90_ns = gl_quantile(de, e.matched, 0.9);
+    e.end_max_ns = gl_quantile(de, e.matched, 1.0);
     free(ds);
     free(de);
     return e;
@@ -699,6 +710,8 @@ gl_sched_errors gl_sched_compare(const gl_timeline *measured, const gl_timeline 
 gl_sched_textbook_form gl_sched_textbook(int order, int S, int K, double T_ns, int C, int L)
 {
     gl_sched_textbook_form f;
+    if (S < 1 || K < 1 || C < 1 || L < 1)
+        gl_die(GL_EXIT_INTERNAL, "sched: the textbook needs S, K, C, L >= 1 (got %d, %d, %d, %d)", S, K, C, L);
     double T_us = T_ns / 1e3;
     int per_queue = (S + C - 1) / C;
     if (order == GL_SCHED_DEPTH_FIRST && S > C) {
@@ -719,15 +732,22 @@ gl_sched_textbook_form gl_sched_textbook(int order, int S, int K, double T_ns, i
     return f;
 }
 
+const char *gl_sched_order_name(int order) { return order == GL_SCHED_DEPTH_FIRST ? "depth" : "breadth"; }
+
+void gl_sched_issue_order(int order, int S, int K, int n, int *stream, int *kernel)
+{
+    *stream = order == GL_SCHED_DEPTH_FIRST ? n / K : n % S;
+    *kernel = order == GL_SCHED_DEPTH_FIRST ? n % K : n / S;
+}
+
 void gl_sched_streams_by_kernels(gl_sched_program *p, const int *streams, int S, int K, int order, int blocks,
                                  int threads, int blocks_per_sm, double T_ns)
 {
-    int outer = order == GL_SCHED_DEPTH_FIRST ? S : K, inner = order == GL_SCHED_DEPTH_FIRST ? K : S, id = 0;
-    for (int i = 0; i < outer; i++)
-        for (int j = 0; j < inner; j++) {
-            int s = order == GL_SCHED_DEPTH_FIRST ? i : j, k = order == GL_SCHED_DEPTH_FIRST ? j : i;
-            int op = gl_sched_launch(p, 0, streams[s], blocks, threads, blocks_per_sm, T_ns, id++);
-            p->ops[op].label = k;
-            p->ops[op].track = s;
-        }
+    for (int n = 0; n < S * K; n++) {
+        int s, k;
+        gl_sched_issue_order(order, S, K, n, &s, &k);
+        int op = gl_sched_launch(p, 0, streams[s], blocks, threads, blocks_per_sm, T_ns, n);
+        p->ops[op].label = k;
+        p->ops[op].track = s;
+    }
 }

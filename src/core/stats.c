@@ -39,6 +39,18 @@ gl_stats gl_stats_of(const double *x, int n)
     return s;
 }
 
+double gl_quantile(const double *x, int n, double q)
+{
+    if (n <= 0) return 0;
+    double *v = (double *)gl_xmalloc(sizeof(double) * (size_t)n);
+    memcpy(v, x, sizeof(double) * (size_t)n);
+    qsort(v, (size_t)n, sizeof(double), cmp_double);
+    int i = (int)ceil(q * n) - 1;
+    double r = v[i < 0 ? 0 : i >= n ? n - 1 : i];
+    free(v);
+    return r;
+}
+
 double gl_host_ns(void)
 {
     struct timespec ts;

@@ -23,6 +23,10 @@ typedef struct gl_stats {
 /* Statistics of x[0..n-1]; x is not modified. n == 0 gives all zeros. */
 gl_stats gl_stats_of(const double *x, int n);
 
+/* The q-quantile (0 < q <= 1) of x[0..n-1] by the nearest rank: the
+ * smallest value with at least q*n values at or below it. 0 for n == 0. */
+double gl_quantile(const double *x, int n, double q);
+
 /* Host monotonic clock (CLOCK_MONOTONIC) in nanoseconds, for launch and
  * dispatch costs, and the clock that gl_clock_align maps onto the GPU's. */
 double gl_host_ns(void);

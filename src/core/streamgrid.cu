@@ -74,20 +74,19 @@ void gl_streamgrid_run(gl_streamgrid *g)
     CUDA_CHECK(cudaMemcpy(&sink_before, g->d_sink, sizeof sink_before, cudaMemcpyDeviceToHost));
     gl_spans_reset(&g->spans);
 
-    int depth = g->order == GL_SCHED_DEPTH_FIRST;
-    int outer = depth ? g->streams : g->kernels, inner = depth ? g->kernels : g->streams, call = 0;
+    int launches = g->streams * g->kernels, call = 0;
     double t0 = g->t0_ns = gl_host_ns();
     if (g->legacy_events) {
         CUDA_CHECK(cudaEventRecord(g->ev_start, cudaStreamLegacy));
         g->host_ns[call++] = gl_host_ns();
     }
-    for (int i = 0, n = 0; i < outer; i++)
-        for (int j = 0; j < inner; j++, n++) {
-            int s = depth ? i : j, k = depth ? j : i;
-            g->slot[n] = gl_spans_reserve(&g->spans, g->blocks);
-            gl_work_launch(g->stream[s], g->blocks, g->threads, g->kernel_us, g->spans.dev, g->slot[n], k, s, g->d_sink);
-            g->host_ns[call++] = gl_host_ns();
-        }
+    for (int n = 0; n < launches; n++) {
+        int s, k;
+        gl_sched_issue_order(g->order, g->streams, g->kernels, n, &s, &k);
+        g->slot[n] = gl_spans_reserve(&g->spans, g->blocks);
+        gl_work_launch(g->stream[s], g->blocks, g->threads, g->kernel_us, g->spans.dev, g->slot[n], k, s, g->d_sink);
+        g->host_ns[call++] = gl_host_ns();
+    }
     if (g->legacy_events) {
         CUDA_CHECK(cudaEventRecord(g->ev_stop, cudaStreamLegacy));
         g->host_ns[call++] = gl_host_ns();
@@ -101,7 +100,6 @@ void gl_streamgrid_run(gl_streamgrid *g)
     CUDA_CHECK(cudaMemcpy(&sink_after, g->d_sink, sizeof sink_after, cudaMemcpyDeviceToHost));
     g->n_spans = gl_spans_timeline(&g->spans, &g->tl);
 
-    int launches = g->streams * g->kernels;
     double shortest = INFINITY;
     for (int i = 0; i < g->tl.n; i++) shortest = fmin(shortest, (g->tl.k[i].end_ns - g->tl.k[i].start_ns) / 1e3);
     g->shortest_us = fmin(g->shortest_us, shortest);
@@ -167,7 +165,7 @@ void gl_streamgrid_sample(gl_sample *smp, void *ctx)
 
 void gl_streamgrid_claims(gl_streamgrid *g, gl_report *rep, gl_row *row, double tolerance)
 {
-    const char *order = g->order == GL_SCHED_DEPTH_FIRST ? "depth" : "breadth";
+    const char *order = gl_sched_order_name(g->order);
     gl_check(rep, row, g->runs_complete == g->runs,
              "order=%s S=%d: %d of %d runs recorded all %d kernels, each ran >= %g us (shortest %.3f us), and left its "
              "result",
@@ -194,6 +192,44 @@ void gl_streamgrid_claims(gl_streamgrid *g, gl_report *rep, gl_row *row, double 
     snprintf(text, sizeof text, "%s-first S=%d kernels start where the simulation puts them (median error <= 5%% of T)",
              order, g->streams);
     gl_claim_at_most(rep, row, GL_CLAIM_TIMING, text, err.median, 0.05 * g->kernel_us, "us");
+}
+
+gl_row *gl_streamgrid_row(gl_streamgrid *g, gl_report *rep, const gl_common *common, gl_sampler *smp, gl_trace *trace,
+                          const char *table, const char *variant, double tolerance)
+{
+    const gl_sched_machine *m = &g->machine;
+    gl_row *row = gl_report_row(rep, table, variant);
+    gl_row_param_num(row, "streams", "", 0, g->streams);
+    gl_row_param_num(row, "kernels", "", 0, g->kernels);
+    gl_row_param_num(row, "kernel_us", "", -1, g->kernel_us);
+    gl_row_param_num(row, "blocks", "", 0, g->blocks);
+    gl_row_param_num(row, "threads", "", 0, g->threads);
+    gl_row_param_num(row, "connections", "", 0, m->connections);
+    gl_row_param(row, "order", "%s", gl_sched_order_name(g->order));
+    gl_row_param(row, "stream_kind", "%s", g->blocking ? "blocking" : "non-blocking");
+    /* The textbook reads first, so a reader sees where it stops being right. */
+    gl_sched_textbook_form tb = gl_sched_textbook(g->order, g->streams, g->kernels, g->kernel_us * 1e3, m->connections,
+                                                  m->resident_grids);
+    gl_row_param(row, "textbook", "%s", tb.formula);
+    gl_row_number(row, "textbook_makespan", "ms", 3, 0, tb.makespan_ns / 1e6);
+    gl_row_number(row, "textbook_peak", "kernels", 0, GL_HIDE, tb.peak);
+
+    g->runs = g->runs_complete = 0;
+    g->shortest_us = INFINITY;
+    gl_nvtx_push("%s %s C=%d", table, variant, m->connections);
+    gl_sampler_run(smp, row, gl_streamgrid_sample, g);
+    gl_nvtx_pop();
+    gl_streamgrid_claims(g, rep, row, tolerance);
+    double mk = gl_row_find(row, "makespan")->stats.median;
+    gl_row_number(row, "textbook_error", "%", 1, 0, 100 * (mk - tb.makespan_ns / 1e6) / (tb.makespan_ns / 1e6));
+
+    gl_names names = {"k%d", NULL, NULL, "stream %d", NULL, NULL, g->kernels};
+    char title[128];
+    snprintf(title, sizeof title, "%s %s C=%d (last run)", table, variant, m->connections);
+    gl_show_run(trace, common, title, &g->tl, g->spans.h_spans, g->n_spans, &names);
+    snprintf(title, sizeof title, "%s %s C=%d (model of the last run)", table, variant, m->connections);
+    gl_show_run(trace, common, title, &g->model_tl, NULL, 0, &names);
+    return row;
 }
 
 void gl_streamgrid_destroy(gl_streamgrid *g)

@@ -12,6 +12,7 @@
 #define GL_STREAMGRID_H
 
 #include "gl_cuda.h"
+#include "trace.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -63,6 +64,12 @@ void gl_streamgrid_sample(gl_sample *smp, void *ctx);
  * peak concurrency equal; median kernel start error at most 5% of T. Also
  * adds the model_error value. */
 void gl_streamgrid_claims(gl_streamgrid *g, gl_report *rep, gl_row *row, double tolerance);
+/* One row in table: the run's parameters and the textbook's forms, the
+ * samples of gl_streamgrid_sample in g->order under an NVTX range, the
+ * claims, and the last run beside its simulation as --timeline and --trace
+ * ask. Returns the row. */
+gl_row *gl_streamgrid_row(gl_streamgrid *g, gl_report *rep, const gl_common *common, gl_sampler *smp, gl_trace *trace,
+                          const char *table, const char *variant, double tolerance);
 void gl_streamgrid_destroy(gl_streamgrid *g);
 
 #ifdef __cplusplus

@@ -42,7 +42,9 @@
  *        make sweep-connections      (C = 1,2,4,8,16,32: one process each, one merged table)
  * Nsight Systems (make profile-false-dependency ARGS="--connections 1"): rows
  * "stream 0".."stream S-1" show the staircase of depth-first issue; NVTX
- * ranges "order=depth C=..", "order=breadth C=.." and "span-cost" mark the phases.
+ * ranges "makespan depth C=..", "makespan breadth C=.." and "span-cost" mark
+ * the phases. --trace and --timeline show the model's timeline of each run
+ * beside the measured one.
  */
 #include <math.h>
 #include <stdio.h>
@@ -55,7 +57,6 @@
 #include "trace.h"
 
 enum { ORDER_DEPTH = GL_SCHED_DEPTH_FIRST, ORDER_BREADTH = GL_SCHED_BREADTH_FIRST, ORDER_BOTH };
-static const char *const order_names[] = {"depth", "breadth"};
 
 /* ---- the instrument check: what recording a span costs ------------------------------ */
 
@@ -91,6 +92,7 @@ static void run_cost(gl_sample *smp, void *arg)
     gl_sample_put(smp, "span_cost", with - without);
 }
 
+/* The span-cost row: n kernels back to back, without and with spans, and the claim on the difference. */
 static void span_cost_row(gl_streamgrid *g, gl_device *dev, const gl_common *common, gl_report *rep, int n)
 {
     cost_ctx k;
@@ -149,6 +151,10 @@ int main(int argc, char **argv)
     gl_common common;
     gl_common_defaults(&common);
     gl_options_parse_or_exit(&exp, opts, GL_ARRAY_LEN(opts), &common, argc, argv);
+    /* A trace keeps a record per block: refuse what the span buffer cannot index, before any GPU work. */
+    if (common.trace_path && (long long)streams * kernels * (1 + (long long)blocks) > 0x7FFFFFFFLL)
+        gl_die(GL_EXIT_USAGE, "--trace with %d x %d kernels of %d blocks would record more than 2^31 blocks; use fewer",
+               streams, kernels, blocks);
 
     gl_report rep;
     gl_report_init(&rep, exp.name, &common);
@@ -167,15 +173,14 @@ int main(int argc, char **argv)
     g.kernel_us = kernel_us;
     g.per_block = common.trace_path != NULL; /* block records only when a trace will show them */
     gl_streamgrid_create(&g, &machine, dev.tick_ns);
-    int C = machine.connections;
     printf("setup: S=%d streams x K=%d kernels x T=%g us, %d block(s) x %d threads (%d per SM, %d at once on the "
            "GPU); C=%d connections; resident-grid limit %d\n",
-           streams, kernels, kernel_us, blocks, threads, g.per_sm, g.per_sm * dev.sms, C, machine.resident_grids);
+           streams, kernels, kernel_us, blocks, threads, g.per_sm, g.per_sm * dev.sms, machine.connections,
+           machine.resident_grids);
 
     /* The instrument check: span recording must not distort what it measures. */
     span_cost_row(&g, &dev, &common, &rep, cost_kernels);
 
-    gl_names names = {"k%d", NULL, NULL, "stream %d", NULL, NULL, kernels};
     gl_trace trace;
     gl_trace_init(&trace);
     gl_sampler smp;
@@ -183,35 +188,8 @@ int main(int argc, char **argv)
     gl_streamgrid_series(&smp, 0);
     for (int o = ORDER_DEPTH; o <= ORDER_BREADTH; o++) {
         if (order != ORDER_BOTH && order != o) continue;
-        gl_row *row = gl_report_row(&rep, "makespan", order_names[o]);
-        gl_row_param_num(row, "streams", "", 0, streams);
-        gl_row_param_num(row, "kernels", "", 0, kernels);
-        gl_row_param_num(row, "kernel_us", "", -1, kernel_us);
-        gl_row_param_num(row, "blocks", "", 0, blocks);
-        gl_row_param_num(row, "threads", "", 0, threads);
-        gl_row_param_num(row, "connections", "", 0, C);
-
-        /* The textbook reads first, so a reader sees where it stops being right. */
-        gl_sched_textbook_form tb = gl_sched_textbook(o, streams, kernels, kernel_us * 1e3, C, machine.resident_grids);
-        gl_row_param(row, "textbook", "%s", tb.formula);
-        gl_row_number(row, "textbook_makespan", "ms", 3, 0, tb.makespan_ns / 1e6);
-        gl_row_number(row, "textbook_peak", "kernels", 0, GL_HIDE, tb.peak);
-
         g.order = o;
-        g.runs = g.runs_complete = 0;
-        g.shortest_us = INFINITY;
-        gl_nvtx_push("order=%s C=%d", order_names[o], C);
-        gl_sampler_run(&smp, row, gl_streamgrid_sample, &g);
-        gl_nvtx_pop();
-        gl_streamgrid_claims(&g, &rep, row, tolerance);
-        double mk = gl_row_find(row, "makespan")->stats.median;
-        gl_row_number(row, "textbook_error", "%", 1, 0, 100 * (mk - tb.makespan_ns / 1e6) / (tb.makespan_ns / 1e6));
-
-        char title[96];
-        snprintf(title, sizeof title, "order=%s C=%d (last run)", order_names[o], C);
-        gl_show_run(&trace, &common, title, &g.tl, g.spans.h_spans, g.n_spans, &names);
-        snprintf(title, sizeof title, "order=%s C=%d (model of the last run)", order_names[o], C);
-        gl_show_run(&trace, &common, title, &g.model_tl, NULL, 0, &names);
+        gl_streamgrid_row(&g, &rep, &common, &smp, &trace, "makespan", gl_sched_order_name(o), tolerance);
     }
 
     gl_trace_finish(&trace, &common, &rep);

@@ -43,8 +43,10 @@
  *        make sweep-hyperq      (C = 1,2,4,8,16,32, one process each; results
  *                                and the plot go to experiments/results/<gpu>/)
  * Nsight Systems (make profile-hyperq): NVTX ranges "queue-map ...",
- * "dispatch ...", "sweep S=.. order=..", "legacy order=.."; streams are named
- * "stream N", "probe N", "urgent".
+ * "dispatch ...", "sweep S=.. depth C=..", "legacy S=.. breadth C=.."; streams
+ * are named "stream N", "probe N", "stream A", "stream B", "urgent". --trace
+ * and --timeline show the model's timeline of each sweep run beside the
+ * measured one.
  */
 #include <math.h>
 #include <stdio.h>
@@ -58,7 +60,6 @@
 
 enum { PART_ALL, PART_MAP, PART_DISPATCH, PART_SWEEP, PART_LEGACY };
 enum { ORDER_BOTH = 2 };
-static const char *const order_names[] = {"depth", "breadth"};
 
 /* ---- a probe: real calls and the same calls in a program for the model ------------------- */
 
@@ -71,6 +72,7 @@ typedef struct probe {
     gl_timeline tl, model_tl;   /* measured and simulated, after probe_finish */
 } probe;
 
+/* Start a probe: an empty program, empty span records, and the host clock. */
 static void probe_begin(probe *p)
 {
     gl_sched_program_free(&p->prog);
@@ -79,29 +81,29 @@ static void probe_begin(probe *p)
     p->t_prev = gl_host_ns();
 }
 
-/* Launch a work kernel into cs (the model's stream ss); returns its id. */
-static int probe_launch(probe *p, cudaStream_t cs, int ss, int blocks, int threads, int per_sm, double us)
+/* Launch a work kernel into stream (model_stream in the program); returns its id. */
+static int probe_launch(probe *p, cudaStream_t stream, int model_stream, int blocks, int threads, int per_sm, double us)
 {
     unsigned int slot = gl_spans_reserve(&p->spans, blocks);
-    gl_work_launch(cs, blocks, threads, us, p->spans.dev, slot, 0, ss, p->d_sink);
+    gl_work_launch(stream, blocks, threads, us, p->spans.dev, slot, 0, model_stream, p->d_sink);
     double now = gl_host_ns();
-    int op = gl_sched_launch(&p->prog, 0, ss, blocks, threads, per_sm, us * 1e3, (int)slot);
+    int op = gl_sched_launch(&p->prog, 0, model_stream, blocks, threads, per_sm, us * 1e3, (int)slot);
     p->prog.ops[op].issue_ns = now - p->t_prev;
-    p->prog.ops[op].track = ss;
+    p->prog.ops[op].track = model_stream;
     p->t_prev = now;
     return (int)slot;
 }
 
 /* The host waits for one stream; the model's host waits the same way. */
-static void probe_sync(probe *p, cudaStream_t cs, int ss)
+static void probe_sync(probe *p, cudaStream_t stream, int model_stream)
 {
-    CUDA_CHECK(cudaStreamSynchronize(cs));
+    CUDA_CHECK(cudaStreamSynchronize(stream));
     p->t_prev = gl_host_ns();
-    int op = gl_sched_sync_stream(&p->prog, 0, ss); /* may move p->prog.ops */
+    int op = gl_sched_sync_stream(&p->prog, 0, model_stream); /* may move p->prog.ops */
     p->prog.ops[op].issue_ns = 0;
 }
 
-/* Wait, fetch, simulate. */
+/* After the probe's last call: the measured timeline, and the program simulated with the same call times. */
 static void probe_finish(probe *p)
 {
     CUDA_CHECK(cudaDeviceSynchronize());
@@ -136,12 +138,14 @@ static void waiters(const gl_timeline *tl, int l, const int *shorts, int n, gl_b
     if (*count == 0) gl_buf_puts(out, "none");
 }
 
+/* One queue-map probe over n streams of one kind, in the busy or idle pattern,
+ * with or without a legacy-stream kernel; one row and its claim. */
 static void map_probe(probe *p, int n, int blocking, int idle, int legacy, int C, int per_sm32, gl_report *rep)
 {
-    cudaStream_t *cs = (cudaStream_t *)gl_xcalloc((size_t)n, sizeof(cudaStream_t));
+    cudaStream_t *streams = (cudaStream_t *)gl_xcalloc((size_t)n, sizeof(cudaStream_t));
     for (int s = 0; s < n; s++) {
-        CUDA_CHECK(cudaStreamCreateWithFlags(&cs[s], blocking ? cudaStreamDefault : cudaStreamNonBlocking));
-        gl_nvtx_name_stream(cs[s], "probe %d", s);
+        CUDA_CHECK(cudaStreamCreateWithFlags(&streams[s], blocking ? cudaStreamDefault : cudaStreamNonBlocking));
+        gl_nvtx_name_stream(streams[s], "probe %d", s);
     }
     /* Long enough that every call is issued while L still runs. */
     double hold_us = 500 + 15.0 * n, long_us = idle ? 1000 + 150.0 * n : hold_us, short_us = 20;
@@ -152,20 +156,20 @@ static void map_probe(probe *p, int n, int blocking, int idle, int legacy, int C
     gl_nvtx_push("queue-map %s", variant);
     for (int round = 0; round < 2; round++) { /* the first round warms up */
         probe_begin(p);
-        int *ss = (int *)gl_xcalloc((size_t)n, sizeof(int));
+        int *model = (int *)gl_xcalloc((size_t)n, sizeof(int));
         for (int s = 0; s < n; s++)
-            ss[s] = gl_sched_stream_new(&p->prog, blocking ? GL_SCHED_STREAM_BLOCKING : GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+            model[s] = gl_sched_stream_new(&p->prog, blocking ? GL_SCHED_STREAM_BLOCKING : GL_SCHED_STREAM_NONBLOCKING, 0, -1);
         if (!idle)
-            for (int s = 0; s < n; s++) probe_launch(p, cs[s], ss[s], 1, 32, per_sm32, hold_us);
+            for (int s = 0; s < n; s++) probe_launch(p, streams[s], model[s], 1, 32, per_sm32, hold_us);
         if (legacy) probe_launch(p, cudaStreamLegacy, GL_SCHED_LEGACY, 1, 32, per_sm32, short_us);
-        l = probe_launch(p, cs[0], ss[0], 1, 32, per_sm32, long_us);
-        probe_launch(p, cs[0], ss[0], 1, 32, per_sm32, short_us);
+        l = probe_launch(p, streams[0], model[0], 1, 32, per_sm32, long_us);
+        probe_launch(p, streams[0], model[0], 1, 32, per_sm32, short_us);
         for (int s = 1; s < n; s++) {
-            shorts[s] = probe_launch(p, cs[s], ss[s], 1, 32, per_sm32, short_us);
-            if (idle) probe_sync(p, cs[s], ss[s]);
+            shorts[s] = probe_launch(p, streams[s], model[s], 1, 32, per_sm32, short_us);
+            if (idle) probe_sync(p, streams[s], model[s]);
         }
         probe_finish(p);
-        free(ss);
+        free(model);
     }
     gl_nvtx_pop();
 
@@ -198,8 +202,8 @@ static void map_probe(probe *p, int n, int blocking, int idle, int legacy, int C
     gl_buf_free(&got);
     gl_buf_free(&want);
     gl_buf_free(&queues);
-    for (int s = 0; s < n; s++) CUDA_CHECK(cudaStreamDestroy(cs[s]));
-    free(cs);
+    for (int s = 0; s < n; s++) CUDA_CHECK(cudaStreamDestroy(streams[s]));
+    free(streams);
     free(shorts);
 }
 
@@ -225,6 +229,7 @@ static double model_start(probe *p, const gl_sched_machine *m, int b, int a)
     return rel_start(&p->model_tl, b, a);
 }
 
+/* One sample of a dispatch probe: A, then B as the variant says; B's start measured, and under both release rules. */
 static void run_dispatch(gl_sample *smp, void *arg)
 {
     dispatch_ctx *d = (dispatch_ctx *)arg;
@@ -249,6 +254,7 @@ static void run_dispatch(gl_sample *smp, void *arg)
     gl_sample_put(smp, "b_start", rel_start(&p->tl, second, first));
 }
 
+/* The dispatch table: B in another stream, B urgent, and an urgent kernel behind a blocked head. */
 static void dispatch_rows(probe *p, gl_device *dev, const gl_common *common, gl_report *rep, int C, double tol)
 {
     static const char *const names[] = {"other stream", "urgent stream", "urgent behind a blocked head"};
@@ -259,6 +265,11 @@ static void dispatch_rows(probe *p, gl_device *dev, const gl_common *common, gl_
     d.p = p;
     d.per_sm = gl_work_blocks_per_sm(1024);
     d.per_sm32 = gl_work_blocks_per_sm(32);
+    if (d.per_sm < 1 || d.per_sm32 < 1) {
+        gl_claim_skip(rep, NULL, GL_CLAIM_TIMING, "dispatch rules",
+                      "n/a: a 1024-thread block of the work kernel does not fit on an SM of this GPU");
+        return;
+    }
     d.blocks = d.per_sm * dev->sms * 5 / 2;
     d.a_us = 300;
     d.bakita = *p->m;
@@ -314,32 +325,12 @@ static void grid_rows(gl_device *dev, const gl_common *common, gl_report *rep, c
     gl_sampler smp;
     gl_device_sampler(&smp, dev, common);
     gl_streamgrid_series(&smp, g.legacy_events);
-    gl_names names = {"k%d", NULL, NULL, "stream %d", NULL, NULL, K};
     for (int o = GL_SCHED_DEPTH_FIRST; o <= GL_SCHED_BREADTH_FIRST; o++) {
         if (orders != ORDER_BOTH && orders != o) continue;
         char variant[48];
-        snprintf(variant, sizeof variant, "S=%d %s", S, order_names[o]);
-        gl_row *row = gl_report_row(rep, table, variant);
-        gl_row_param_num(row, "streams", "", 0, S);
-        gl_row_param_num(row, "kernels", "", 0, K);
-        gl_row_param_num(row, "kernel_us", "", -1, T);
-        gl_row_param_num(row, "connections", "", 0, m->connections);
-        gl_row_param(row, "order", "%s", order_names[o]);
-        gl_row_param(row, "stream_kind", "%s", blocking ? "blocking" : "non-blocking");
-        gl_sched_textbook_form tb = gl_sched_textbook(o, S, K, T * 1e3, m->connections, m->resident_grids);
-        gl_row_number(row, "textbook_makespan", "ms", 3, GL_HIDE, tb.makespan_ns / 1e6);
+        snprintf(variant, sizeof variant, "S=%d %s", S, gl_sched_order_name(o));
         g.order = o;
-        g.runs = g.runs_complete = 0;
-        g.shortest_us = INFINITY;
-        gl_nvtx_push("%s S=%d order=%s", table, S, order_names[o]);
-        gl_sampler_run(&smp, row, gl_streamgrid_sample, &g);
-        gl_nvtx_pop();
-        gl_streamgrid_claims(&g, rep, row, tol);
-        char title[96];
-        snprintf(title, sizeof title, "%s %s C=%d (last run)", table, variant, m->connections);
-        gl_show_run(trace, common, title, &g.tl, g.spans.h_spans, g.n_spans, &names);
-        snprintf(title, sizeof title, "%s %s C=%d (model)", table, variant, m->connections);
-        gl_show_run(trace, common, title, &g.model_tl, NULL, 0, &names);
+        gl_streamgrid_row(&g, rep, common, &smp, trace, table, variant, tol);
     }
     gl_sampler_free(&smp);
     gl_streamgrid_destroy(&g);

@@ -347,6 +347,17 @@ static void test_host(void)
     test_cond("host sync: the next call starts only when the stream is done", p.ops[b].start_ns == 100);
     gl_sched_program_free(&p);
 
+    /* A thread that ends in a sync ends when the sync returns. */
+    gl_sched_program_init(&p);
+    streams(&p, s, 1, GL_SCHED_STREAM_NONBLOCKING);
+    gl_sched_launch(&p, 0, s[0], 1, 32, 1, 1000, 0);
+    gl_sched_sync_stream(&p, 0, -1);
+    m = ideal(1, 8, 128);
+    m.issue_ns = 10;
+    r = run(&p, &m);
+    test_cond("host sync: the host's last call returns when the device is done (1010)", r.host_end_ns == 1010);
+    gl_sched_program_free(&p);
+
     /* Two host threads issue side by side. */
     gl_sched_program_init(&p);
     int t0 = gl_sched_stream_new(&p, GL_SCHED_STREAM_PER_THREAD, 0, 0);
@@ -391,6 +402,20 @@ static void test_queue_entry(void)
     run(&p, &m);
     test_cond("queue time per entry: independent kernels in one queue start 0, 7, 14",
               p.ops[0].start_ns == 0 && p.ops[1].start_ns == 7 && p.ops[2].start_ns == 14);
+    gl_sched_program_free(&p);
+
+    /* An entry that arrives while the queue is still inside its time per entry goes when that time is up. */
+    gl_sched_program_init(&p);
+    streams(&p, s, 2, GL_SCHED_STREAM_NONBLOCKING);
+    gl_sched_launch(&p, 0, s[0], 1, 32, 1, 5, 0);
+    int b = gl_sched_launch(&p, 0, s[1], 1, 32, 1, 5, 1);
+    m = ideal(1, 8, 128);
+    m.issue_ns = 10;
+    m.queue_entry_ns = 1000;
+    gl_sched_result r;
+    int rc = gl_sched_simulate(&p, &m, &r, err, sizeof err);
+    test_cond("queue time per entry: a later arrival waits out the window (starts at 1010), nothing hangs",
+              rc == 0 && p.ops[b].start_ns == 1010);
     gl_sched_program_free(&p);
 }
 
@@ -495,6 +520,14 @@ static void test_compare(void)
     test_cond("compare: kernels matched by id, offsets between clocks ignored, the late one found",
               e.matched == 3 && e.missing == 0 && e.start_median_ns == 0 && e.start_max_ns == 50 &&
                   e.end_max_ns == 50 && e.worst_id == 12);
+    /* The worst kernel need not be the last one compared. */
+    p.ops[0].start_ns += 500;
+    p.ops[0].end_ns += 500;
+    p.ops[1].start_ns -= 500;
+    p.ops[1].end_ns -= 500;
+    gl_sched_timeline(&p, &meas);
+    e = gl_sched_compare(&meas, &pred);
+    test_cond("compare: the worst kernel is named wherever it is", e.worst_id == 10 || e.worst_id == 11);
     gl_timeline_free(&pred);
     gl_timeline_free(&meas);
     gl_sched_program_free(&p);
