@@ -20,7 +20,7 @@ if [ -x "$BIN/false-dependency" ]; then
         "CUDA_DEVICE_MAX_CONNECTIONS 1 \(CUDA_DEVICE_MAX_CONNECTIONS\)" "$b" --quick --connections 1
     expect "false-dependency reads CUDA_DEVICE_MAX_CONNECTIONS from the environment" 0 \
         "CUDA_DEVICE_MAX_CONNECTIONS 2 \(CUDA_DEVICE_MAX_CONNECTIONS\)" env CUDA_DEVICE_MAX_CONNECTIONS=2 "$b" --quick --order depth
-    expect "false-dependency writes --json, --csv, --trace and draws --timeline" 0 "^timeline: order=depth C=2" \
+    expect "false-dependency writes --json, --csv, --trace and draws --timeline" 0 "^timeline: makespan depth C=2" \
         "$b" --quick --order depth --connections 2 --json "$tmp/fd.json" --csv "$tmp/fd.csv" --trace "$tmp/fd.trace.json" --timeline
     check "false-dependency JSON: span-cost and depth rows, every claim PASS" \
         python3 tests/validate.py report "$tmp/fd.json" --rows 2 --verdict PASS --claims-verdict PASS
