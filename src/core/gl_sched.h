@@ -133,7 +133,8 @@ typedef enum {
     GL_SCHED_RECORD,    /* cudaEventRecord */
     GL_SCHED_WAIT,      /* cudaStreamWaitEvent */
     GL_SCHED_SYNC,      /* the host waits: for a stream, an event, or the device (stream -1) */
-    GL_SCHED_HOST,      /* host work that costs time and reaches no queue (stream creation, bookkeeping) */
+    GL_SCHED_HOST,      /* host work that costs time and reaches no queue (bookkeeping) */
+    GL_SCHED_CREATE,    /* cudaStreamCreate*: costs host time; the stream may be used after it */
     GL_SCHED_COPY       /* reserved for copies: refused until a copy engine is modelled */
 } gl_sched_op_kind;
 
@@ -184,6 +185,9 @@ void gl_sched_program_clear_ops(gl_sched_program *p);
  * its thread); returns its index. The legacy stream is GL_SCHED_LEGACY. */
 enum { GL_SCHED_LEGACY = 0 };
 int gl_sched_stream_new(gl_sched_program *p, int kind, int priority, int thread);
+/* A new stream made by a call of thread, which costs that call's issue time
+ * (the op is the last one added); returns the stream's index. */
+int gl_sched_stream_create(gl_sched_program *p, int thread, int kind, int priority);
 /* A new event; returns its index. */
 int gl_sched_event_new(gl_sched_program *p);
 

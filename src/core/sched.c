@@ -98,6 +98,13 @@ int gl_sched_sync_event(gl_sched_program *p, int thread, int event)
     return p->n_ops - 1;
 }
 
+int gl_sched_stream_create(gl_sched_program *p, int thread, int kind, int priority)
+{
+    int stream = gl_sched_stream_new(p, kind, priority, kind == GL_SCHED_STREAM_PER_THREAD ? thread : -1);
+    add_op(p, GL_SCHED_CREATE, thread, stream);
+    return stream;
+}
+
 int gl_sched_host(gl_sched_program *p, int thread, double ns)
 {
     add_op(p, GL_SCHED_HOST, thread, -1)->issue_ns = ns;
@@ -298,7 +305,7 @@ static void submit(sim *s, int t)
     st->order = s->submitted++;
     st->dep_first = s->n_deps;
 
-    if (o->kind == GL_SCHED_HOST) {
+    if (o->kind == GL_SCHED_HOST || o->kind == GL_SCHED_CREATE) {
         finish(s, op);
     } else if (o->kind == GL_SCHED_SYNC) {
         if (o->event >= 0)

@@ -503,6 +503,21 @@ static void test_late_blocks(void)
     gl_sched_program_free(&p);
 }
 
+static void test_stream_creation(void)
+{
+    /* Creating a stream costs its call's time, before the first launch into it. */
+    gl_sched_program p;
+    gl_sched_program_init(&p);
+    int st = gl_sched_stream_create(&p, 0, GL_SCHED_STREAM_NONBLOCKING, 0);
+    p.ops[p.n_ops - 1].issue_ns = 40;
+    int a = gl_sched_launch(&p, 0, st, 1, 32, 1, 100, 0);
+    gl_sched_machine m = ideal(1, 8, 128);
+    m.issue_ns = 10;
+    run(&p, &m);
+    test_cond("stream creation: its call's 40 ns come before the first launch (submitted at 50)", p.ops[a].submit_ns == 50);
+    gl_sched_program_free(&p);
+}
+
 static void test_refusals(void)
 {
     int s[1];
@@ -597,6 +612,7 @@ int main(void)
     test_dispatch_chains();
     test_block_dispatch();
     test_late_blocks();
+    test_stream_creation();
     test_refusals();
     test_compare();
     test_scale();
