@@ -169,11 +169,10 @@ typedef struct gl_sched_calibration {
  * from the device; timed now: the issue cost, the dispatch gap (with kernels
  * of this duration) and how it grows with chains in progress, the queue's
  * time per entry, the time per block and the block overrun (in blocks of
- * this many threads), how often a block of a grid of about this many blocks
- * starts late, and the launch latency. Prints one "model:" line and
+ * this many threads), and the launch latency. Prints one "model:" line and
  * adds the costs to the report's device fields. */
-void gl_sched_calibrate(gl_device *dev, gl_report *rep, int threads, int blocks, double kernel_us,
-                        gl_sched_machine *m, gl_sched_calibration *cal);
+void gl_sched_calibrate(gl_device *dev, gl_report *rep, int threads, double kernel_us, gl_sched_machine *m,
+                        gl_sched_calibration *cal);
 
 #ifdef __cplusplus
 }

@@ -50,13 +50,6 @@
  *           all kernels together, so a grid of N blocks has its last block
  *           start (N-1)*block_dispatch_ns after its first. A block runs
  *           block_overrun_ns past its nominal time.
- *   Late blocks. Now and then one block of a grid of several starts late
- *           while its siblings start on time (measured on Hopper: 1-2% of
- *           grids, 5-16 us late, when 20 or more other grids are resident;
- *           never on an idle GPU). The cause is not known; the model draws it
- *           at the measured rate (late_rate, late_ns, late_min_resident), so
- *           one simulation is one possible run, and a prediction is the
- *           median over several seeds.
  *   Legacy. An operation in the legacy default stream waits for everything
  *           issued before it to blocking streams (cudaStreamCreate, and the
  *           per-thread default streams); an operation in a blocking stream waits
@@ -110,10 +103,6 @@ typedef struct gl_sched_machine {
     double dispatch_busy_ns[GL_SCHED_MAX_QUEUES + 1]; /* dispatch_ns with n chains at the queue heads (0: dispatch_ns) */
     double block_dispatch_ns; /* the work distributor's time per block: a big grid takes a while to start */
     double block_overrun_ns;  /* how much longer than asked a block runs (its last spin, its result, its record) */
-    double late_rate;         /* chance that one block of a grid starts late (0: never) */
-    double late_ns;           /* how late it starts */
-    int late_min_resident;    /* only with at least this many other grids resident */
-    unsigned long long late_seed; /* the draws' seed: simulate with several to get a distribution */
 } gl_sched_machine;
 
 /* The Hopper rules with every number zero and one queue: fill in what was measured. */

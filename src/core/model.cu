@@ -142,53 +142,7 @@ static void time_busy_queues(gl_spans *spans, unsigned long long *d_sink, int th
     gl_timeline_free(&tl);
 }
 
-/* Late blocks: 40 grids of a few blocks each launched back to back into 40
- * streams, all resident together (1 ms each), 20 times, with a record per
- * block. A grid is late when a block starts over 2 us after its first one
- * (more than handing its blocks out takes); the rate counts grids launched
- * with at least as many others resident as the first late one had. */
-static void time_late_blocks(const gl_device *dev, unsigned long long *d_sink, int threads, int blocks,
-                             gl_sched_machine *m)
-{
-    enum { GRIDS = 40, REPS = 20 };
-    int full = gl_work_blocks_per_sm(threads) * dev->sms;
-    int b = blocks < 2 ? 2 : blocks;
-    if (b > full / (GRIDS + 8)) b = full / (GRIDS + 8);
-    if (b < 2) return; /* grids of several blocks do not fit 40 at a time: not measured, not modelled */
-    cudaStream_t st[GRIDS];
-    for (int i = 0; i < GRIDS; i++) CUDA_CHECK(cudaStreamCreateWithFlags(&st[i], cudaStreamNonBlocking));
-    gl_spans spans;
-    gl_spans_create(&spans, GRIDS * (1 + b), 0, 1);
-    int first_late = GRIDS, n_late = 0;
-    double lateness[GRIDS * REPS];
-    for (int r = 0; r < REPS; r++) {
-        gl_spans_reset(&spans);
-        unsigned int slot[GRIDS];
-        for (int i = 0; i < GRIDS; i++) {
-            slot[i] = gl_spans_reserve(&spans, b);
-            gl_work_launch(st[i], b, threads, 1000, spans.dev, slot[i], 0, i, d_sink);
-        }
-        CUDA_CHECK(cudaDeviceSynchronize());
-        gl_spans_fetch(&spans);
-        for (int i = 0; i < GRIDS; i++) {
-            const gl_span *k = &spans.h_spans[slot[i]];
-            double worst = 0;
-            for (int j = 1; j <= b; j++) worst = fmax(worst, (double)(spans.h_spans[slot[i] + j].start_ns - k->start_ns));
-            if (worst <= 2000 + (b - 1) * m->block_dispatch_ns) continue;
-            lateness[n_late++] = worst; /* the i grids launched before it were all still running */
-            if (i < first_late) first_late = i;
-        }
-    }
-    if (n_late > 0) {
-        m->late_min_resident = first_late;
-        m->late_rate = (double)n_late / ((GRIDS - first_late) * REPS);
-        m->late_ns = gl_stats_of(lateness, n_late).median;
-    }
-    gl_spans_destroy(&spans);
-    for (int i = 0; i < GRIDS; i++) CUDA_CHECK(cudaStreamDestroy(st[i]));
-}
-
-void gl_sched_calibrate(gl_device *dev, gl_report *rep, int threads, int blocks, double kernel_us, gl_sched_machine *m,
+void gl_sched_calibrate(gl_device *dev, gl_report *rep, int threads, double kernel_us, gl_sched_machine *m,
                         gl_sched_calibration *cal)
 {
     memset(cal, 0, sizeof *cal);
@@ -241,7 +195,6 @@ void gl_sched_calibrate(gl_device *dev, gl_report *rep, int threads, int blocks,
     m->dispatch_ns = fmax(0, cal->dispatch_ns.median);
     m->launch_latency_ns = fmax(0, n_lat ? cal->latency_ns.median : 0);
     m->block_dispatch_ns = fmax(0, per_block);
-    time_late_blocks(dev, d_sink, threads, blocks, m);
     /* The busy-queue curve was timed with 100 us kernels; anchor it on the
      * gap measured with this experiment's own kernels, and keep its rise. */
     double rise0 = m->dispatch_busy_ns[1];
@@ -249,12 +202,10 @@ void gl_sched_calibrate(gl_device *dev, gl_report *rep, int threads, int blocks,
         m->dispatch_busy_ns[n] = fmax(0, m->dispatch_ns + m->dispatch_busy_ns[n] - rise0);
 
     printf("model: C=%d queues, %d resident grids, %d SMs | issue %.2f us/launch, dispatch gap %.2f us (%g us "
-           "kernels; %.2f us with all %d queues busy), %.2f us per queue entry, late blocks in %.1f%% of grids "
-           "(%.1f us, from %d resident), %.2f ns per block (%d threads), overrun %.2f us, launch latency %.1f "
+           "kernels; %.2f us with all %d queues busy), %.2f us per queue entry, %.2f ns per block (%d threads), overrun %.2f us, launch latency %.1f "
            "us (+/-%.1f) | measured now\n",
            m->connections, m->resident_grids, m->sms, m->issue_ns / 1e3, m->dispatch_ns / 1e3, us,
-           m->dispatch_busy_ns[m->connections] / 1e3, m->connections, m->queue_entry_ns / 1e3, 100 * m->late_rate,
-           m->late_ns / 1e3, m->late_min_resident, m->block_dispatch_ns, threads, m->block_overrun_ns / 1e3,
+           m->dispatch_busy_ns[m->connections] / 1e3, m->connections, m->queue_entry_ns / 1e3, m->block_dispatch_ns, threads, m->block_overrun_ns / 1e3,
            m->launch_latency_ns / 1e3, dev->clock.uncertainty_ns / 1e3);
     if (rep) {
         gl_report_device(rep, "model_issue_us", "%.3f", m->issue_ns / 1e3);
@@ -266,9 +217,6 @@ void gl_sched_calibrate(gl_device *dev, gl_report *rep, int threads, int blocks,
         gl_buf_free(&busy);
         gl_report_device(rep, "model_block_dispatch_ns", "%.3f", m->block_dispatch_ns);
         gl_report_device(rep, "model_block_overrun_us", "%.3f", m->block_overrun_ns / 1e3);
-        gl_report_device(rep, "model_late_rate", "%.4f", m->late_rate);
-        gl_report_device(rep, "model_late_us", "%.3f", m->late_ns / 1e3);
-        gl_report_device(rep, "model_late_min_resident", "%d", m->late_min_resident);
         gl_report_device(rep, "model_launch_latency_us", "%.3f", m->launch_latency_ns / 1e3);
     }
     gl_spans_destroy(&spans);

@@ -424,20 +424,6 @@ static void cwd_insert(sim *s, int op)
     s->n_cwd++;
 }
 
-/* Whether one block of a grid of several starts late: a draw, seeded by the
- * machine and the op, when enough other grids are resident (gl_sched.h,
- * "Late blocks"). */
-static int late_block(const sim *s, int op)
-{
-    const gl_sched_machine *m = s->m;
-    if (m->late_rate <= 0 || s->p->ops[op].blocks < 2 || s->resident - 1 < m->late_min_resident) return 0;
-    unsigned long long z = m->late_seed + 0x9E3779B97F4A7C15ULL * (unsigned long long)(op + 1);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    z ^= z >> 31;
-    return (double)(z >> 11) / 9007199254740992.0 < m->late_rate;
-}
-
 /* Hand blocks to free SM slots, oldest kernel first; a kernel with blocks left
  * holds back the kernels after it. */
 static int dispatch(sim *s)
@@ -457,20 +443,13 @@ static int dispatch(sim *s)
              * slots stay taken until the last of them ends. */
             double first = fmax(s->now, s->cwd_busy);
             s->cwd_busy = first + n * s->m->block_dispatch_ns;
-            int first_batch = st->running == 0 && st->remaining == o->blocks;
-            if (first_batch) o->start_ns = first;
+            if (st->running == 0 && st->remaining == o->blocks) o->start_ns = first;
             s->sm_free[sm] -= n * share;
             s->free_sum -= n * share;
             st->remaining -= n;
             st->running += n;
             double end = first + (n - 1) * s->m->block_dispatch_ns + o->block_ns + s->m->block_overrun_ns;
-            if (first_batch && late_block(s, op)) {
-                /* One block of this grid starts late; its slot is taken meanwhile. */
-                if (n > 1) heap_push(s, end, EV_BLOCKS, op, sm, n - 1);
-                heap_push(s, end + s->m->late_ns, EV_BLOCKS, op, sm, 1);
-            } else {
-                heap_push(s, end, EV_BLOCKS, op, sm, n);
-            }
+            heap_push(s, end, EV_BLOCKS, op, sm, n);
             moved = 1;
         }
         if (st->remaining > 0) break;

@@ -68,31 +68,6 @@ static void build_program(gl_streamgrid *g, double t0, int *ev_ops)
     free(s);
 }
 
-/* The prediction: with late blocks possible, the median makespan and peak of
- * several seeded simulations (each one a possible run); else the one. */
-static void predict(gl_streamgrid *g)
-{
-    enum { SEEDS = 9 };
-    int seeds = g->machine.late_rate > 0 ? SEEDS : 1;
-    double mk[SEEDS], peak[SEEDS];
-    gl_timeline tl;
-    memset(&tl, 0, sizeof tl);
-    for (int i = 0; i < seeds; i++) {
-        gl_sched_machine m = g->machine;
-        m.late_seed = (unsigned long long)i + 1;
-        gl_sched_result r;
-        char err[160];
-        if (gl_sched_simulate(&g->prog, &m, &r, err, sizeof err) != 0)
-            gl_die(GL_EXIT_INTERNAL, "the scheduling model refused this run: %s", err);
-        gl_sched_timeline(&g->prog, &tl);
-        mk[i] = r.makespan_ns;
-        peak[i] = gl_timeline_peak_lasting(&tl, gl_filter_all, NULL, g->machine.dispatch_ns);
-    }
-    g->model_makespan_ns = gl_stats_of(mk, seeds).median;
-    g->model_peak = (int)lround(gl_quantile(peak, seeds, 0.5));
-    gl_timeline_free(&tl);
-}
-
 void gl_streamgrid_run(gl_streamgrid *g)
 {
     unsigned long long sink_before = 0, sink_after = 0;
@@ -134,12 +109,8 @@ void gl_streamgrid_run(gl_streamgrid *g)
 
     int ev_ops[2];
     build_program(g, t0, ev_ops);
-    predict(g);
-    /* The timeline kept for the comparison and the trace: no late blocks. */
-    gl_sched_machine plain = g->machine;
-    plain.late_rate = 0;
     char err[160];
-    if (gl_sched_simulate(&g->prog, &plain, &g->sim, err, sizeof err) != 0)
+    if (gl_sched_simulate(&g->prog, &g->machine, &g->sim, err, sizeof err) != 0)
         gl_die(GL_EXIT_INTERNAL, "the scheduling model refused this run: %s", err);
     gl_sched_timeline(&g->prog, &g->model_tl);
     g->errors = gl_sched_compare(&g->tl, &g->model_tl);
@@ -174,13 +145,13 @@ void gl_streamgrid_sample(gl_sample *smp, void *ctx)
      * gap: a briefer overlap is one grid's last blocks ending while the next
      * grid's first blocks take their slots. The instants are kept too. */
     double lasting = g->machine.dispatch_ns;
-    gl_sample_put(smp, "model_makespan", g->model_makespan_ns / 1e6);
+    gl_sample_put(smp, "model_makespan", g->sim.makespan_ns / 1e6);
     gl_sample_put(smp, "makespan", g->tl.makespan_ns / 1e6);
     if (g->legacy_events) {
         gl_sample_put(smp, "model_event_makespan", g->model_event_ms);
         gl_sample_put(smp, "event_makespan", g->event_ms);
     }
-    gl_sample_put(smp, "model_peak", g->model_peak);
+    gl_sample_put(smp, "model_peak", gl_timeline_peak_lasting(&g->model_tl, gl_filter_all, NULL, lasting));
     gl_sample_put(smp, "peak_concurrency", gl_timeline_peak_lasting(&g->tl, gl_filter_all, NULL, lasting));
     gl_sample_put(smp, "model_peak_instant", g->sim.peak_concurrency);
     gl_sample_put(smp, "peak_instant", g->tl.peak_concurrency);

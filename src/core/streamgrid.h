@@ -43,9 +43,7 @@ typedef struct gl_streamgrid {
     gl_timeline tl;             /* measured */
     gl_timeline model_tl;       /* simulated */
     int n_spans;                /* records fetched */
-    gl_sched_result sim;        /* the simulation's summary (without late blocks) */
-    double model_makespan_ns;   /* the prediction: median over seeded simulations when blocks can start late */
-    int model_peak;             /* the same for the peak of kernels running together for the dispatch gap */
+    gl_sched_result sim;        /* the simulation's summary */
     gl_sched_errors errors;     /* measured against simulated, kernel by kernel */
     double event_ms;            /* legacy_events: elapsed between the two events */
     double model_event_ms;      /* legacy_events: the same, simulated */

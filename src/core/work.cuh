@@ -21,12 +21,20 @@ __device__ __forceinline__ unsigned long long gl_work_spin(unsigned long long t0
     return iters;
 }
 
-/* The whole work kernel, for every thread of a block: spin, leave the result
- * in *d_sink (thread 0 of each block), and close the block's span. */
+/* The whole work kernel, for every thread of a block: spin until spin_ns
+ * after the block's first warp started, leave the result in *d_sink (thread 0
+ * of each block), and close the block's span. A block lasts its time from its
+ * first warp: a warp that starts late (seen on Hopper, by up to 16 us, with
+ * many grids resident) catches up instead of stretching the block. */
 __device__ __forceinline__ void gl_work_body(unsigned long long spin_ns, gl_span_buf spans, unsigned int slot,
                                              int label, int stream, int parent, unsigned long long *d_sink)
 {
-    unsigned long long t0 = gl_globaltimer();
+    __shared__ unsigned long long warp_t0[32]; /* each warp's start; one slot per warp, so no race */
+    unsigned long long mine = gl_globaltimer();
+    if ((threadIdx.x & 31) == 0) warp_t0[threadIdx.x >> 5] = mine;
+    __syncthreads();
+    unsigned long long t0 = warp_t0[0];
+    for (unsigned int w = 1; w < (blockDim.x + 31) / 32; w++) t0 = warp_t0[w] < t0 ? warp_t0[w] : t0;
     unsigned long long iters = gl_work_spin(t0, spin_ns);
     if (threadIdx.x == 0) atomicAdd(d_sink, iters + 1);
     gl_span_block_end(spans, slot, t0, label, stream, parent);

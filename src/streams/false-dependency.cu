@@ -162,7 +162,7 @@ int main(int argc, char **argv)
     gl_device_open(&dev, &common, &rep);
     gl_sched_machine machine;
     gl_sched_calibration cal;
-    gl_sched_calibrate(&dev, &rep, threads, blocks, kernel_us, &machine, &cal);
+    gl_sched_calibrate(&dev, &rep, threads, kernel_us, &machine, &cal);
 
     gl_streamgrid g;
     memset(&g, 0, sizeof g);

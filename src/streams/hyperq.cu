@@ -377,7 +377,7 @@ int main(int argc, char **argv)
     gl_device_open(&dev, &common, &rep);
     gl_sched_machine machine;
     gl_sched_calibration cal;
-    gl_sched_calibrate(&dev, &rep, 32, 1, kernel_us, &machine, &cal);
+    gl_sched_calibrate(&dev, &rep, 32, kernel_us, &machine, &cal);
     int C = machine.connections;
     gl_trace trace;
     gl_trace_init(&trace);

@@ -473,36 +473,6 @@ static void test_block_dispatch(void)
     gl_sched_program_free(&p);
 }
 
-static void test_late_blocks(void)
-{
-    /* Three grids of 4 blocks at once; with one other grid resident, a grid has one block 50 late. */
-    int s[3];
-    gl_sched_program p;
-    gl_sched_program_init(&p);
-    streams(&p, s, 3, GL_SCHED_STREAM_NONBLOCKING);
-    for (int i = 0; i < 3; i++) gl_sched_launch(&p, 0, s[i], 4, 32, 1, 100, i);
-    gl_sched_machine m = ideal(3, 16, 128);
-    m.issue_ns = 1;
-    m.late_rate = 1;
-    m.late_ns = 50;
-    m.late_min_resident = 1;
-    run(&p, &m);
-    test_cond("late blocks: the first grid (alone) ends on time, the next two one block 50 late",
-              p.ops[0].end_ns - p.ops[0].start_ns == 100 && p.ops[1].end_ns - p.ops[1].start_ns == 150 &&
-                  p.ops[2].end_ns - p.ops[2].start_ns == 150);
-    m.late_rate = 0.5;
-    int late = 0;
-    for (unsigned long long seed = 1; seed <= 200; seed++) {
-        m.late_seed = seed;
-        run(&p, &m);
-        late += p.ops[2].end_ns - p.ops[2].start_ns > 100;
-    }
-    char d[128];
-    snprintf(d, sizeof d, "late blocks: a rate of 0.5 makes about half of the draws late (%d of 200)", late);
-    test_cond(d, late > 70 && late < 130);
-    gl_sched_program_free(&p);
-}
-
 static void test_stream_creation(void)
 {
     /* Creating a stream costs its call's time, before the first launch into it. */
@@ -611,7 +581,6 @@ int main(void)
     test_dispatch_busy();
     test_dispatch_chains();
     test_block_dispatch();
-    test_late_blocks();
     test_stream_creation();
     test_refusals();
     test_compare();
