@@ -144,10 +144,11 @@ void gl_spans_destroy(gl_spans *s);
 
 /* ---- the work kernel ------------------------------------------------------- */
 
-/* Launch blocks x threads threads that each spin for us microseconds on
- * %globaltimer, add their iteration count to *d_sink (so the loop is real
- * work with a result), and record a span in slot (GL_NO_SPAN: no span).
- * Device code launches its own copy of the same body (work.cuh). */
+/* Launch blocks x threads threads whose blocks each spin for us microseconds
+ * on %globaltimer from the block's first warp, add their iteration count to
+ * *d_sink (so the loop is real work with a result), and record a span in slot
+ * (GL_NO_SPAN: no span). A kernel in device code can run the same body
+ * (gl_work_body in work.cuh). */
 void gl_work_launch(cudaStream_t stream, int blocks, int threads, double us, gl_span_buf spans,
                     unsigned int slot, int label, int stream_index, unsigned long long *d_sink);
 

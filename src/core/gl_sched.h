@@ -165,10 +165,10 @@ typedef struct gl_sched_program {
     int n_threads;            /* 1 + the largest thread index used */
 } gl_sched_program;
 
+/* An empty program: no ops, and the legacy stream as stream 0. */
 void gl_sched_program_init(gl_sched_program *p);
+/* Free its ops and streams. */
 void gl_sched_program_free(gl_sched_program *p);
-/* Drop every operation, keeping the streams and events. */
-void gl_sched_program_clear_ops(gl_sched_program *p);
 
 /* A new stream (GL_SCHED_STREAM_BLOCKING, _NONBLOCKING, or _PER_THREAD with
  * its thread); returns its index. The legacy stream is GL_SCHED_LEGACY. */
@@ -224,6 +224,8 @@ typedef struct gl_sched_errors {
     int worst_id;         /* id of the kernel with the largest start error; -1 when none */
 } gl_sched_errors;
 
+/* Match the predicted kernels to the measured ones by id and summarize the
+ * start and end errors, each timeline measured from its own first kernel. */
 gl_sched_errors gl_sched_compare(const gl_timeline *measured, const gl_timeline *predicted);
 
 /* ---- the textbook ----------------------------------------------------------- */

@@ -202,11 +202,11 @@ void gl_sched_calibrate(gl_device *dev, gl_report *rep, int threads, double kern
         m->dispatch_busy_ns[n] = fmax(0, m->dispatch_ns + m->dispatch_busy_ns[n] - rise0);
 
     printf("model: C=%d queues, %d resident grids, %d SMs | issue %.2f us/launch, dispatch gap %.2f us (%g us "
-           "kernels; %.2f us with all %d queues busy), %.2f us per queue entry, %.2f ns per block (%d threads), overrun %.2f us, launch latency %.1f "
-           "us (+/-%.1f) | measured now\n",
+           "kernels; %.2f us with all %d queues busy), %.2f us per queue entry, %.2f ns per block (%d threads), "
+           "overrun %.2f us, launch latency %.1f us (+/-%.1f) | measured now\n",
            m->connections, m->resident_grids, m->sms, m->issue_ns / 1e3, m->dispatch_ns / 1e3, us,
-           m->dispatch_busy_ns[m->connections] / 1e3, m->connections, m->queue_entry_ns / 1e3, m->block_dispatch_ns, threads, m->block_overrun_ns / 1e3,
-           m->launch_latency_ns / 1e3, dev->clock.uncertainty_ns / 1e3);
+           m->dispatch_busy_ns[m->connections] / 1e3, m->connections, m->queue_entry_ns / 1e3, m->block_dispatch_ns,
+           threads, m->block_overrun_ns / 1e3, m->launch_latency_ns / 1e3, dev->clock.uncertainty_ns / 1e3);
     if (rep) {
         gl_report_device(rep, "model_issue_us", "%.3f", m->issue_ns / 1e3);
         gl_report_device(rep, "model_dispatch_us", "%.3f", m->dispatch_ns / 1e3);

@@ -1,4 +1,5 @@
-/* sched.c - the scheduling model's simulator (the rules are in gl_sched.h; the header is not named sched.h because that is a system header). */
+/* sched.c - the scheduling model's simulator. The rules are in gl_sched.h, which is not
+ * called sched.h because that name is a system header. */
 #include "gl_sched.h"
 
 #include <math.h>
@@ -24,8 +25,6 @@ void gl_sched_program_free(gl_sched_program *p)
     free(p->streams);
     memset(p, 0, sizeof *p);
 }
-
-void gl_sched_program_clear_ops(gl_sched_program *p) { p->n_ops = 0; }
 
 int gl_sched_stream_new(gl_sched_program *p, int kind, int priority, int thread)
 {
@@ -143,7 +142,6 @@ typedef struct op_state {
     int finished;          /* it is done (a kernel: all blocks ended) */
     int remaining;         /* LAUNCH: blocks not yet on an SM */
     int running;           /* LAUNCH: blocks on SMs now */
-    int accepted;          /* LAUNCH: in the work distributor */
     long long order;       /* submission order: heads compete by it */
 } op_state;
 
@@ -356,7 +354,8 @@ static int head_ready(const sim *s, const queue *q)
 /* The dispatch latency for the number of chains in progress: the distinct
  * streams among the queue heads, taken before any of them goes at this
  * instant. A stream spread over several queues (issued breadth-first) counts
- * once. */
+ * once. A head counts from its submission (it may still be on its way) and
+ * whatever its kind: what matters is which streams have work queued. */
 static double dispatch_now(const sim *s)
 {
     int seen[GL_SCHED_MAX_QUEUES], n = 0;
@@ -496,7 +495,6 @@ static void handle(sim *s, const event *e)
     case EV_WAKE: /* a queue may move on now */
         break;
     case EV_ACCEPT:
-        s->os[e->op].accepted = 1;
         cwd_insert(s, e->op);
         break;
     case EV_BLOCKS: {

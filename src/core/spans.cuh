@@ -52,7 +52,8 @@ __device__ __forceinline__ void gl_span_describe(gl_span *s, unsigned int slot, 
 }
 
 /* Close this block's span: every thread of the block must call it, once, at
- * the end of the kernel. t0 is thread 0's %globaltimer reading at entry. The
+ * the end of the kernel. t0 is the block's start (its first warp's %globaltimer
+ * reading at entry, as gl_work_body takes it). The
  * barrier makes the end the moment the block's last thread finished. */
 __device__ __forceinline__ void gl_span_block_end(gl_span_buf b, unsigned int slot, unsigned long long t0,
                                                   int label, int stream, int parent)

@@ -48,7 +48,7 @@ static void build_program(gl_streamgrid *g, double t0, int *ev_ops)
     int *s = (int *)gl_xcalloc((size_t)g->streams, sizeof(int));
     for (int i = 0; i < g->streams; i++)
         s[i] = gl_sched_stream_new(p, g->blocking ? GL_SCHED_STREAM_BLOCKING : GL_SCHED_STREAM_NONBLOCKING, 0, -1);
-    int launches = g->streams * g->kernels, call = 0, e0 = -1, e1 = -1;
+    int launches = g->streams * g->kernels, e0 = -1, e1 = -1;
     if (g->legacy_events) {
         int ev = gl_sched_event_new(p);
         e0 = gl_sched_record(p, 0, GL_SCHED_LEGACY, ev);
@@ -62,7 +62,7 @@ static void build_program(gl_streamgrid *g, double t0, int *ev_ops)
     }
     for (int i = 0; i < launches; i++) p->ops[first + i].id = (int)g->slot[i];
     /* Each call takes the time it took: the host clock after it minus after the one before. */
-    for (int i = 0; i < p->n_ops; i++, call++) p->ops[i].issue_ns = g->host_ns[call] - (call ? g->host_ns[call - 1] : t0);
+    for (int i = 0; i < p->n_ops; i++) p->ops[i].issue_ns = g->host_ns[i] - (i ? g->host_ns[i - 1] : t0);
     ev_ops[0] = e0;
     ev_ops[1] = e1;
     free(s);

@@ -70,6 +70,7 @@ void gl_streamgrid_claims(gl_streamgrid *g, gl_report *rep, gl_row *row, double 
  * ask. Returns the row. */
 gl_row *gl_streamgrid_row(gl_streamgrid *g, gl_report *rep, const gl_common *common, gl_sampler *smp, gl_trace *trace,
                           const char *table, const char *variant, double tolerance);
+/* Free the streams, buffers, events and timelines. */
 void gl_streamgrid_destroy(gl_streamgrid *g);
 
 #ifdef __cplusplus

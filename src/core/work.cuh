@@ -10,7 +10,7 @@
 
 #include "spans.cuh"
 
-/* Spin for spin_ns from this thread's entry; returns the iterations done. */
+/* Spin until spin_ns after t0 (the block's start); returns the iterations done. */
 __device__ __forceinline__ unsigned long long gl_work_spin(unsigned long long t0, unsigned long long spin_ns)
 {
     unsigned long long now = t0, iters = 0;
@@ -25,7 +25,8 @@ __device__ __forceinline__ unsigned long long gl_work_spin(unsigned long long t0
  * after the block's first warp started, leave the result in *d_sink (thread 0
  * of each block), and close the block's span. A block lasts its time from its
  * first warp: a warp that starts late (seen on Hopper, by up to 16 us, with
- * many grids resident) catches up instead of stretching the block. */
+ * many grids resident) catches up instead of stretching the block. Every
+ * thread of a 1-D block calls it, once per kernel (it has a barrier). */
 __device__ __forceinline__ void gl_work_body(unsigned long long spin_ns, gl_span_buf spans, unsigned int slot,
                                              int label, int stream, int parent, unsigned long long *d_sink)
 {

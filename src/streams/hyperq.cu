@@ -307,6 +307,7 @@ static void dispatch_rows(probe *p, gl_device *dev, const gl_common *common, gl_
 
 /* ---- 3 and 4. streams x kernels, measured and simulated ----------------------------------------- */
 
+/* Parts 3 and 4: S streams x K kernels of T us, in each order asked, one row each. */
 static void grid_rows(gl_device *dev, const gl_common *common, gl_report *rep, const gl_sched_machine *m,
                       const char *table, int S, int K, double T, int blocking, int orders, double tol,
                       gl_trace *trace)

@@ -347,6 +347,22 @@ static void test_host(void)
     test_cond("host sync: the next call starts only when the stream is done", p.ops[b].start_ns == 100);
     gl_sched_program_free(&p);
 
+    /* Host work between calls, and a wait for an event: the host goes on when the record is reached. */
+    gl_sched_program_init(&p);
+    streams(&p, s, 2, GL_SCHED_STREAM_NONBLOCKING);
+    int ev = gl_sched_event_new(&p);
+    gl_sched_launch(&p, 0, s[0], 1, 32, 1, 300, 0);
+    gl_sched_record(&p, 0, s[0], ev);
+    gl_sched_host(&p, 0, 50);
+    gl_sched_sync_event(&p, 0, ev);
+    int after = gl_sched_launch(&p, 0, s[1], 1, 32, 1, 10, 1);
+    m = ideal(2, 8, 128);
+    m.issue_ns = 10;
+    r = run(&p, &m);
+    test_cond("host work and an event sync: the next launch is issued once the record is reached (310), +10; one entry queued at most",
+              p.ops[after].submit_ns == 320 && r.max_queue_depth == 1);
+    gl_sched_program_free(&p);
+
     /* A thread that ends in a sync ends when the sync returns. */
     gl_sched_program_init(&p);
     streams(&p, s, 1, GL_SCHED_STREAM_NONBLOCKING);
