@@ -61,6 +61,24 @@ if [ -x "$BIN/nested-hello" ]; then
     expect "nested-hello refuses to print 3 million lines without --quiet" 2 "add --quiet" "$b" --blocks 1024 --threads 1024
 fi
 
+# The experiments/ scripts: usage errors, and the recorded results summarized again without a GPU.
+tmpd=$(mktemp -d)
+expect "validate-model.py --max-ms 0 exits 2" 2 "--max-ms must be at least 1" python3 experiments/validate-model.py --max-ms 0
+expect "validate-model.py --shapes 0 exits 2" 2 "--shapes and --repeat must be at least 1" python3 experiments/validate-model.py --shapes 0
+expect "validate-model.py without the binary exits 2" 2 "is not built" python3 experiments/validate-model.py --bin /nonexistent/false-dependency
+printf 'streams\n' > "$tmpd/empty.csv"
+expect "validate-model.py --from-csv with no shapes exits 2" 2 "has no shapes" python3 experiments/validate-model.py --from-csv "$tmpd/empty.csv"
+if [ -f experiments/results/h200/validate-model.csv ]; then
+    expect "validate-model.py --from-csv reproduces the recorded H200 summary" 0 "peak concurrency exact in 71 of 72 shapes" \
+        python3 experiments/validate-model.py --from-csv experiments/results/h200/validate-model.csv --out "$tmpd/vm"
+fi
+if [ -f experiments/results/h200/hyperq-sweep.json ]; then
+    expect "plot-hyperq.py records a sweep and plots it, or says how to get matplotlib" 0 "plot: |plot skipped: matplotlib is missing" \
+        python3 experiments/plot-hyperq.py experiments/results/h200/hyperq-sweep.json --out "$tmpd/hq"
+fi
+expect "plot-hyperq.py on a missing file exits 2" 2 "cannot read" python3 experiments/plot-hyperq.py "$tmpd/missing.json"
+rm -rf "$tmpd"
+
 # The profile target checks for nsys when make reads the Makefile, so nothing
 # is built (or rebuilt with other flags) on the way to the error.
 before=$(stat -c %Y "$BIN/false-dependency" 2>/dev/null)
