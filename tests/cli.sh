@@ -88,4 +88,34 @@ after=$(stat -c %Y "$BIN/false-dependency" 2>/dev/null)
 if [ "$before" = "$after" ]; then ok "make profile-* without nsys rebuilds nothing"; else not_ok "make profile-* without nsys rebuilt the binary"; fi
 expect "make help lists every target with one line" 0 "run-false-dependency .*CUDA_DEVICE_MAX_CONNECTIONS|run-false-dependency +how long" \
     make -s --no-print-directory help
+if [ -x "$BIN/launch-latency" ]; then
+    b=$BIN/launch-latency
+    expect "launch-latency --help names every part" 0 "one of all\|host\|graph\|device\|many\|latency\|device-graph" "$b" --help
+    expect "launch-latency --launches 0 exits 2" 2 "--launches: '0' is out of range; accepted: integer 1\.\.100000" "$b" --launches 0
+    expect "launch-latency --launches 100001 exits 2" 2 "--launches: '100001' is out of range" "$b" --launches 100001
+    expect "launch-latency --launches abc exits 2" 2 "--launches: 'abc' is not an integer" "$b" --launches abc
+    expect "launch-latency --part nowhere exits 2" 2 "accepted: one of all\|host\|graph\|device\|many\|latency\|device-graph" \
+        "$b" --part nowhere
+    expect "launch-latency --trace exits 2 before opening the device (it records no spans)" 2 \
+        "--trace and --timeline: launch-latency records no spans" env CUDA_VISIBLE_DEVICES= "$b" --quick --trace /tmp/ll-trace.json
+    expect "launch-latency --timeline exits 2 before opening the device" 2 "launch-latency records no spans" \
+        env CUDA_VISIBLE_DEVICES= "$b" --quick --timeline
+    expect "launch-latency --part device without a GPU exits 77" 77 "^no suitable GPU: " \
+        env CUDA_VISIBLE_DEVICES= "$b" --quick --part device
+fi
+
+if [ -x "$BIN/nested-reduce" ]; then
+    b=$BIN/nested-reduce
+    expect "nested-reduce --help lists every variant" 0 "all\|cpu-recursive\|neighbored\|nested\|nested-nosync\|nested2\|nested-tail\|flat\|cub\|nested-agg\|nested-nosync-racy" "$b" --help
+    expect "nested-reduce --block 3 exits 2: the trees need a power of two" 2 "--block 3: must be a power of two" "$b" --block 3
+    expect "nested-reduce --block 1 exits 2" 2 "--block: '1' is out of range; accepted: integer 2\.\.1024" "$b" --block 1
+    expect "nested-reduce --n 0 exits 2" 2 "--n: '0' is out of range; accepted: integer 1\.\.1073741824" "$b" --n 0
+    expect "nested-reduce --n 2^30+1 exits 2" 2 "--n: '1073741825' is out of range" "$b" --n 1073741825
+    expect "nested-reduce --variant nowhere exits 2" 2 "accepted: one of all\|cpu-recursive" "$b" --variant nowhere
+    expect "nested-reduce --pool -1 exits 2" 2 "--pool" "$b" --pool -1
+    expect "nested-reduce --race-delay-us -1 exits 2" 2 "--race-delay-us" "$b" --race-delay-us -1
+    expect "nested-reduce refuses to trace a million-grid tree, before opening the device" 2 \
+        "--trace/--timeline: nested at --n 67108864 makes 1048577 grids" env CUDA_VISIBLE_DEVICES= "$b" --n 67108864 --trace /tmp/nr-trace.json
+fi
+
 finish

@@ -71,4 +71,64 @@ if [ -x "$BIN/nested-hello" ]; then
             "^verdict: PASS" "$b" --quick --quiet --blocks 1024 --threads 1024 --launch $mode
     done
 fi
+if [ -x "$BIN/launch-latency" ]; then
+    b=$BIN/launch-latency
+    for p in host graph device many latency device-graph; do
+        expect "launch-latency --quick --part $p" 0 "^verdict: PASS" "$b" --quick --part $p
+    done
+    expect "launch-latency prints the pending-launch pool, sized to #SMs x K for part many" 0 \
+        "^pending-launch pool: [0-9]+ launches \([0-9]+ pending at once at most: part many" "$b" --quick --part many
+    # --quick: 1 warm-up + 3 timed runs of 10000 launches each.
+    expect "launch-latency: one thread, 10000 tail launches pending at once (beyond the default pool of 2048)" 0 \
+        "CHECK device-one tail: every launched child ran, once, with its own argument: PASS \\(40000 of 40000 ran" "$b" --quick --part device --launches 10000
+    expect "launch-latency: a tail-launched child starts after its parent grid ended" 0 \
+        "a tail-launched child starts after its parent grid ended: PASS" "$b" --quick --part latency
+    expect "launch-latency --part graph alone: the graph claim has no stream burst to compare with (SKIP)" 0 \
+        "a graph node costs the device less than a back-to-back stream launch: SKIP \(n/a" "$b" --quick --part graph
+    expect "launch-latency: the graph claim is judged against the stream burst" 0 \
+        "a graph node costs the device less than a back-to-back stream launch: PASS" "$b" --quick --part all
+    expect "launch-latency prints the published figures beside this run" 0 "graph node, us +1\.30 " "$b" --quick --part all
+    # Device graph launch: measured where the runtime accepts it, else SKIP with its error, never a crash.
+    expect "launch-latency --part device-graph: PASS, or SKIP with the runtime's error" 0 \
+        "CHECK device-graph fire-and-forget: every launched child ran.*: PASS|SKIP device-graph fire-and-forget: .*failed: " \
+        "$b" --quick --part device-graph
+    expect "launch-latency --json --csv" 0 "^verdict: PASS" "$b" --quick --json "$tmp/ll.json" --csv "$tmp/ll.csv"
+    check "launch-latency JSON: 14 rows (3 host, 3 x 3 device, 2 device-graph)" \
+        python3 tests/validate.py report "$tmp/ll.json" --rows 14 --verdict PASS
+    check "launch-latency JSON: --quick takes 3 samples per value" \
+        python3 tests/validate.py json "$tmp/ll.json" --expect rows.1.values.device_per_launch.n=3 \
+        --expect rows.1.params.launches.value=100
+    check "launch-latency CSV: per-launch medians and verdicts" \
+        python3 tests/validate.py csv "$tmp/ll.csv" --rows 14 --columns variant,device_per_launch_median_us,latency_median_us,verdict
+    expect "launch-latency --profile: one run per configuration" 0 "^verdict: PASS" "$b" --quick --profile --json "$tmp/llp.json"
+    check "under --profile every statistic has one sample" \
+        python3 tests/validate.py json "$tmp/llp.json" --expect rows.1.values.device_per_launch.n=1
+fi
+
+if [ -x "$BIN/nested-reduce" ]; then
+    b=$BIN/nested-reduce
+    for n in 1 2 3 1000 1048583; do
+        expect "nested-reduce --quick --n $n: every variant exact, launches as predicted" 0 "^verdict: PASS" "$b" --quick --n $n
+    done
+    expect "nested-reduce at 2^26: every variant exact (the textbook trees sliced to the runtime's largest pool)" 0 \
+        "^verdict: PASS" "$b" --quick --n 67108864
+    expect "nested-reduce --block 2: one-level trees, no device launches" 0 "^verdict: PASS" "$b" --quick --n 4099 --block 2
+    expect "nested-reduce --block 1024 at an odd size" 0 "^verdict: PASS" "$b" --quick --n 100003 --block 1024
+    expect "nested-reduce prints the textbook's K40c ratio at 2^20" 0 "^nested / nested2: [0-9]+x here; 216x on the textbook's K40c" \
+        "$b" --quick --variant all
+    expect "nested-reduce: the racy nosync sums wrong when its writers are held back" 0 \
+        "nested-nosync-racy races: a child can read halves not yet written: PASS" \
+        "$b" --quick --variant nested-nosync-racy --n 65536 --race-delay-us 50
+    for v in nested nested-nosync; do
+        expect "nested-reduce: $v stays exact with its writers held back 50 us" 0 "^CHECK $v sums 65536 ints exactly.*: PASS" \
+            "$b" --quick --variant $v --n 65536 --race-delay-us 50
+    done
+    expect "nested-reduce --pool 64: the overflow reaches the host as exit 3" 3 "cudaErrorLaunchPendingCountExceeded" \
+        "$b" --quick --variant nested --pool 64
+    expect "nested-reduce --trace: the trees of every nested variant" 0 "^trace: " "$b" --quick --n 4096 --trace "$tmp/nr.trace.json" --json "$tmp/nr.json"
+    check "nested-reduce trace: 65 + 65 + 9 + 1 + 1 grids in 5 runs, a flow from each parent to each child" \
+        python3 tests/validate.py trace "$tmp/nr.trace.json" --events 141 --runs 5 --flows 136
+    check "nested-reduce JSON: nine variants, every claim PASS or SKIP" \
+        python3 tests/validate.py report "$tmp/nr.json" --rows 9 --verdict PASS
+fi
 finish

@@ -120,6 +120,20 @@ void gl_timer_stop(gl_event_timer *t, cudaStream_t s);
 double gl_timer_ms(gl_event_timer *t); /* waits for stop */
 void gl_timer_destroy(gl_event_timer *t);
 
+/* ---- the gate: queue first, then start (gate.cu) ---------------------------- */
+typedef struct gl_gate {
+    volatile int *h_flag; /* mapped host word: 0 closed, 1 open, 2 the kernel gave up waiting */
+    int *d_flag;          /* the same word as the device sees it */
+} gl_gate;
+void gl_gate_create(gl_gate *g);
+/* Queue a one-thread kernel in s that holds everything queued after it until
+ * gl_gate_open (or until it gives up after 5 s). */
+void gl_gate_close(gl_gate *g, cudaStream_t s);
+/* Let the held work start. Returns 0 when the gate had already given up, so
+ * the work did not wait for everything to be queued. */
+int gl_gate_open(gl_gate *g);
+void gl_gate_destroy(gl_gate *g);
+
 /* ---- spans ----------------------------------------------------------------- */
 
 typedef struct gl_spans {
