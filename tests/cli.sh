@@ -118,4 +118,25 @@ if [ -x "$BIN/nested-reduce" ]; then
         "--trace/--timeline: nested at --n 67108864 makes 1048577 grids" env CUDA_VISIBLE_DEVICES= "$b" --n 67108864 --trace /tmp/nr-trace.json
 fi
 
+if [ -x "$BIN/cdp-limits" ]; then
+    b=$BIN/cdp-limits
+    expect "cdp-limits --part nowhere exits 2" 2 "accepted: one of all\|pool\|depth\|memory" "$b" --part nowhere
+    expect "cdp-limits --launch sideways exits 2" 2 "accepted: one of tail\|fire-and-forget\|null\|all" "$b" --launch sideways
+    expect "cdp-limits --counts 0 exits 2" 2 "--counts: 0 is out of range; accepted: integers 1\.\.65536" "$b" --counts 0
+    expect "cdp-limits --counts 2048,2048 exits 2" 2 "--counts: 2048 is listed twice" "$b" --counts 2048,2048
+    expect "cdp-limits --counts 70000 exits 2" 2 "--counts: 70000 is out of range" "$b" --counts 70000
+    expect "cdp-limits --max-depth 0 exits 2" 2 "--max-depth: '0' is out of range; accepted: integer 1\.\.1024" "$b" --max-depth 0
+    expect "cdp-limits --limits 1,x exits 2" 2 "--limits: '1,x' is not a list of integers" "$b" --limits 1,x
+    expect "cdp-limits --limits 20000000 exits 2" 2 "--limits: 20000000 is out of range" "$b" --limits 20000000
+    expect "cdp-limits --counts with --part depth exits 2 (it would be ignored)" 2 "--counts applies to --part all" \
+        "$b" --part depth --counts 2049
+    expect "cdp-limits --limits with --part pool exits 2" 2 "--limits applies to --part all" "$b" --part pool --limits 4096
+    expect "cdp-limits --max-depth with --part memory exits 2" 2 "--max-depth applies to --part all" "$b" --part memory --max-depth 30
+    expect "cdp-limits --launch with --part memory exits 2" 2 "--launch applies to the pool and depth probes" \
+        "$b" --part memory --launch tail
+    expect "cdp-limits --trace exits 2 (no timeline)" 2 "records no timeline" "$b" --trace /tmp/cdp-limits-x.json
+    expect "cdp-limits --timeline exits 2 (no timeline)" 2 "records no timeline" "$b" --timeline
+    expect "cdp-limits: a forked child that finds no GPU makes the run exit 77" 77 "^no suitable GPU: " \
+        env CUDA_VISIBLE_DEVICES= "$b" --quick --part depth
+fi
 finish

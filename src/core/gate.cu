@@ -25,8 +25,9 @@ __global__ void gl_gate_kernel(volatile int *flag)
     }
 }
 
-void gl_gate_create(gl_gate *g)
+void gl_gate_create(gl_gate *g, int enabled)
 {
+    g->enabled = enabled;
     CUDA_CHECK(cudaHostAlloc((void **)&g->h_flag, sizeof(int), cudaHostAllocMapped));
     CUDA_CHECK(cudaHostGetDevicePointer((void **)&g->d_flag, (void *)g->h_flag, 0));
     *g->h_flag = 1;
@@ -34,6 +35,7 @@ void gl_gate_create(gl_gate *g)
 
 void gl_gate_close(gl_gate *g, cudaStream_t s)
 {
+    if (!g->enabled) return;
     *g->h_flag = 0;
     gl_gate_kernel<<<1, 1, 0, s>>>(g->d_flag);
     CUDA_CHECK_LAUNCH("gl_gate_kernel");
@@ -41,6 +43,7 @@ void gl_gate_close(gl_gate *g, cudaStream_t s)
 
 int gl_gate_open(gl_gate *g)
 {
+    if (!g->enabled) return 1;
     int gave_up = *g->h_flag == 2;
     *g->h_flag = 1;
     return !gave_up;
