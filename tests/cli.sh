@@ -106,12 +106,15 @@ fi
 
 if [ -x "$BIN/nested-reduce" ]; then
     b=$BIN/nested-reduce
-    expect "nested-reduce --help lists every variant" 0 "all\|cpu-recursive\|neighbored\|nested\|nested-nosync\|nested2\|nested-tail\|flat\|cub\|nested-agg\|nested-nosync-racy" "$b" --help
+    expect "nested-reduce --help lists every variant" 0 "nested-nosync, nested2, nested-tail, flat, cub, nested-agg, nested-nosync-racy" "$b" --help
     expect "nested-reduce --block 3 exits 2: the trees need a power of two" 2 "--block 3: must be a power of two" "$b" --block 3
     expect "nested-reduce --block 1 exits 2" 2 "--block: '1' is out of range; accepted: integer 2\.\.1024" "$b" --block 1
     expect "nested-reduce --n 0 exits 2" 2 "--n: '0' is out of range; accepted: integer 1\.\.1073741824" "$b" --n 0
     expect "nested-reduce --n 2^30+1 exits 2" 2 "--n: '1073741825' is out of range" "$b" --n 1073741825
-    expect "nested-reduce --variant nowhere exits 2" 2 "accepted: one of all\|cpu-recursive" "$b" --variant nowhere
+    expect "nested-reduce --variant nowhere exits 2" 2 "--variant: 'nowhere' is not a variant; accepted: all, or a comma-separated list" "$b" --variant nowhere
+    expect "nested-reduce --variant flat,flat exits 2" 2 "--variant: flat is listed twice" "$b" --variant flat,flat
+    expect "nested-reduce --variant flat, exits 2" 2 "--variant: '' is not a variant" "$b" --variant flat,
+    expect "nested-reduce --variant flat,cub without a GPU exits 77" 77 "^no suitable GPU: " env CUDA_VISIBLE_DEVICES= "$b" --variant flat,cub
     expect "nested-reduce --pool -1 exits 2" 2 "--pool" "$b" --pool -1
     expect "nested-reduce --race-delay-us -1 exits 2" 2 "--race-delay-us" "$b" --race-delay-us -1
     expect "nested-reduce refuses to trace a million-grid tree, before opening the device" 2 \

@@ -5,7 +5,8 @@
  *
  * The sum of n random 32-bit ints, accumulated in 64 bits (so every sum is
  * exact: 2^30 terms of at most 2^31 stay below 2^61), checked against the
- * seed's recursive pairwise reduce on the CPU. Variants (--variant):
+ * seed's recursive pairwise reduce on the CPU. Variants (--variant all, the
+ * default, or a comma-separated list):
  *   cpu-recursive  the reference itself, timed (a 64-bit copy, halved in place)
  *   neighbored     the seed's reduceNeighbored: a block of --block threads halves its
  *                  segment in place in global memory, with a barrier per step
@@ -61,12 +62,18 @@
  * the device: nested and nested-nosync make (log2(block) - 1) per block,
  * nested2 (log2(block) - 1) in all, nested-tail 2 per level that has a child,
  * nested-agg one per level after the first. The pending-launch pool has no
- * overflow in CDP2: the host sizes it, before the first launch, to the largest
- * count any requested variant needs (every launch could be pending at once),
- * and refuses a variant whose pool the GPU cannot hold.
+ * overflow in CDP2: before each variant's first launch the host sets it to
+ * that variant's count (every launch could be pending at once), at least the
+ * default 2048, and reads it back: the runtime clamps it without an error
+ * (599186 on an H200). A tree with more launches than the pool is launched as
+ * slices of whole chains, one host launch each, each within the pool; a
+ * variant for which not even one chain fits is refused before it starts. The
+ * pool is set per variant, not once for all, because a larger pool makes
+ * every device launch slower (the limit can be changed after device launches:
+ * cdp-limits measures both).
  *
  * Run:   make run-nested-reduce                              (2^20, the textbook's size: the K40c column)
- *        make run-nested-reduce ARGS="--n 67108864 --variant flat"
+ *        make run-nested-reduce ARGS="--n 268435456 --variant flat,cub,nested-agg --repeat 20"
  *        make run-nested-reduce ARGS="--variant nested-nosync-racy --repeat 50"
  *        make run-nested-reduce ARGS="--n 4096 --variant nested --trace tree.json"   (the tree in Perfetto)
  * Nsight Systems (make profile-nested-reduce) shows one NVTX range per variant
@@ -91,8 +98,6 @@
 #include "work.cuh"
 
 enum { V_CPU, V_NEIGHBORED, V_NESTED, V_NOSYNC, V_NESTED2, V_TAIL, V_FLAT, V_CUB, V_AGG, V_RACY, N_VARIANTS };
-#define VARIANT_CHOICES "all|cpu-recursive|neighbored|nested|nested-nosync|nested2|nested-tail|flat|cub|nested-agg|nested-nosync-racy"
-enum { V_ALL = N_VARIANTS };
 static const char *const variant_names[N_VARIANTS] = {"cpu-recursive", "neighbored", "nested", "nested-nosync",
                                                       "nested2", "nested-tail", "flat", "cub", "nested-agg",
                                                       "nested-nosync-racy"};
@@ -288,6 +293,7 @@ __global__ void nested_nosync(tree t, const T *in, long long n, long long *work,
         __threadfence();
         /* The last writer of the block launches; nobody waits at a barrier. */
         if (atomicAdd(&t.arrive[chain], 1u) == half - 1) {
+            __threadfence(); /* the other writers fenced before they counted in; this orders their writes before the launch */
             t.arrive[chain] = 0; /* ordered before the child's own arrivals by the launch */
             unsigned int cs = child_slot(t);
             nested_nosync<long long><<<1, half, 0, cudaStreamFireAndForget>>>(t, w, half, w, half, depth + 1, cs,
@@ -549,10 +555,10 @@ static int size_pool(bench *b, int v, char *why, size_t whylen)
         CUDA_CHECK(cudaDeviceSetLimit(cudaLimitDevRuntimePendingLaunchCount, want));
         CUDA_CHECK(cudaDeviceGetLimit(&b->pool, cudaLimitDevRuntimePendingLaunchCount));
         CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
-        if (b->pool_given || free_b >= b->pool_margin || want / 2 < (size_t)per_chain) break;
+        if (b->pool_given || per_chain == 0 || free_b >= b->pool_margin || want / 2 < (size_t)per_chain) break;
         want /= 2;
     }
-    if (!b->pool_given && (free_b < b->pool_margin || (long long)b->pool < per_chain)) {
+    if (!b->pool_given && per_chain > 0 && (free_b < b->pool_margin || (long long)b->pool < per_chain)) {
         snprintf(why, whylen,
                  "needs a pending-launch pool of %lld (one chain's launches); the runtime gave %zu, leaving %.2f GB "
                  "free of %.2f GB",
@@ -713,6 +719,34 @@ static void demonstrate_race(bench *b, gl_report *rep, gl_row *row, int reps)
     free(h_start);
 }
 
+/* --variant: "all", or names separated by commas, into run[]; a name that is
+ * not a variant is a usage error (before the runtime starts). Returns how many run. */
+static int parse_variants(const char *list, int run[N_VARIANTS])
+{
+    memset(run, 0, sizeof(int) * N_VARIANTS);
+    if (strcmp(list, "all") == 0) {
+        for (int v = 0; v < N_VARIANTS; v++) run[v] = v != V_RACY;
+        return N_VARIANTS - 1;
+    }
+    int count = 0;
+    for (const char *p = list;;) {
+        size_t len = strcspn(p, ",");
+        int found = -1;
+        for (int v = 0; v < N_VARIANTS; v++)
+            if (strlen(variant_names[v]) == len && strncmp(p, variant_names[v], len) == 0) found = v;
+        if (found < 0)
+            gl_die(GL_EXIT_USAGE, "--variant: '%.*s' is not a variant; accepted: all, or a comma-separated list of "
+                   "cpu-recursive, neighbored, nested, nested-nosync, nested2, nested-tail, flat, cub, nested-agg, "
+                   "nested-nosync-racy", (int)len, p);
+        if (run[found]) gl_die(GL_EXIT_USAGE, "--variant: %s is listed twice", variant_names[found]);
+        run[found] = 1;
+        count++;
+        if (p[len] == '\0') break;
+        p += len + 1;
+    }
+    return count;
+}
+
 /* ---- host: main ------------------------------------------------------------------------- */
 
 int main(int argc, char **argv)
@@ -726,12 +760,15 @@ int main(int argc, char **argv)
         "use blocks of 256 threads, and cub chooses its own. At --n 1048576 --block 512 the textbook's K40c\n"
         "times are printed beside ours. nested-nosync-racy (not in 'all') demonstrates the textbook's race."};
     unsigned long long n = 1ULL << 20, pool_given = 0;
-    int block = 512, variant = 0; /* an index into VARIANT_CHOICES: 0 is all */
+    int block = 512;
+    const char *variants = "all";
     double race_delay_us = 0;
     gl_option opts[] = {
         {"n", GL_OPT_U64, &n, 1, 1073741824.0, NULL, NULL, "elements to sum (1..2^30)", 0},
         {"block", GL_OPT_INT, &block, 2, 1024, NULL, NULL, "threads per block of the textbook variants (a power of two)", 0},
-        {"variant", GL_OPT_CHOICE, &variant, 0, 0, VARIANT_CHOICES, NULL, "which variant to run ('all': all but the racy one)", 0},
+        {"variant", GL_OPT_STRING, &variants, 0, 0, NULL, NULL,
+         "all (every variant but the racy one), or a comma-separated list of: cpu-recursive, neighbored, nested, "
+         "nested-nosync, nested2, nested-tail, flat, cub, nested-agg, nested-nosync-racy", 0},
         {"pool", GL_OPT_U64, &pool_given, 0, 1e8, NULL, NULL,
          "pending-launch pool to set instead of the computed one (0: computed); too small a pool shows the overflow (exit 3)", 0},
         {"race-delay-us", GL_OPT_DOUBLE, &race_delay_us, 0, 1e5, NULL, NULL,
@@ -744,7 +781,6 @@ int main(int argc, char **argv)
     if (block & (block - 1))
         gl_die(GL_EXIT_USAGE, "--block %d: must be a power of two (the textbook trees halve each block down to 2)", block);
     /* The choice list starts with "all": shift to the variant enum. */
-    variant = variant == 0 ? V_ALL : variant - 1;
 
     bench b;
     memset(&b, 0, sizeof b);
@@ -753,7 +789,7 @@ int main(int argc, char **argv)
     b.chains = (b.n + block - 1) / block;
     for (int s = block; s > 1; s >>= 1) b.levels++;
     int run[N_VARIANTS] = {0};
-    for (int v = 0; v < N_VARIANTS; v++) run[v] = variant == V_ALL ? v != V_RACY : v == variant;
+    int n_run = parse_variants(variants, run);
     if (common.trace_path || common.timeline)
         for (int v = V_NESTED; v < N_VARIANTS; v++)
             if (run[v] && predicted_grids(&b, v) > TRACE_FILE_CAP)
@@ -779,11 +815,13 @@ int main(int argc, char **argv)
     CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, flat_reduce<int>, FLAT_THREADS, 0));
     b.flat_blocks = dev.sms * (per_sm > 0 ? per_sm : 1);
 
-    /* ---- memory: the data first, then the pending-launch pool, both before any launch ---- */
+    /* ---- memory: the data, checked against what is free before anything is allocated ---- */
     long long agg0 = agg_blocks(b.n);
     size_t work_elems = (size_t)b.chains * (size_t)block; /* neighbored widens whole blocks; the trees use half */
     size_t data_bytes = sizeof(int) * (size_t)b.n + sizeof(long long) * (work_elems + (size_t)b.chains +
-                        (size_t)b.flat_blocks + 2 * (size_t)agg0 + 2 * MAX_DEPTH + 4);
+                        (size_t)b.flat_blocks + 2 * (size_t)agg0 + 2 * MAX_DEPTH + 4) +
+                        sizeof(unsigned int) * (size_t)b.chains; /* nested-nosync's counters */
+    if (run[V_RACY]) data_bytes += 2 * sizeof(unsigned long long) * (size_t)b.chains * (size_t)b.levels;
     CUDA_CHECK(cub::DeviceReduce::Sum(NULL, b.cub_bytes, (const int *)NULL, (long long *)NULL, b.n));
     size_t free_b = 0, total_b = 0;
     CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
@@ -813,8 +851,8 @@ int main(int argc, char **argv)
         CUDA_CHECK(cudaMalloc((void **)&b.t.race_start, cells * sizeof(unsigned long long)));
     }
 
-    /* Room the run still needs after the pool: the L2 flush buffer, the span records, and some slack. */
-    b.pool_margin = 2 * (size_t)dev.l2_bytes + (size_t)(TRACE_GRID_CAP + 8) * sizeof(gl_span) + ((size_t)64 << 20);
+    /* Room the run still needs beside the pool: the L2 flush buffer, and some slack. */
+    b.pool_margin = 2 * (size_t)dev.l2_bytes + ((size_t)64 << 20); /* the L2 flush buffer is allocated at the first sample */
     b.pool_given = (size_t)pool_given;
     b.t.delay_ns = (unsigned long long)(race_delay_us * 1e3);
 
@@ -854,7 +892,7 @@ int main(int argc, char **argv)
         if (v != V_CPU) {
             char why[256];
             if (!size_pool(&b, v, why, sizeof why)) {
-                if (variant != V_ALL) gl_no_gpu("%s at --n %lld %s", variant_names[v], b.n, why);
+                if (n_run == 1) gl_no_gpu("%s at --n %lld %s", variant_names[v], b.n, why);
                 gl_row_skip(row, "%s", why);
                 continue;
             }
