@@ -248,27 +248,50 @@ __global__ void neighbored(tree t, const int *in, long long n, long long *work)
  * working in place on its segment (reading i and i + half, writing i < half:
  * no thread writes what another reads). */
 
+/* What one block of a chain's level works on: its segment of the level's
+ * input (elements past n are the zero padding), where its halves go, its chain. */
+template <typename T>
+struct segment {
+    const T *in;        /* this block's segment */
+    long long n;        /* elements of it that exist */
+    long long *w;       /* where its halves go (in place below level 0) */
+    long long chain;    /* which chain it belongs to: the index of its partial */
+    unsigned int half;  /* halves it writes: size / 2 */
+    /* Element i plus element i + half: one half of this level's output. */
+    __device__ long long pair(unsigned int i) const { return at(in, i, n) + at(in, (long long)i + half, n); }
+};
+
+template <typename T>
+__device__ __forceinline__ segment<T> segment_of(const T *in, long long n, long long *work, unsigned int size,
+                                                 long long chain0)
+{
+    segment<T> g;
+    g.in = in + (long long)blockIdx.x * size;
+    g.n = n - (long long)blockIdx.x * size;
+    g.half = size / 2;
+    g.w = work + (long long)blockIdx.x * g.half;
+    g.chain = chain0 + blockIdx.x;
+    return g;
+}
+
 template <typename T>
 __global__ void nested(tree t, const T *in, long long n, long long *work, unsigned int size, int depth,
                        unsigned int slot, int parent, long long chain0)
 {
     unsigned long long t0 = gl_globaltimer();
-    unsigned int tid = threadIdx.x, half = size / 2;
-    long long chain = chain0 + blockIdx.x;
-    const T *seg = in + (long long)blockIdx.x * size;
-    long long seg_n = n - (long long)blockIdx.x * size;
-    long long *w = work + (long long)blockIdx.x * half;
-    if (half == 1) {
-        if (tid == 0) t.out[chain] = at(seg, 0, seg_n) + at(seg, 1, seg_n);
+    unsigned int tid = threadIdx.x;
+    segment<T> g = segment_of(in, n, work, size, chain0);
+    if (g.half == 1) {
+        if (tid == 0) t.out[g.chain] = g.pair(0);
     } else {
         delay_other_warps(t, depth);
-        if (tid < half) w[tid] = at(seg, tid, seg_n) + at(seg, tid + half, seg_n);
+        if (tid < g.half) g.w[tid] = g.pair(tid);
         __threadfence();
         __syncthreads();
         if (tid == 0) {
             unsigned int cs = child_slot(t);
-            nested<long long><<<1, half, 0, cudaStreamFireAndForget>>>(t, w, half, w, half, depth + 1, cs,
-                                                                       (int)slot, chain);
+            nested<long long><<<1, g.half, 0, cudaStreamFireAndForget>>>(t, g.w, g.half, g.w, g.half, depth + 1, cs,
+                                                                       (int)slot, g.chain);
             launched(t);
         }
     }
@@ -280,24 +303,21 @@ __global__ void nested_nosync(tree t, const T *in, long long n, long long *work,
                               unsigned int slot, int parent, long long chain0)
 {
     unsigned long long t0 = gl_globaltimer();
-    unsigned int tid = threadIdx.x, half = size / 2;
-    long long chain = chain0 + blockIdx.x;
-    const T *seg = in + (long long)blockIdx.x * size;
-    long long seg_n = n - (long long)blockIdx.x * size;
-    long long *w = work + (long long)blockIdx.x * half;
-    if (half == 1) {
-        if (tid == 0) t.out[chain] = at(seg, 0, seg_n) + at(seg, 1, seg_n);
-    } else if (tid < half) {
+    unsigned int tid = threadIdx.x;
+    segment<T> g = segment_of(in, n, work, size, chain0);
+    if (g.half == 1) {
+        if (tid == 0) t.out[g.chain] = g.pair(0);
+    } else if (tid < g.half) {
         delay_other_warps(t, depth);
-        w[tid] = at(seg, tid, seg_n) + at(seg, tid + half, seg_n);
+        g.w[tid] = g.pair(tid);
         __threadfence();
         /* The last writer of the block launches; nobody waits at a barrier. */
-        if (atomicAdd(&t.arrive[chain], 1u) == half - 1) {
+        if (atomicAdd(&t.arrive[g.chain], 1u) == g.half - 1) {
             __threadfence(); /* the other writers fenced before they counted in; this orders their writes before the launch */
-            t.arrive[chain] = 0; /* ordered before the child's own arrivals by the launch */
+            t.arrive[g.chain] = 0; /* ordered before the child's own arrivals by the launch */
             unsigned int cs = child_slot(t);
-            nested_nosync<long long><<<1, half, 0, cudaStreamFireAndForget>>>(t, w, half, w, half, depth + 1, cs,
-                                                                              (int)slot, chain);
+            nested_nosync<long long><<<1, g.half, 0, cudaStreamFireAndForget>>>(t, g.w, g.half, g.w, g.half, depth + 1, cs,
+                                                                              (int)slot, g.chain);
             launched(t);
         }
     }
@@ -310,22 +330,19 @@ __global__ void nested_nosync_racy(tree t, const T *in, long long n, long long *
                                    unsigned int slot, int parent, long long chain0)
 {
     unsigned long long t0 = gl_globaltimer();
-    unsigned int tid = threadIdx.x, half = size / 2;
-    long long chain = chain0 + blockIdx.x;
-    const T *seg = in + (long long)blockIdx.x * size;
-    long long seg_n = n - (long long)blockIdx.x * size;
-    long long *w = work + (long long)blockIdx.x * half;
-    if (tid == 0) t.race_start[chain * t.depths + depth] = t0;
-    if (half == 1) {
-        if (tid == 0) t.out[chain] = at(seg, 0, seg_n) + at(seg, 1, seg_n);
-    } else if (tid < half) {
+    unsigned int tid = threadIdx.x;
+    segment<T> g = segment_of(in, n, work, size, chain0);
+    if (tid == 0) t.race_start[g.chain * t.depths + depth] = t0;
+    if (g.half == 1) {
+        if (tid == 0) t.out[g.chain] = g.pair(0);
+    } else if (tid < g.half) {
         delay_other_warps(t, depth);
-        w[tid] = at(seg, tid, seg_n) + at(seg, tid + half, seg_n);
-        atomicMax(&t.race_write[chain * t.depths + depth], gl_globaltimer());
+        g.w[tid] = g.pair(tid);
+        atomicMax(&t.race_write[g.chain * t.depths + depth], gl_globaltimer());
         if (tid == 0) {
             unsigned int cs = child_slot(t);
-            nested_nosync_racy<long long><<<1, half, 0, cudaStreamFireAndForget>>>(t, w, half, w, half, depth + 1,
-                                                                                   cs, (int)slot, chain);
+            nested_nosync_racy<long long><<<1, g.half, 0, cudaStreamFireAndForget>>>(t, g.w, g.half, g.w, g.half, depth + 1,
+                                                                                   cs, (int)slot, g.chain);
             launched(t);
         }
     }
