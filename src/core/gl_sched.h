@@ -228,6 +228,43 @@ typedef struct gl_sched_errors {
  * start and end errors, each timeline measured from its own first kernel. */
 gl_sched_errors gl_sched_compare(const gl_timeline *measured, const gl_timeline *predicted);
 
+/* ---- the dependencies a program promises --------------------------------------
+ * The orderings between kernels that the rules above imply, for checking a
+ * measured (or simulated) timeline edge by edge. "Before" is program order
+ * (op index): for a program of one host thread, the order of the calls. */
+
+enum {
+    GL_SCHED_EDGE_EVENT = 1 << 0,  /* a wait: the last kernel issued to the recording stream before the
+                                      record, before the first kernel issued to the waiting stream after it */
+    GL_SCHED_EDGE_LEGACY = 1 << 1, /* the legacy stream's barrier: a legacy kernel after the last kernel of
+                                      every blocking stream issued before it; the first kernel of a blocking
+                                      stream after a legacy kernel, after that kernel */
+    GL_SCHED_EDGE_SYNC = 1 << 2,   /* a host wait: what it waited for, before the next kernel its thread issues */
+    GL_SCHED_EDGE_ALL = 7
+};
+
+typedef struct gl_sched_edge {
+    int before; /* op index of the kernel that must end first */
+    int after;  /* op index of the kernel that must start after it ends */
+    int kind;   /* one GL_SCHED_EDGE_* bit */
+} gl_sched_edge;
+
+/* The edges of the kinds asked for (a mask), without duplicates, into a
+ * malloc'd *edges (NULL when there are none). Returns the count. */
+int gl_sched_edges(const gl_sched_program *p, int kinds, gl_sched_edge **edges);
+
+typedef struct gl_sched_edge_check {
+    int edges;              /* edges checked */
+    int held;               /* the later kernel started at or after the earlier one ended, within the slack */
+    int missing;            /* edges with a kernel absent from the timeline */
+    double worst_margin_ns; /* smallest (start of after) - (end of before) over the edges present */
+    int worst;              /* index of that edge in the array; -1 when none */
+} gl_sched_edge_check;
+
+/* Check edges against tl, whose kernel ids are the ops' id fields. */
+gl_sched_edge_check gl_sched_edges_hold(const gl_sched_program *p, const gl_sched_edge *e, int n,
+                                        const gl_timeline *tl, double slack_ns);
+
 /* ---- the textbook ----------------------------------------------------------- */
 
 enum { GL_SCHED_DEPTH_FIRST, GL_SCHED_BREADTH_FIRST };

@@ -756,3 +756,94 @@ void gl_sched_streams_by_kernels(gl_sched_program *p, const int *streams, int S,
         p->ops[op].track = s;
     }
 }
+
+/* ---- the dependencies a program promises ------------------------------------------- */
+
+/* The last LAUNCH on stream before op index `before` (exclusive), or -1. */
+static int last_launch_before(const gl_sched_program *p, int stream, int before)
+{
+    for (int i = before - 1; i >= 0; i--)
+        if (p->ops[i].kind == GL_SCHED_LAUNCH && p->ops[i].stream == stream) return i;
+    return -1;
+}
+
+/* The first LAUNCH after op index `after` (exclusive) on stream, or by thread when stream < 0; -1 if none. */
+static int first_launch_after(const gl_sched_program *p, int stream, int thread, int after)
+{
+    for (int i = after + 1; i < p->n_ops; i++) {
+        const gl_sched_op *o = &p->ops[i];
+        if (o->kind != GL_SCHED_LAUNCH) continue;
+        if (stream >= 0 ? o->stream == stream : o->thread == thread) return i;
+    }
+    return -1;
+}
+
+/* Add edge (b, a) of kind unless it is there already or a side is missing. */
+static void add_edge(gl_sched_edge **e, int *n, int *cap, int b, int a, int kind)
+{
+    if (b < 0 || a < 0 || b == a) return;
+    for (int i = *n - 1; i >= 0 && i >= *n - 64; i--) /* duplicates come from neighbouring ops */
+        if ((*e)[i].before == b && (*e)[i].after == a) return;
+    gl_grow((void **)e, cap, *n + 1, sizeof **e);
+    gl_sched_edge x = {b, a, kind};
+    (*e)[(*n)++] = x;
+}
+
+int gl_sched_edges(const gl_sched_program *p, int kinds, gl_sched_edge **edges)
+{
+    gl_sched_edge *e = NULL;
+    int n = 0, cap = 0;
+    for (int i = 0; i < p->n_ops; i++) {
+        const gl_sched_op *o = &p->ops[i];
+        if ((kinds & GL_SCHED_EDGE_EVENT) && o->kind == GL_SCHED_WAIT) {
+            int rec = -1;
+            for (int j = i - 1; j >= 0 && rec < 0; j--)
+                if (p->ops[j].kind == GL_SCHED_RECORD && p->ops[j].event == o->event) rec = j;
+            if (rec >= 0)
+                add_edge(&e, &n, &cap, last_launch_before(p, p->ops[rec].stream, rec),
+                         first_launch_after(p, o->stream, -1, i), GL_SCHED_EDGE_EVENT);
+        }
+        if ((kinds & GL_SCHED_EDGE_LEGACY) && o->kind == GL_SCHED_LAUNCH) {
+            const gl_sched_stream *st = &p->streams[o->stream];
+            if (st->kind == GL_SCHED_STREAM_LEGACY) {
+                for (int s = 0; s < p->n_streams; s++)
+                    if (is_blocking(&p->streams[s]))
+                        add_edge(&e, &n, &cap, last_launch_before(p, s, i), i, GL_SCHED_EDGE_LEGACY);
+            } else if (is_blocking(st)) {
+                int legacy = last_launch_before(p, GL_SCHED_LEGACY, i);
+                /* Only the stream's first kernel after that legacy kernel: the rest follow in stream order. */
+                if (legacy >= 0 && last_launch_before(p, o->stream, i) < legacy)
+                    add_edge(&e, &n, &cap, legacy, i, GL_SCHED_EDGE_LEGACY);
+            }
+        }
+        if ((kinds & GL_SCHED_EDGE_SYNC) && o->kind == GL_SCHED_SYNC && o->event < 0) {
+            int next = first_launch_after(p, -1, o->thread, i);
+            for (int s = 0; s < p->n_streams; s++)
+                if (o->stream < 0 || o->stream == s)
+                    add_edge(&e, &n, &cap, last_launch_before(p, s, i), next, GL_SCHED_EDGE_SYNC);
+        }
+    }
+    *edges = e;
+    return n;
+}
+
+gl_sched_edge_check gl_sched_edges_hold(const gl_sched_program *p, const gl_sched_edge *e, int n,
+                                        const gl_timeline *tl, double slack_ns)
+{
+    gl_sched_edge_check c = {0, 0, 0, INFINITY, -1};
+    for (int i = 0; i < n; i++) {
+        c.edges++;
+        int b = gl_timeline_find(tl, p->ops[e[i].before].id), a = gl_timeline_find(tl, p->ops[e[i].after].id);
+        if (b < 0 || a < 0) {
+            c.missing++;
+            continue;
+        }
+        double margin = tl->k[a].start_ns - tl->k[b].end_ns;
+        if (margin >= -slack_ns) c.held++;
+        if (margin < c.worst_margin_ns) {
+            c.worst_margin_ns = margin;
+            c.worst = i;
+        }
+    }
+    return c;
+}

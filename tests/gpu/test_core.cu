@@ -1,6 +1,7 @@
 /* test_core.cu - the parts of src/core that need a GPU: the device header's
  * measurements, the non-fatal read of device-side errors, the L2 flush, and
  * the watchdog that turns a hung stream into exit 3. Run by the GPU suite. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include "device_check.cuh"
 #include "gl_cuda.h"
 #include "harness.h"
+#include "schedrun.h"
 #include "spans.cuh"
 
 /* Record made-up failures: 3 x InvalidValue and 2 x LaunchOutOfResources
@@ -121,6 +123,41 @@ int main(int argc, char **argv)
     test_cond("waiting on finished work returns", gl_timer_ms(&t) >= 0);
     gl_timer_destroy(&t);
     CUDA_CHECK(cudaStreamDestroy(s));
+
+    /* A program run for real and simulated: two streams joined by an event, a
+     * gate closed, one gate opened. The machine is calibrated, as experiments do. */
+    gl_report rep;
+    gl_report_init(&rep, "test_core", &common);
+    gl_sched_machine m;
+    gl_sched_calibration cal;
+    gl_sched_calibrate(&dev, &rep, 32, 200, &m, &cal);
+    gl_sched_program p;
+    gl_sched_program_init(&p);
+    int a = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+    int b = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+    int ev = gl_sched_event_new(&p);
+    gl_sched_launch(&p, 0, a, 1, 32, 1, 200e3, 0);
+    gl_sched_record(&p, 0, a, ev);
+    gl_sched_launch(&p, 0, b, 1, 32, 1, 200e3, 0);
+    gl_sched_wait(&p, 0, b, ev);
+    gl_sched_launch(&p, 0, b, 1, 32, 1, 200e3, 0);
+    gl_sched_run r;
+    memset(&r, 0, sizeof r);
+    gl_sched_run_create(&r, &p, &m, 0);
+    gl_sched_run_once(&r);
+    gl_sched_run_once(&r);
+    test_cond("schedrun: every kernel ran its time and left its result, twice", r.runs == 2 && r.runs_complete == 2 &&
+              r.tl.n == 3);
+    gl_sched_edge *e = NULL;
+    int n = gl_sched_edges(&p, GL_SCHED_EDGE_ALL, &e);
+    gl_sched_edge_check c = gl_sched_edges_hold(&p, e, n, &r.tl, 2 * dev.tick_ns);
+    test_cond("schedrun: the wait's edge holds on the GPU", n == 1 && c.held == 1);
+    test_cond("schedrun: the two first kernels overlap, the third follows: makespan ~400 us, within 10% of the model",
+              r.tl.makespan_ns > 399e3 && fabs(r.tl.makespan_ns - r.sim.makespan_ns) < 0.1 * r.sim.makespan_ns);
+    free(e);
+    gl_sched_run_destroy(&r);
+    gl_sched_program_free(&p);
+    gl_report_free(&rep);
     gl_device_close(&dev);
 
     /* The hang runs in a fresh process, since the watchdog ends its process. */

@@ -579,6 +579,80 @@ static void test_scale(void)
     gl_sched_program_free(&p);
 }
 
+/* The edges a program promises: one per wait, the legacy barrier both ways,
+ * a host sync; and the check against a timeline (the simulation's own). */
+static void test_edges(void)
+{
+    gl_sched_program p;
+    gl_sched_program_init(&p);
+    int a = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+    int b = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+    int ev = gl_sched_event_new(&p);
+    int k0 = gl_sched_launch(&p, 0, a, 1, 32, 1, 1000, 100);
+    gl_sched_record(&p, 0, a, ev);
+    int k1 = gl_sched_launch(&p, 0, a, 1, 32, 1, 1000, 101);
+    gl_sched_wait(&p, 0, b, ev);
+    int k2 = gl_sched_launch(&p, 0, b, 1, 32, 1, 1000, 102);
+    gl_sched_edge *e = NULL;
+    int n = gl_sched_edges(&p, GL_SCHED_EDGE_ALL, &e);
+    test_cond("a wait on a record: one edge, from the kernel before the record to the first one after the wait",
+              n == 1 && e[0].before == k0 && e[0].after == k2 && e[0].kind == GL_SCHED_EDGE_EVENT);
+    (void)k1;
+    gl_sched_machine m = ideal(2, 4, 128);
+    run(&p, &m);
+    gl_timeline tl;
+    memset(&tl, 0, sizeof tl);
+    gl_sched_timeline(&p, &tl);
+    gl_sched_edge_check c = gl_sched_edges_hold(&p, e, n, &tl, 0);
+    test_cond("the simulation keeps the edge: k2 starts when k0 ends", c.edges == 1 && c.held == 1 && c.missing == 0 &&
+              fabs(c.worst_margin_ns) < 1e-6);
+    /* Swap the roles: against a timeline where k2 starts with k0, the edge is broken. */
+    for (int i = 0; i < tl.n; i++)
+        if (tl.k[i].kernel == 102) tl.k[i].start_ns -= 1000;
+    c = gl_sched_edges_hold(&p, e, n, &tl, 0);
+    test_cond("a consumer that starts before its producer ends breaks the edge", c.held == 0 && c.worst == 0 &&
+              c.worst_margin_ns < -999);
+    free(e);
+    gl_timeline_free(&tl);
+    gl_sched_program_free(&p);
+
+    /* The seed's default-stream pattern: two blocking streams, a legacy kernel, then one more each. */
+    gl_sched_program_init(&p);
+    int s1 = gl_sched_stream_new(&p, GL_SCHED_STREAM_BLOCKING, 0, -1);
+    int s2 = gl_sched_stream_new(&p, GL_SCHED_STREAM_BLOCKING, 0, -1);
+    int x1 = gl_sched_launch(&p, 0, s1, 1, 32, 1, 1000, 1);
+    int x2 = gl_sched_launch(&p, 0, s2, 1, 32, 1, 1000, 2);
+    int x3 = gl_sched_launch(&p, 0, GL_SCHED_LEGACY, 1, 32, 1, 1000, 3);
+    int x4 = gl_sched_launch(&p, 0, s1, 1, 32, 1, 1000, 4);
+    int x5 = gl_sched_launch(&p, 0, s1, 1, 32, 1, 1000, 5);
+    int x6 = gl_sched_launch(&p, 0, s2, 1, 32, 1, 1000, 6);
+    n = gl_sched_edges(&p, GL_SCHED_EDGE_LEGACY, &e);
+    int found = 0;
+    for (int i = 0; i < n; i++)
+        found += (e[i].before == x1 && e[i].after == x3) + (e[i].before == x2 && e[i].after == x3) +
+                 (e[i].before == x3 && e[i].after == x4) + (e[i].before == x3 && e[i].after == x6);
+    test_cond("the legacy barrier: both blocking kernels before it, the first kernel of each stream after it, "
+              "and not the second kernel of a stream", n == 4 && found == 4);
+    (void)x5;
+    free(e);
+    gl_sched_program_free(&p);
+
+    /* Non-blocking streams: no legacy edges at all; a host sync on one stream: one edge to the next launch. */
+    gl_sched_program_init(&p);
+    int n1 = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+    int y1 = gl_sched_launch(&p, 0, n1, 1, 32, 1, 1000, 1);
+    gl_sched_launch(&p, 0, GL_SCHED_LEGACY, 1, 32, 1, 1000, 2);
+    gl_sched_sync_stream(&p, 0, n1);
+    int y3 = gl_sched_launch(&p, 0, n1, 1, 32, 1, 1000, 3);
+    n = gl_sched_edges(&p, GL_SCHED_EDGE_LEGACY, &e);
+    test_cond("non-blocking streams have no legacy edges", n == 0 && e == NULL);
+    n = gl_sched_edges(&p, GL_SCHED_EDGE_SYNC, &e);
+    test_cond("a host sync on a stream: its last kernel before the next one the thread issues",
+              n == 1 && e[0].before == y1 && e[0].after == y3);
+    free(e);
+    gl_sched_program_free(&p);
+}
+
 int main(void)
 {
     test_textbook_grid();
@@ -601,5 +675,6 @@ int main(void)
     test_refusals();
     test_compare();
     test_scale();
+    test_edges();
     test_report();
 }

@@ -1,0 +1,208 @@
+/* schedrun.cu - a scheduling-model program, run on the GPU and simulated (schedrun.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedrun.h"
+
+void gl_sched_run_create(gl_sched_run *r, gl_sched_program *prog, const gl_sched_machine *m, int per_block)
+{
+    r->prog = prog;
+    r->machine = *m;
+    r->per_block = per_block;
+    if (r->event_flags == 0) r->event_flags = cudaEventDisableTiming;
+    double kernels_s = 0;
+    long long records = 0;
+    r->launches = 0;
+    for (int i = 0; i < prog->n_ops; i++) {
+        const gl_sched_op *o = &prog->ops[i];
+        if (o->kind == GL_SCHED_COPY) gl_die(GL_EXIT_INTERNAL, "schedrun: op %d is a copy: copies are not modelled", i);
+        if ((o->kind == GL_SCHED_RECORD || o->kind == GL_SCHED_WAIT || (o->kind == GL_SCHED_SYNC && o->event >= 0)) &&
+            (o->event < 0 || o->event >= prog->n_events))
+            gl_die(GL_EXIT_INTERNAL, "schedrun: op %d refers to event %d of %d", i, o->event, prog->n_events);
+        if (o->kind != GL_SCHED_LAUNCH) continue;
+        r->launches++;
+        records += 1 + (per_block ? o->blocks : 0);
+        kernels_s += o->block_ns * 1e-9 * ((double)o->blocks / (o->blocks_per_sm * (double)m->sms) + 1);
+    }
+    if (records > 0x7FFFFFFFLL) gl_die(GL_EXIT_USAGE, "%lld span records are too many: use fewer kernels or blocks", records);
+    if (r->timeout_s <= 0) r->timeout_s = 60 + 2 * kernels_s;
+
+    r->stream = (cudaStream_t *)gl_xcalloc((size_t)prog->n_streams, sizeof(cudaStream_t));
+    for (int s = 0; s < prog->n_streams; s++) {
+        switch (prog->streams[s].kind) {
+        case GL_SCHED_STREAM_LEGACY: r->stream[s] = cudaStreamLegacy; break;
+        case GL_SCHED_STREAM_PER_THREAD: r->stream[s] = cudaStreamPerThread; break;
+        case GL_SCHED_STREAM_BLOCKING:
+            CUDA_CHECK(cudaStreamCreateWithPriority(&r->stream[s], cudaStreamDefault, prog->streams[s].priority));
+            break;
+        default:
+            CUDA_CHECK(cudaStreamCreateWithPriority(&r->stream[s], cudaStreamNonBlocking, prog->streams[s].priority));
+            break;
+        }
+    }
+    r->event = (cudaEvent_t *)gl_xcalloc((size_t)prog->n_events + 1, sizeof(cudaEvent_t));
+    for (int e = 0; e < prog->n_events; e++) CUDA_CHECK(cudaEventCreateWithFlags(&r->event[e], r->event_flags));
+    gl_spans_create(&r->spans, (unsigned int)(records > 0 ? records : 1), 0, per_block);
+    r->slot = (unsigned int *)gl_xcalloc((size_t)prog->n_ops + 1, sizeof *r->slot);
+    r->call_ns = (double *)gl_xcalloc((size_t)prog->n_ops + 1, sizeof(double));
+    r->return_ns = (double *)gl_xcalloc((size_t)prog->n_ops + 1, sizeof(double));
+    CUDA_CHECK(cudaMalloc((void **)&r->d_sink, sizeof(unsigned long long)));
+    CUDA_CHECK(cudaMemset(r->d_sink, 0, sizeof(unsigned long long)));
+    memset(&r->tl, 0, sizeof r->tl);
+    memset(&r->model_tl, 0, sizeof r->model_tl);
+    r->runs = r->runs_complete = 0;
+    r->shortest_ratio = INFINITY;
+}
+
+void gl_sched_run_begin(gl_sched_run *r)
+{
+    gl_sched_program *p = r->prog;
+    gl_spans_reset(&r->spans);
+    for (int i = 0; i < p->n_ops; i++) {
+        r->slot[i] = p->ops[i].kind == GL_SCHED_LAUNCH ? gl_spans_reserve(&r->spans, p->ops[i].blocks) : GL_NO_SPAN;
+        if (p->ops[i].kind == GL_SCHED_LAUNCH) p->ops[i].id = (int)r->slot[i];
+        r->call_ns[i] = r->return_ns[i] = NAN;
+    }
+    r->t0_ns = gl_host_ns();
+}
+
+/* Spin on the host for ns: HOST ops without a host_call. */
+static void host_spin(double ns)
+{
+    double end = gl_host_ns() + ns;
+    while (gl_host_ns() < end) {
+    }
+}
+
+void gl_sched_run_thread(gl_sched_run *r, int thread)
+{
+    gl_sched_program *p = r->prog;
+    for (int i = 0; i < p->n_ops; i++) {
+        const gl_sched_op *o = &p->ops[i];
+        if (o->thread != thread) continue;
+        cudaStream_t s = o->stream >= 0 ? r->stream[o->stream] : NULL;
+        r->call_ns[i] = gl_host_ns();
+        switch (o->kind) {
+        case GL_SCHED_LAUNCH:
+            gl_work_launch(s, o->blocks, o->threads, o->block_ns / 1e3, r->spans.dev, r->slot[i], o->label, o->track,
+                           r->d_sink);
+            break;
+        case GL_SCHED_RECORD: CUDA_CHECK(cudaEventRecord(r->event[o->event], s)); break;
+        case GL_SCHED_WAIT: CUDA_CHECK(cudaStreamWaitEvent(s, r->event[o->event], 0)); break;
+        case GL_SCHED_SYNC:
+            if (o->event >= 0) CUDA_CHECK(cudaEventSynchronize(r->event[o->event]));
+            else if (o->stream >= 0) CUDA_CHECK(cudaStreamSynchronize(s));
+            else CUDA_CHECK(cudaDeviceSynchronize());
+            break;
+        case GL_SCHED_HOST:
+            if (r->host_call) r->host_call(r, i, r->host_ctx);
+            else host_spin(o->issue_ns);
+            break;
+        default: break; /* CREATE: the stream was made before the run */
+        }
+        r->return_ns[i] = gl_host_ns();
+    }
+}
+
+/* The measured host time of each op: its return minus its thread's previous
+ * return (or the run's start), which counts the loop around the call too, as
+ * the simulation's host thread has nothing else. A SYNC's own cost is the
+ * machine's: the rest of its time is the wait, which the simulation makes. */
+static void measured_issue_times(gl_sched_run *r)
+{
+    gl_sched_program *p = r->prog;
+    double *prev = (double *)gl_xmalloc(sizeof(double) * ((size_t)p->n_threads + 1));
+    for (int t = 0; t <= p->n_threads; t++) prev[t] = r->t0_ns;
+    for (int i = 0; i < p->n_ops; i++) {
+        gl_sched_op *o = &p->ops[i];
+        if (o->kind == GL_SCHED_SYNC) {
+            o->issue_ns = r->machine.issue_ns + (r->call_ns[i] - prev[o->thread]);
+        } else {
+            o->issue_ns = r->return_ns[i] - prev[o->thread];
+        }
+        prev[o->thread] = r->return_ns[i];
+    }
+    free(prev);
+}
+
+void gl_sched_run_end(gl_sched_run *r)
+{
+    gl_sched_program *p = r->prog;
+    unsigned long long sink_after = 0;
+    /* Wait for everything: the legacy stream joins every blocking stream, so
+     * wait on each stream, then the device. */
+    for (int s = 0; s < p->n_streams; s++)
+        if (p->streams[s].kind != GL_SCHED_STREAM_PER_THREAD) gl_stream_wait(r->stream[s], r->timeout_s, "a program's stream");
+    CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaMemcpy(&sink_after, r->d_sink, sizeof sink_after, cudaMemcpyDeviceToHost));
+    r->n_spans = gl_spans_timeline(&r->spans, &r->tl);
+
+    long long blocks = 0;
+    int full = 1; /* every kernel ran at least its time, less two ticks of the timer */
+    double shortest = INFINITY;
+    for (int i = 0; i < p->n_ops; i++) {
+        if (p->ops[i].kind != GL_SCHED_LAUNCH) continue;
+        blocks += p->ops[i].blocks;
+        const gl_interval *k = gl_sched_run_kernel(r, i);
+        if (!k) {
+            full = 0;
+            continue;
+        }
+        double d = k->end_ns - k->start_ns;
+        if (d < p->ops[i].block_ns - 64) full = 0;
+        if (p->ops[i].block_ns > 0) shortest = fmin(shortest, d / p->ops[i].block_ns);
+    }
+    r->shortest_ratio = fmin(r->shortest_ratio, shortest);
+    r->runs++;
+    /* The sink only grows: each block adds at least one. */
+    r->runs_complete += r->tl.n == r->launches && full && sink_after - r->sink_seen >= (unsigned long long)blocks;
+    r->sink_seen = sink_after;
+
+    measured_issue_times(r);
+    char err[160];
+    if (gl_sched_simulate(p, &r->machine, &r->sim, err, sizeof err) != 0)
+        gl_die(GL_EXIT_INTERNAL, "the scheduling model refused this run: %s", err);
+    gl_sched_timeline(p, &r->model_tl);
+    r->errors = gl_sched_compare(&r->tl, &r->model_tl);
+}
+
+void gl_sched_run_once(gl_sched_run *r)
+{
+    gl_sched_run_begin(r);
+    gl_sched_run_thread(r, 0);
+    gl_sched_run_end(r);
+}
+
+const gl_interval *gl_sched_run_kernel(const gl_sched_run *r, int op)
+{
+    if (op < 0 || op >= r->prog->n_ops || r->slot[op] == GL_NO_SPAN) return NULL;
+    int k = gl_timeline_find(&r->tl, (int)r->slot[op]);
+    return k < 0 ? NULL : &r->tl.k[k];
+}
+
+const gl_interval *gl_sched_run_model_kernel(const gl_sched_run *r, int op)
+{
+    if (op < 0 || op >= r->prog->n_ops || r->prog->ops[op].kind != GL_SCHED_LAUNCH) return NULL;
+    int k = gl_timeline_find(&r->model_tl, r->prog->ops[op].id);
+    return k < 0 ? NULL : &r->model_tl.k[k];
+}
+
+void gl_sched_run_destroy(gl_sched_run *r)
+{
+    gl_sched_program *p = r->prog;
+    gl_timeline_free(&r->tl);
+    gl_timeline_free(&r->model_tl);
+    gl_spans_destroy(&r->spans);
+    for (int s = 0; s < p->n_streams; s++)
+        if (p->streams[s].kind == GL_SCHED_STREAM_BLOCKING || p->streams[s].kind == GL_SCHED_STREAM_NONBLOCKING)
+            CUDA_CHECK(cudaStreamDestroy(r->stream[s]));
+    for (int e = 0; e < p->n_events; e++) CUDA_CHECK(cudaEventDestroy(r->event[e]));
+    CUDA_CHECK(cudaFree(r->d_sink));
+    free(r->stream);
+    free(r->event);
+    free(r->slot);
+    free(r->call_ns);
+    free(r->return_ns);
+}

@@ -1,0 +1,94 @@
+/* schedrun.h - run a scheduling-model program on the GPU, and the model of that very run.
+ *
+ * An experiment describes its work once, as a gl_sched_program (streams of
+ * each kind, events, and each host thread's calls in order). This module
+ * makes the real streams and events, issues the same calls from the host
+ * threads (work kernels for launches, cudaEventRecord, cudaStreamWaitEvent,
+ * the synchronizing calls), records the host clock around every call and a
+ * span for every kernel, then hands the program back to the simulator with
+ * each call's measured host time, so that the prediction is of the run that
+ * happened. Prediction and measurement then go through the same analysis.
+ *
+ *     gl_sched_run r;
+ *     gl_sched_run_create(&r, &prog, &machine, 0);
+ *     gl_sched_run_begin(&r);
+ *     gl_sched_run_thread(&r, 0);          (each host thread calls this for itself)
+ *     gl_sched_run_end(&r);                (wait, measure, simulate, compare)
+ *
+ * Streams: program stream 0 is the legacy default stream (cudaStreamLegacy);
+ * BLOCKING streams come from cudaStreamCreate, NONBLOCKING ones from
+ * cudaStreamCreateWithFlags(cudaStreamNonBlocking), and a PER_THREAD stream
+ * is cudaStreamPerThread used from its own host thread. Every stream is made
+ * before the run: a CREATE op issues nothing here.
+ *
+ * HOST ops call the experiment's host_call (for calls the model treats as host
+ * time or as a synchronization, such as cudaMalloc), or spin for the op's
+ * issue_ns when there is none. COPY ops are refused, as by the simulator. */
+#ifndef GL_SCHEDRUN_H
+#define GL_SCHEDRUN_H
+
+#include "gl_cuda.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct gl_sched_run {
+    /* given to gl_sched_run_create */
+    gl_sched_program *prog;     /* the program (not owned; its ops get the measured and simulated times) */
+    gl_sched_machine machine;   /* the model's machine, measured by the caller */
+    int per_block;              /* record every block too (for traces) */
+    unsigned event_flags;       /* flags for cudaEventCreateWithFlags (default cudaEventDisableTiming) */
+    void (*host_call)(struct gl_sched_run *r, int op, void *ctx); /* runs a HOST op; NULL: spin its issue_ns */
+    void *host_ctx;             /* passed to host_call */
+    double timeout_s;           /* a run that does not finish in this long is hung (default 60 s + the kernels' time) */
+    /* made by gl_sched_run_create */
+    cudaStream_t *stream;       /* one per program stream */
+    cudaEvent_t *event;         /* one per program event */
+    gl_spans spans;             /* one record per launch (+ its blocks with per_block) */
+    unsigned int *slot;         /* the span slot of each op (GL_NO_SPAN for ops that are not launches): kernel ids */
+    unsigned long long *d_sink; /* where work kernels leave their result */
+    double *call_ns;            /* host clock just before each op's call, last run */
+    double *return_ns;          /* host clock just after it returned */
+    /* the last run */
+    double t0_ns;               /* host clock at gl_sched_run_begin */
+    gl_timeline tl;             /* measured kernels */
+    gl_timeline model_tl;       /* simulated kernels */
+    int n_spans;                /* records fetched */
+    gl_sched_result sim;        /* the simulation's summary */
+    gl_sched_errors errors;     /* measured against simulated, kernel by kernel */
+    int launches;               /* LAUNCH ops in the program */
+    int runs, runs_complete;    /* runs, and those where every kernel ran its full time and left its result */
+    double shortest_ratio;      /* shortest kernel's measured time over its asked time, over all runs */
+    unsigned long long sink_seen; /* *d_sink after the last run: every block adds to it */
+} gl_sched_run;
+
+/* Make the streams, events and buffers for prog, run on machine m. Set
+ * event_flags, host_call, host_ctx or timeout_s in r before calling to change
+ * them (zeroed fields take the defaults). Usage errors in the program (a copy,
+ * an event out of range) exit GL_EXIT_INTERNAL. */
+void gl_sched_run_create(gl_sched_run *r, gl_sched_program *prog, const gl_sched_machine *m, int per_block);
+/* Start a run: every span slot is handed out here, so host threads never
+ * share a counter, and the clock starts. */
+void gl_sched_run_begin(gl_sched_run *r);
+/* Issue host thread `thread`'s calls in program order, from the calling host
+ * thread (an OpenMP experiment calls it once per thread, inside its parallel
+ * region; a PER_THREAD stream means this host thread's own). */
+void gl_sched_run_thread(gl_sched_run *r, int thread);
+/* Finish a run: wait for the device (at most timeout_s), fetch the spans, give
+ * every op its measured host time (its return minus the return of its
+ * thread's previous call, or minus the run's start), simulate, and compare. */
+void gl_sched_run_end(gl_sched_run *r);
+/* One whole run with a single host thread: begin, thread 0, end. */
+void gl_sched_run_once(gl_sched_run *r);
+void gl_sched_run_destroy(gl_sched_run *r);
+
+/* The measured interval of the kernel issued by op (its span slot), or NULL. */
+const gl_interval *gl_sched_run_kernel(const gl_sched_run *r, int op);
+/* The same kernel in the simulation, or NULL. */
+const gl_interval *gl_sched_run_model_kernel(const gl_sched_run *r, int op);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
