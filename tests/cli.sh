@@ -142,4 +142,45 @@ if [ -x "$BIN/cdp-limits" ]; then
     expect "cdp-limits: a forked child that finds no GPU makes the run exit 77" 77 "^no suitable GPU: " \
         env CUDA_VISIBLE_DEVICES= "$b" --quick --part depth
 fi
+for e in default-stream default-stream-per-thread; do
+    [ -x "$BIN/$e" ] || continue
+    b=$BIN/$e
+    expect "$e --help lists every variant" 0 "one of all\|blocking\|non-blocking\|per-thread\|implicit" "$b" --help
+    expect "$e --variant nowhere exits 2" 2 "--variant: .*accepted: one of all\|blocking\|non-blocking\|per-thread\|implicit" \
+        "$b" --variant nowhere
+    expect "$e --streams 0 exits 2" 2 "--streams: '0' is out of range; accepted: integer 1\.\.32" "$b" --streams 0
+    expect "$e --streams 33 exits 2" 2 "--streams: '33' is out of range; accepted: integer 1\.\.32" "$b" --streams 33
+    expect "$e --kernel-us 0.5 exits 2" 2 "--kernel-us: '0.5' is out of range" "$b" --kernel-us 0.5
+    expect "$e --implicit-us nan exits 2" 2 "--implicit-us: 'nan' is not a number" "$b" --implicit-us nan
+    expect "$e --tolerance -0.1 exits 2" 2 "--tolerance" "$b" --tolerance -0.1
+    expect "$e --variant implicit without a GPU exits 77" 77 "^no suitable GPU: " \
+        env CUDA_VISIBLE_DEVICES= "$b" --quick --variant implicit
+done
+if [ -x "$BIN/default-stream-per-thread" ]; then
+    expect "default-stream-per-thread asks its own question" 0 "^default-stream-per-thread: built with --default-stream per-thread" \
+        "$BIN/default-stream-per-thread" --help
+    expect "make help lists run-default-stream-per-thread, built per-thread" 0 \
+        "sanitize-default-stream-per-thread .*\(built with: per-thread\)" make -s --no-print-directory help
+fi
+
+if [ -x "$BIN/stream-events" ]; then
+    b=$BIN/stream-events
+    expect "stream-events --help names every part" 0 "one of all\|fan-in\|fan-out\|dag\|cost\|accuracy" "$b" --help
+    expect "stream-events --help names the model" 0 "scheduling simulation" "$b" --help
+    expect "stream-events --part nowhere exits 2" 2 \
+        "--part: 'nowhere' is not accepted; accepted: one of all\|fan-in\|fan-out\|dag\|cost\|accuracy" "$b" --part nowhere
+    expect "stream-events --streams 1 exits 2 (a fan-in needs two streams)" 2 \
+        "--streams: '1' is out of range; accepted: integer 2\.\.64" "$b" --streams 1
+    expect "stream-events --kernels 0 exits 2" 2 "--kernels: '0' is out of range; accepted: integer 1\.\.64" "$b" --kernels 0
+    expect "stream-events --kernel-us 0.5 exits 2" 2 "--kernel-us: '0.5' is out of range" "$b" --kernel-us 0.5
+    expect "stream-events --dags 0 exits 2" 2 "--dags: '0' is out of range; accepted: integer 1\.\.1000" "$b" --dags 0
+    expect "stream-events --dags 1001 exits 2" 2 "--dags: '1001' is out of range" "$b" --dags 1001
+    expect "stream-events --tolerance -0.1 exits 2" 2 "--tolerance" "$b" --tolerance -0.1
+    for p in fan-in fan-out dag cost accuracy; do
+        expect "stream-events --part $p without a GPU exits 77" 77 "^no suitable GPU: " \
+            env CUDA_VISIBLE_DEVICES= "$b" --quick --part $p
+    done
+fi
+
+
 finish

@@ -167,4 +167,122 @@ if [ -x "$BIN/cdp-limits" ]; then
     expect "cdp-limits --quick --connections 1,2: each run forks its own children, one merged report" 0 \
         "== sweep of CUDA_DEVICE_MAX_CONNECTIONS: 2 of 2 values merged" "$b" --quick --part depth --connections 1,2
 fi
+if [ -x "$BIN/default-stream" ]; then
+    b=$BIN/default-stream
+    # The Done means: every claim passes at C = 1, 8 and 32 (one process per C, one merged table).
+    expect "default-stream --quick --connections 1,8,32: every claim passes at each C" 0 \
+        "== sweep of CUDA_DEVICE_MAX_CONNECTIONS: 3 of 3 values merged" "$b" --quick --connections 1,8,32 --json "$tmp/ds-sweep.json"
+    check "default-stream sweep JSON: null-stream + 3 pattern + 16 implicit rows per C, every claim PASS" \
+        python3 tests/validate.py report "$tmp/ds-sweep.json" --rows 60 --verdict PASS --claims-verdict PASS
+    expect "default-stream: stream 0 is the legacy stream in the legacy build" 0 \
+        "CLAIM in the legacy build, stream 0 is the legacy default stream: PASS" "$b" --quick --variant blocking
+    expect "default-stream blocking: kernel_3 on the legacy stream is a barrier (every legacy edge, every run)" 0 \
+        "CLAIM blocking S=4: kernel_3 is a barrier: every one of the 8 legacy-stream orderings holds .*: PASS \(GPU: 32 of 32 held" \
+        "$b" --quick --variant blocking
+    expect "default-stream non-blocking: the barrier is gone, on the GPU and in the model" 0 \
+        "CLAIM non-blocking S=4: no barrier: .*: PASS \(of the 8 orderings a legacy barrier would impose, some broken in 4 of 4 runs on the GPU, 4 of 4 in the model" \
+        "$b" --quick --variant non-blocking
+    expect "default-stream per-thread (cudaStreamPerThread): no barrier across blocking streams" 0 \
+        "CLAIM per-thread S=4: no barrier: .*: PASS" "$b" --quick --variant per-thread
+    expect "default-stream at C=1, S=1: one queue, one stream, still no barrier without the legacy stream" 0 \
+        "CLAIM non-blocking S=1: no barrier: .*: PASS" "$b" --quick --variant non-blocking --streams 1 --connections 1
+    expect "default-stream, 32 streams at C=8: four streams per queue" 0 "^verdict: PASS" "$b" --quick --variant all --streams 32
+    expect "default-stream implicit: one row per call and stream kind, each with serializes: yes/no" 0 \
+        "CLAIM cudaMalloc \+ cudaFree \(1 MiB\), non-blocking streams: serializes: (yes|no), in every run: PASS" \
+        "$b" --quick --variant implicit --json "$tmp/ds-implicit.json" --csv "$tmp/ds-implicit.csv"
+    check "default-stream implicit CSV: 16 call rows plus the null-stream row, with the decision columns" \
+        python3 tests/validate.py csv "$tmp/ds-implicit.csv" --rows 17 \
+        --columns variant,stream_kind,serializes,host_blocks,model_op,call_duration_median_us,b_after_a_median_us
+    # cudaEventQuery never waits: the query answers "not ready" while A runs (C = 8: the record does not hold B).
+    check "default-stream implicit: cudaEventQuery does not serialize (non-blocking streams)" \
+        python3 tests/validate.py json "$tmp/ds-implicit.json" --expect rows.8.variant=event-query --expect rows.8.values.serializes.value=no
+    expect "default-stream writes --trace: each variant measured beside its model" 0 "^trace: " \
+        "$b" --quick --variant blocking --trace "$tmp/ds.trace.json"
+    check "default-stream trace: 13 kernels (3S+1, S=4) measured and 13 simulated, on 4 streams and the legacy stream" \
+        python3 tests/validate.py trace "$tmp/ds.trace.json" --events 26 --runs 2 \
+        --tracks "stream 0,stream 1,stream 2,stream 3,legacy stream" --block-sms
+    # Under compute-sanitizer kernels run one at a time: the barrier's edges still hold (ordering), the rest is SKIP.
+    expect "default-stream --skip-timing-claims: the ordering claims still pass" 0 \
+        "CLAIM blocking S=4: kernel_3 is a barrier: .*: PASS" "$b" --quick --skip-timing-claims
+fi
+if [ -x "$BIN/default-stream-per-thread" ]; then
+    b=$BIN/default-stream-per-thread
+    expect "default-stream-per-thread: stream 0 is the per-thread stream in this build" 0 \
+        "CLAIM in the per-thread build, stream 0 is the per-thread default stream: PASS" "$b" --quick --variant blocking
+    expect "default-stream-per-thread blocking: kernel_3 on stream 0 is no barrier" 0 \
+        "CLAIM blocking S=4: no barrier: .*: PASS" "$b" --quick --variant blocking
+    expect "default-stream-per-thread --connections 1,8,32: every claim passes at each C" 0 \
+        "== sweep of CUDA_DEVICE_MAX_CONNECTIONS: 3 of 3 values merged" "$b" --quick --connections 1,8,32
+    expect "default-stream-per-thread trace: kernel_3 on the per-thread stream's track" 0 "^trace: " \
+        "$b" --quick --variant blocking --trace "$tmp/dspt.trace.json"
+    check "default-stream-per-thread trace tracks" \
+        python3 tests/validate.py trace "$tmp/dspt.trace.json" --events 26 --runs 2 --tracks "stream 0,per-thread stream"
+fi
+
+# ("stream-events --quick exits 0" comes from the loop over every binary at the top of gpu.sh.)
+if [ -x "$BIN/stream-events" ]; then
+    b=$BIN/stream-events
+    for p in fan-in fan-out dag cost accuracy; do
+        expect "stream-events --quick --part $p" 0 "^verdict: PASS" "$b" --quick --part $p
+    done
+    expect "stream-events fan-in (the seed's pattern): the last stream waits for every other stream" 0 \
+        "^CLAIM fan-in S=4: every wait holds: .*: PASS \(12 of 12 edge checks" "$b" --quick --part fan-in
+    expect "stream-events fan-in: the first S-1 streams still overlap as the model says" 0 \
+        "^CLAIM fan-in S=4: everything else overlaps: peak concurrency is the simulation's 3 kernels: PASS" \
+        "$b" --quick --part fan-in
+    expect "stream-events fan-out: one producer, three consumers side by side" 0 \
+        "^CLAIM fan-out S=4: everything else overlaps: peak concurrency is the simulation's 3 kernels: PASS" \
+        "$b" --quick --part fan-out
+    expect "stream-events: the diamond's four edges hold, B and C side by side" 0 \
+        "^CLAIM diamond: everything else overlaps: peak concurrency is the simulation's 2 kernels: PASS" \
+        "$b" --quick --part dag
+    expect "stream-events: 20 random DAGs, every dependency edge holds in every run" 0 \
+        "^CLAIM 20 random DAGs: every dependency edge \(event waits and stream order\) holds in every run: PASS" \
+        "$b" --quick --part dag
+    expect "stream-events: 20 random DAGs, each makespan within 10% of the model" 0 \
+        "^CLAIM 20 random DAGs: the makespan is within 10% of the simulation's in every DAG: PASS \(20 of 20 DAGs" \
+        "$b" --quick --part dag
+    expect "stream-events: another seed gives other DAGs, which pass too" 0 "^verdict: PASS" \
+        "$b" --quick --part dag --seed 7 --dags 5
+    # Ordering claims still count when timing claims are not enforced (as under compute-sanitizer).
+    expect "stream-events --skip-timing-claims: edges still judged, makespans SKIP" 0 \
+        "^CLAIM fan-in S=4: makespan matches the simulation: SKIP .*not enforced" \
+        "$b" --quick --part fan-in --skip-timing-claims
+    expect "stream-events --skip-timing-claims: the edge claim is still PASS" 0 \
+        "^CLAIM fan-in S=4: every wait holds: .*: PASS" "$b" --quick --part fan-in --skip-timing-claims
+    expect "stream-events --part accuracy: events bracket the spans at every length" 0 \
+        "^CLAIM accuracy 1000 us queued: cudaEventElapsedTime is never shorter than the region's span.*: PASS" \
+        "$b" --quick --part accuracy
+    expect "stream-events --json, --csv, --trace (fan-in)" 0 "^trace: " \
+        "$b" --quick --part fan-in --json "$tmp/se.json" --csv "$tmp/se.csv" --trace "$tmp/se.trace.json"
+    check "stream-events JSON: the fan-in row, every claim PASS" \
+        python3 tests/validate.py report "$tmp/se.json" --rows 1 --verdict PASS --claims-verdict PASS
+    check "stream-events CSV: one row with the model beside the measurement" \
+        python3 tests/validate.py csv "$tmp/se.csv" --rows 1 \
+        --columns variant,edges,model_makespan_median_ms,makespan_median_ms,peak_concurrency_median_kernels,verdict
+    check "stream-events trace: 16 kernels measured and 16 simulated on 4 named streams, SM of every measured block" \
+        python3 tests/validate.py trace "$tmp/se.trace.json" --events 32 --runs 2 \
+        --tracks "stream 0,stream 1,stream 2,stream 3" --block-sms
+    expect "stream-events --part dag --json" 0 "^verdict: PASS" "$b" --quick --part dag --json "$tmp/sed.json"
+    check "stream-events JSON: the diamond, 20 DAGs and the row of claims over them" \
+        python3 tests/validate.py report "$tmp/sed.json" --rows 22 --verdict PASS --claims-verdict PASS
+    check "stream-events JSON: the summary row judged 20 DAGs" \
+        python3 tests/validate.py json "$tmp/sed.json" --expect rows.21.params.dags.value=20 \
+        --expect rows.21.variant="all random"
+    expect "stream-events --part cost --json: five chains" 0 "^verdict: PASS" "$b" --quick --part cost --json "$tmp/sec.json"
+    check "stream-events JSON: cost rows, each event row with its added gap" \
+        python3 tests/validate.py json "$tmp/sec.json" --expect rows.0.variant="stream order" \
+        --expect rows.4.variant="cross stream, timing" --expect rows.4.values.added_gap.unit=us
+    expect "stream-events --profile: one run per configuration" 0 "^verdict: PASS" \
+        "$b" --quick --profile --part fan-in --json "$tmp/sep.json"
+    check "under --profile every statistic has one sample" \
+        python3 tests/validate.py json "$tmp/sep.json" --expect rows.0.values.makespan.n=1
+    # Optional model checks: include them once they pass on the H200 (they test gl_sched.h's queue rules, not events).
+    # expect "stream-events fan-in --streams 8 at C=8: the waits share queues; peak as the model says" 0 "^verdict: PASS" \
+    #     "$b" --quick --part fan-in --streams 8 --connections 8
+    # expect "stream-events --part dag at C=1: one queue, every wait holds back whatever is behind it" 0 "^verdict: PASS" \
+    #     "$b" --quick --part dag --connections 1
+fi
+
+
 finish

@@ -55,9 +55,15 @@
  *           per-thread default streams); an operation in a blocking stream waits
  *           for the legacy stream's last operation. Non-blocking streams do
  *           neither.
- *   Events. A record finishes when its stream reaches it; a wait lets its
- *           stream go on once the record it refers to (the latest one issued
- *           before the wait) has finished.
+ *   Events. A record finishes when its stream reaches it; a wait finishes
+ *           when the record it refers to (the latest one issued before the
+ *           wait) has, and its stream's later work waits for it. Neither holds
+ *           its queue: the entries behind them go on meanwhile, and it is the
+ *           stream's next kernel, waiting at the head, that holds the queue.
+ *           Measured with one queue: a kernel of another stream issued after a
+ *           record that waits for a 2 ms kernel ran beside it (default-stream),
+ *           and in the seed's fan-in the waits let the next stream's first
+ *           kernel overlap the previous stream's last (stream-events).
  *
  * The closed forms a textbook gives for S streams x K kernels of T each, one
  * block each, with no issue cost (gl_sched_textbook), follow from these rules

@@ -181,6 +181,8 @@ typedef struct sim {
     double *sm_free;   /* free share of each SM, 1 = empty */
     double free_sum;   /* sum of sm_free: no block fits when below the smallest share */
     double cwd_busy;   /* when the work distributor has handed out the blocks given to it so far */
+    int *pending;      /* records and waits that left their queue, not finished yet */
+    int n_pending, cap_pending; /* how many, and room */
     int *cwd;          /* the compute work distributor: kernels with blocks left, in dispatch order */
     int n_cwd, cap_cwd;           /* kernels in it, and room */
     int resident;                 /* kernels between leaving their queue and ending */
@@ -346,7 +348,10 @@ static int head_ready(const sim *s, const queue *q)
 {
     if (q->head >= q->n || q->holding >= 0 || s->now < q->next_ns) return 0;
     int op = q->fifo[q->head];
-    if (!s->os[op].arrived || !deps_done(s, op)) return 0;
+    if (!s->os[op].arrived) return 0;
+    if (s->p->ops[op].kind == GL_SCHED_RECORD || s->p->ops[op].kind == GL_SCHED_WAIT)
+        return 1; /* records and waits do not hold their queue (below) */
+    if (!deps_done(s, op)) return 0;
     if (s->p->ops[op].kind == GL_SCHED_LAUNCH && s->resident >= s->m->resident_grids) return 0;
     return 1;
 }
@@ -394,6 +399,11 @@ static int advance_queues(sim *s)
             if (s->resident > s->max_resident) s->max_resident = s->resident;
             if (s->m->release_rule == GL_SCHED_RELEASE_DISPATCHED) q->holding = op;
             heap_push(s, s->now + dispatch, EV_ACCEPT, op, 0, 0);
+        } else if ((o->kind == GL_SCHED_RECORD || o->kind == GL_SCHED_WAIT) && !deps_done(s, op)) {
+            /* It completes when what it waits for has; the queue goes on meanwhile,
+             * and the stream's next operation waits for it (stream order). */
+            gl_grow((void **)&s->pending, &s->cap_pending, s->n_pending + 1, sizeof *s->pending);
+            s->pending[s->n_pending++] = op;
         } else {
             finish(s, op);
         }
@@ -476,6 +486,12 @@ static void progress(sim *s)
                 host_next(s, t);
             }
         }
+        for (int i = 0; i < s->n_pending; i++)
+            if (deps_done(s, s->pending[i])) {
+                finish(s, s->pending[i]);
+                s->pending[i--] = s->pending[--s->n_pending];
+                moved = 1;
+            }
         moved |= advance_queues(s);
         moved |= dispatch(s);
         if (!moved) return;
@@ -538,6 +554,7 @@ static void sim_free(sim *s)
     free(s->event_last);
     free(s->sm_free);
     free(s->cwd);
+    free(s->pending);
 }
 
 /* Refuse what the simulation cannot run, before running it. */

@@ -11,7 +11,6 @@ void gl_sched_run_create(gl_sched_run *r, gl_sched_program *prog, const gl_sched
     r->prog = prog;
     r->machine = *m;
     r->per_block = per_block;
-    if (r->event_flags == 0) r->event_flags = cudaEventDisableTiming;
     double kernels_s = 0;
     long long records = 0;
     r->launches = 0;
@@ -43,7 +42,8 @@ void gl_sched_run_create(gl_sched_run *r, gl_sched_program *prog, const gl_sched
         }
     }
     r->event = (cudaEvent_t *)gl_xcalloc((size_t)prog->n_events + 1, sizeof(cudaEvent_t));
-    for (int e = 0; e < prog->n_events; e++) CUDA_CHECK(cudaEventCreateWithFlags(&r->event[e], r->event_flags));
+    unsigned flags = r->timed_events ? cudaEventDefault : cudaEventDisableTiming;
+    for (int e = 0; e < prog->n_events; e++) CUDA_CHECK(cudaEventCreateWithFlags(&r->event[e], flags));
     gl_spans_create(&r->spans, (unsigned int)(records > 0 ? records : 1), 0, per_block);
     r->slot = (unsigned int *)gl_xcalloc((size_t)prog->n_ops + 1, sizeof *r->slot);
     r->call_ns = (double *)gl_xcalloc((size_t)prog->n_ops + 1, sizeof(double));

@@ -38,7 +38,7 @@ typedef struct gl_sched_run {
     gl_sched_program *prog;     /* the program (not owned; its ops get the measured and simulated times) */
     gl_sched_machine machine;   /* the model's machine, measured by the caller */
     int per_block;              /* record every block too (for traces) */
-    unsigned event_flags;       /* flags for cudaEventCreateWithFlags (default cudaEventDisableTiming) */
+    int timed_events;           /* 1: events keep time (cudaEventDefault); 0: cudaEventDisableTiming */
     void (*host_call)(struct gl_sched_run *r, int op, void *ctx); /* runs a HOST op; NULL: spin its issue_ns */
     void *host_ctx;             /* passed to host_call */
     double timeout_s;           /* a run that does not finish in this long is hung (default 60 s + the kernels' time) */
@@ -64,7 +64,7 @@ typedef struct gl_sched_run {
 } gl_sched_run;
 
 /* Make the streams, events and buffers for prog, run on machine m. Set
- * event_flags, host_call, host_ctx or timeout_s in r before calling to change
+ * timed_events, host_call, host_ctx or timeout_s in r before calling to change
  * them (zeroed fields take the defaults). Usage errors in the program (a copy,
  * an event out of range) exit GL_EXIT_INTERNAL. */
 void gl_sched_run_create(gl_sched_run *r, gl_sched_program *prog, const gl_sched_machine *m, int per_block);

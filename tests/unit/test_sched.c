@@ -616,6 +616,48 @@ static void test_edges(void)
     gl_timeline_free(&tl);
     gl_sched_program_free(&p);
 
+    /* One queue: a record waiting for a kernel does not hold the queue; a wait does. */
+    gl_sched_program_init(&p);
+    a = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+    b = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+    ev = gl_sched_event_new(&p);
+    gl_sched_launch(&p, 0, a, 1, 32, 1, 2000, 1);
+    int rec = gl_sched_record(&p, 0, a, ev);
+    gl_sched_launch(&p, 0, b, 1, 32, 1, 2000, 2);
+    gl_sched_machine one = ideal(1, 4, 128);
+    gl_sched_result res = run(&p, &one);
+    test_cond("one queue: a kernel behind a record that waits for a 2 us kernel runs beside it; the record ends with it",
+              fabs(res.makespan_ns - 2000) < 1e-6 && fabs(p.ops[rec].end_ns - p.ops[0].end_ns) < 1e-6);
+    gl_sched_program_free(&p);
+    gl_sched_program_init(&p);
+    a = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+    b = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+    int c3 = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+    ev = gl_sched_event_new(&p);
+    gl_sched_launch(&p, 0, a, 1, 32, 1, 2000, 1);
+    gl_sched_record(&p, 0, a, ev);
+    gl_sched_wait(&p, 0, b, ev);
+    int kc = gl_sched_launch(&p, 0, c3, 1, 32, 1, 2000, 2);
+    res = run(&p, &one);
+    test_cond("one queue: a wait does not hold it: a third stream's kernel behind the wait runs beside the first",
+              fabs(res.makespan_ns - 2000) < 1e-6 && fabs(p.ops[kc].start_ns - p.ops[0].start_ns) < 1e-6);
+    gl_sched_program_free(&p);
+    gl_sched_program_init(&p);
+    a = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+    b = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+    c3 = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+    ev = gl_sched_event_new(&p);
+    gl_sched_launch(&p, 0, a, 1, 32, 1, 2000, 1);
+    gl_sched_record(&p, 0, a, ev);
+    gl_sched_wait(&p, 0, b, ev);
+    int kb = gl_sched_launch(&p, 0, b, 1, 32, 1, 2000, 2);
+    kc = gl_sched_launch(&p, 0, c3, 1, 32, 1, 2000, 3);
+    res = run(&p, &one);
+    test_cond("one queue: the waiting stream's next kernel holds it, so the third stream's kernel starts with it",
+              fabs(p.ops[kb].start_ns - p.ops[0].end_ns) < 1e-6 && fabs(p.ops[kc].start_ns - p.ops[kb].start_ns) < 1e-6 &&
+              fabs(res.makespan_ns - 4000) < 1e-6);
+    gl_sched_program_free(&p);
+
     /* The seed's default-stream pattern: two blocking streams, a legacy kernel, then one more each. */
     gl_sched_program_init(&p);
     int s1 = gl_sched_stream_new(&p, GL_SCHED_STREAM_BLOCKING, 0, -1);
