@@ -183,4 +183,84 @@ if [ -x "$BIN/stream-events" ]; then
 fi
 
 
+if [ -x "$BIN/histogram" ]; then
+    b=$BIN/histogram
+    expect "histogram --help lists every variant" 0 \
+        "cpu, global-atomic, block-partition, interleaved, privatized, aggregated, best, cub" "$b" --help
+    expect "histogram --help names the inputs and bins" 0 "one of all\|uniform\|text\|zipf\|single" "$b" --help
+    expect "histogram --n 0 exits 2" 2 "--n: '0' is out of range; accepted: integer 1\.\.2147483648" "$b" --n 0
+    expect "histogram --n 2^31+1 exits 2" 2 "--n: '2147483649' is out of range" "$b" --n 2147483649
+    expect "histogram --n 2^31 is accepted (without a GPU: 77, not 2)" 77 "^no suitable GPU: " \
+        env CUDA_VISIBLE_DEVICES= "$b" --n 2147483648 --variant best
+    expect "histogram --bins 8 exits 2" 2 "--bins: '8' is not accepted; accepted: one of 256\|7" "$b" --bins 8
+    expect "histogram --input words exits 2" 2 "accepted: one of all\|uniform\|text\|zipf\|single" "$b" --input words
+    expect "histogram --variant nowhere exits 2" 2 \
+        "--variant: 'nowhere' is not a variant; accepted: all, or a comma-separated list" "$b" --variant nowhere
+    expect "histogram --variant best,best exits 2" 2 "--variant: best is listed twice" "$b" --variant best,best
+    expect "histogram --variant best, exits 2" 2 "--variant: '' is not a variant" "$b" --variant best,
+    expect "histogram --trace exits 2 before opening the device (it records no spans)" 2 \
+        "--trace and --timeline: histogram records no spans" env CUDA_VISIBLE_DEVICES= "$b" --quick --trace /tmp/hi-trace.json
+    expect "histogram --timeline exits 2 before opening the device" 2 "histogram records no spans" \
+        env CUDA_VISIBLE_DEVICES= "$b" --quick --timeline
+    expect "histogram --bins 7 --input single --variant best,cub without a GPU exits 77" 77 "^no suitable GPU: " \
+        env CUDA_VISIBLE_DEVICES= "$b" --quick --bins 7 --input single --variant best,cub
+fi
+
+if [ -x "$BIN/scan" ]; then
+    b=$BIN/scan
+    expect "scan --help lists every variant" 0 \
+        "cpu, kogge-stone, brent-kung, hierarchical, hierarchical-cdp, decoupled-lookback, cub" "$b" --help
+    expect "scan --help gives the --quick size (2^20 + 7)" 0 "--quick 1048583" "$b" --help
+    expect "scan --n 0 exits 2" 2 "--n: '0' is out of range; accepted: integer 1\.\.1073741824" "$b" --n 0
+    expect "scan --n 2^30+1 exits 2" 2 "--n: '1073741825' is out of range" "$b" --n 1073741825
+    expect "scan --type double exits 2" 2 "--type: 'double' is not accepted; accepted: one of int\|float\|both" "$b" --type double
+    expect "scan --kind sideways exits 2" 2 "--kind: 'sideways' is not accepted; accepted: one of inclusive\|exclusive\|both" \
+        "$b" --kind sideways
+    expect "scan --block 48 exits 2: brent-kung's trees need a power of two" 2 "--block 48: must be a power of two" "$b" --block 48
+    expect "scan --block 16 exits 2" 2 "--block: '16' is out of range; accepted: integer 32\.\.1024" "$b" --block 16
+    expect "scan --block 2048 exits 2" 2 "--block: '2048' is out of range" "$b" --block 2048
+    expect "scan --variant nowhere exits 2" 2 "--variant: 'nowhere' is not a variant; accepted: all, or a comma-separated list" \
+        "$b" --variant nowhere
+    expect "scan --variant cub,cub exits 2" 2 "--variant: cub is listed twice" "$b" --variant cub,cub
+    expect "scan --variant cub, exits 2" 2 "--variant: '' is not a variant" "$b" --variant cub,
+    expect "scan --trace exits 2 (it records no spans)" 2 "scan records no spans" "$b" --trace /tmp/scan-trace.json
+    expect "scan --timeline exits 2" 2 "scan records no spans" "$b" --timeline
+    expect "scan --variant decoupled-lookback,cub without a GPU exits 77" 77 "^no suitable GPU: " \
+        env CUDA_VISIBLE_DEVICES= "$b" --quick --variant decoupled-lookback,cub
+    expect "scan --variant hierarchical-cdp without a GPU exits 77" 77 "^no suitable GPU: " \
+        env CUDA_VISIBLE_DEVICES= "$b" --quick --variant hierarchical-cdp
+fi
+
+if [ -x "$BIN/atomic-lock" ]; then
+    b=$BIN/atomic-lock
+    expect "atomic-lock --help names every part" 0 "one of all\|dot\|contention\|its" "$b" --help
+    expect "atomic-lock --part nowhere exits 2" 2 \
+        "--part: 'nowhere' is not accepted; accepted: one of all\|dot\|contention\|its" "$b" --part nowhere
+    expect "atomic-lock --n 0 exits 2" 2 "--n: '0' is out of range; accepted: integer 1\.\.268435456" "$b" --n 0
+    expect "atomic-lock --n 2^28+1 exits 2" 2 "--n: '268435457' is out of range" "$b" --n 268435457
+    expect "atomic-lock --threads 3 exits 2: blocks are powers of two" 2 "--threads 3: must be a power of two" "$b" --threads 3
+    expect "atomic-lock --threads 2048 exits 2" 2 "--threads: 2048 is out of range; accepted: integers 1\.\.1024" "$b" --threads 2048
+    expect "atomic-lock --threads 32,32 exits 2" 2 "--threads: 32 is listed twice" "$b" --threads 32,32
+    expect "atomic-lock --blocks-per-sm 0 exits 2" 2 "--blocks-per-sm: 0 is out of range; accepted: integers 1\.\.32" \
+        "$b" --blocks-per-sm 0
+    expect "atomic-lock --acquires 0 exits 2" 2 "--acquires: '0' is out of range; accepted: integer 1\.\.10000000" "$b" --acquires 0
+    expect "atomic-lock --its-blocks 0 exits 2" 2 "--its-blocks: '0' is out of range; accepted: integer 1\.\.1024" "$b" --its-blocks 0
+    expect "atomic-lock --timeout-ms 0.5 exits 2" 2 "--timeout-ms: '0.5' is out of range; accepted: number 1\.\.600000" \
+        "$b" --timeout-ms 0.5
+    expect "atomic-lock --timeout-ms nan exits 2" 2 "--timeout-ms: 'nan' is not a number" "$b" --timeout-ms nan
+    expect "atomic-lock --never-release with --part dot exits 2 (it would be ignored)" 2 \
+        "--never-release applies to --part its" "$b" --part dot --never-release
+    expect "atomic-lock --trace exits 2 before opening the device (it records no spans)" 2 \
+        "--trace and --timeline: atomic-lock records no spans" env CUDA_VISIBLE_DEVICES= "$b" --quick --trace /tmp/al-trace.json
+    expect "atomic-lock --timeline exits 2 before opening the device" 2 "atomic-lock records no spans" \
+        env CUDA_VISIBLE_DEVICES= "$b" --quick --timeline
+    for p in dot contention its; do
+        expect "atomic-lock --part $p without a GPU exits 77" 77 "^no suitable GPU: " \
+            env CUDA_VISIBLE_DEVICES= "$b" --quick --part $p
+    done
+    expect "make help has a section for src/patterns" 0 "^experiments in src/patterns:" make -s --no-print-directory help
+    expect "make help lists run-atomic-lock, built with cub" 0 "sanitize-atomic-lock .*\(built with: cub\)" \
+        make -s --no-print-directory help
+fi
+
 finish

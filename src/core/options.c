@@ -268,7 +268,7 @@ static void print_option(FILE *out, const gl_option *o)
     case GL_OPT_INT: case GL_OPT_U64: meta = " N"; break;
     case GL_OPT_DOUBLE: meta = " X"; break;
     case GL_OPT_CHOICE: meta = " WORD"; break;
-    case GL_OPT_STRING: meta = " FILE"; break;
+    case GL_OPT_STRING: meta = o->help && strstr(o->help, "FILE") ? " FILE" : " TEXT"; break; /* a path, or words */
     case GL_OPT_INT_LIST: meta = " N[,N...]"; break;
     case GL_OPT_FLAG: break;
     }

@@ -1,0 +1,1081 @@
+/* scan.cu - prefix sums from the textbook's single-block scans to a single-pass decoupled look-back, beside CUB.
+ *
+ * Question: how close do the textbook's scans, a three-kernel hierarchy and a single-pass decoupled look-back come to CUB, for any n?
+ * Build: rdc cub
+ *
+ * Inclusive and exclusive sums (--kind) of n seeded random int32 or floats
+ * (--type), any n from 1 to 2^30, each variant checked against the CPU before
+ * anything is timed:
+ *   int32  values in [-1000, 1000]; every scan adds in wrapping 32-bit
+ *          arithmetic (as unsigned), and so does the reference, so the
+ *          comparison is exact even where a sum would pass 2^31 (with this
+ *          range it does not in practice: the walk's spread at 2^30 is 2e7).
+ *   float  values in [-1, 1); the reference is accumulated in double and
+ *          rounded once; a result matches within gl_tolerance_sum(n, 1, float)
+ *          (check.h). That bound is loose at large n (1e3 at 2^28), which is
+ *          why every kernel is one template: the int32 run of the same code is
+ *          the exact check of the algorithm, the float run checks the float path.
+ * Every device output is poisoned (all bits set: -1, NaN) before each
+ * validation run, so a variant that skips an element cannot pass on what the
+ * previous one left.
+ *
+ * Variants (--variant all, the default, or a comma-separated list):
+ *   cpu                 one sequential pass on the host, in the element type
+ *   kogge-stone         the seed's work-inefficient scan, one element per thread, made
+ *                       race-free by double buffering (one barrier per step instead of
+ *                       the seed's two, in place)
+ *   brent-kung          the seed's work-efficient scan, two elements per thread: its
+ *                       reduction phase, then Blelloch's down-sweep over the same index
+ *                       pairs, in shared memory padded by i/32 + i/1024, so that no
+ *                       access has a bank conflict (the seed's distribution phase
+ *                       cannot be padded free of them, and its bound, index <
+ *                       2*BLOCK_SIZE, wrote past the array)
+ *   hierarchical        three kernels per level, for any n: reduce each 4096-element
+ *                       tile to its sum, scan the tile sums (the same three kernels,
+ *                       recursing while the sums exceed one tile), then scan each tile
+ *                       again starting from its prefix
+ *   hierarchical-cdp    the same pipeline driven from the device: the first grid
+ *                       tail-launches the next step, and so on down the levels and back
+ *                       up (one host launch; device launches counted on the device)
+ *   decoupled-lookback  one pass (Merrill & Garland 2016, below)
+ *   cub                 cub::DeviceScan::InclusiveSum / ExclusiveSum
+ * The seed's scans cover one block. Here kogge-stone and brent-kung are the
+ * block scans of the textbook's hierarchical scan (Kirk & Hwu, ch. 11: scan
+ * the blocks, writing each block's sum; scan the sums with the same kernel,
+ * recursing; add each block's prefix back), so every n is accepted and exact;
+ * the seed's single block is the case n <= section (--block threads: a section
+ * of --block elements for kogge-stone, 2 x --block for brent-kung).
+ *
+ * Model: bytes through DRAM per run, to first order (the sums are n/4096 or
+ * n/section of it): the textbook's scan-then-add reads the data twice and
+ * writes it twice (4n elements), hierarchical reads it twice and writes it once
+ * (3n: its "add back" is folded into the second scan of the tile, which is why
+ * it is not the textbook's order), decoupled-lookback and cub read it once and
+ * write it once (2n). At equal bandwidth a variant's ceiling against cub is
+ * 2n / its traffic: 0.5x for scan-then-add, 0.67x for hierarchical, 1x for the
+ * single pass. The "traffic" column says which. GB/s and % of peak use the
+ * scan's own 2n x 4 bytes (read + write once): they are effective bandwidths.
+ * Claims, per type and kind: decoupled-lookback >= 0.9x cub and hierarchical
+ * >= 0.6x cub (cub's median time over the variant's), judged only where the
+ * input is at least twice the L2; below that they are SKIP with the reason.
+ *
+ * The tile scan (hierarchical, hierarchical-cdp, decoupled-lookback): 256
+ * threads x 16 elements. Each warp owns 512 contiguous elements as four rows
+ * of 128; lane l loads elements 4l..4l+3 of each row with one 16-byte load
+ * (coalesced, no shared-memory transpose), scans its four in registers, and
+ * the rows are scanned across the warp with shuffles, carrying row totals; the
+ * eight warp totals go through shared memory (one barrier).
+ *
+ * decoupled-lookback. A block takes the next tile from an atomic ticket
+ * counter, not from blockIdx: tiles are handed out in the order blocks start,
+ * so every tile it waits for belongs to a block that already started and will
+ * finish (no deadlock, whatever the scheduler does). It loads and scans its
+ * tile, then warp 0 publishes the tile's aggregate (flag A), looks back over
+ * the 32 preceding tiles at once (each lane one status word), waits until
+ * none of them is still empty, and adds the aggregates up to the nearest tile
+ * that published an inclusive prefix (flag P); without one it moves 32 tiles
+ * further back. It publishes its own inclusive prefix (P) and the block adds
+ * the exclusive prefix to its elements. Each tile's status is one 64-bit word,
+ * (epoch << 34 | flag << 32 | value bits), written by one atomic store and read
+ * by atomic loads (device scope, relaxed): flag and value can never be seen
+ * apart, so no fence is needed between them (the two-word form needs one),
+ * and nothing else is read through them. The epoch is the run's number: a word
+ * from an earlier run reads as empty, so the status array is zeroed once, not
+ * before every run; the ticket counter is never reset either (the host
+ * subtracts the tickets of earlier runs). One kernel launch per run; cub's
+ * launches (its own tile-state initialization, then the scan) are counted from
+ * a stream capture of one call.
+ *
+ * hierarchical-cdp: step s of the 2L + 1 steps (L levels of sums) is one grid
+ * of cdp_step; block 0 tail-launches step s + 1 as it starts, and a tail launch
+ * begins only after the whole launching grid has ended, so each step reads
+ * what the previous one finished writing. The pending-launch pool holds one
+ * launch at a time here; it is set to max(2048, the run's 2L launches) and
+ * read back. A failed device launch reaches the host (GL_DEVICE_CHECK) as exit
+ * 3, before any data check. compute-sanitizer's racecheck does not support
+ * device-side launches: run it with --variant listing every variant but
+ * hierarchical-cdp.
+ *
+ * Run:   make run-scan                                             (2^28, int32 and float, inclusive and exclusive)
+ *        make run-scan ARGS="--type int --kind inclusive --variant decoupled-lookback,hierarchical,cub --repeat 20"
+ *        make run-scan ARGS="--n 1000 --variant kogge-stone,brent-kung --block 256"
+ * Nsight Systems (make profile-scan) shows one NVTX range per configuration on
+ * the stream "scan": decoupled-lookback is one kernel; hierarchical is
+ * 2L + 1 kernels (5 at 2^28); the textbook variants are their levels' scans
+ * then their add-backs; cub is its init kernel then its scan. Device-launched
+ * grids (hierarchical-cdp) are not in its timeline.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cub/device/device_scan.cuh>
+#include <cuda/atomic>
+
+#include "check.h"
+#include "device_check.cuh"
+#include "gl_cuda.h"
+#include "nvtx.h"
+
+enum { V_CPU, V_KS, V_BK, V_HIER, V_CDP, V_LOOKBACK, V_CUB, N_VARIANTS };
+static const char *const variant_names[N_VARIANTS] = {"cpu", "kogge-stone", "brent-kung", "hierarchical",
+                                                      "hierarchical-cdp", "decoupled-lookback", "cub"};
+/* DRAM traffic per run in elements, to first order (the header's model). */
+static const char *const variant_traffic[N_VARIANTS] = {"-", "4n", "4n", "3n", "3n", "2n", "2n"};
+
+enum { T_INT, T_FLOAT, N_TYPES };
+static const char *const type_names[N_TYPES] = {"int32", "float"};
+static const char *const kind_names[2] = {"inclusive", "exclusive"};
+
+enum {
+    THREADS = 256,           /* block of the tile scan (a multiple of 32) */
+    ITEMS = 16,              /* elements per thread of the tile scan */
+    VEC = 4,                 /* elements per 16-byte load */
+    ROWS = ITEMS / VEC,      /* 16-byte loads per thread */
+    WARPS = THREADS / 32,    /* warps of the tile scan */
+    WARP_CHUNK = 32 * ITEMS, /* contiguous elements a warp owns */
+    TILE = THREADS * ITEMS,  /* elements per tile: 4096 */
+    MAX_BLOCK = 1024,        /* largest --block */
+    MAX_LEVELS = 8           /* levels of sums + 1: 2^30 in sections of 32 needs 6 */
+};
+static const unsigned FULL = 0xFFFFFFFFu;
+static const double LOOKBACK_VS_CUB = 0.9, HIER_VS_CUB = 0.6; /* the claims' bounds */
+
+/* ---- the element types ------------------------------------------------------------------
+ * int32 adds wrap (computed as unsigned: signed overflow is undefined in C++),
+ * so every order of additions gives the same bits. */
+
+__host__ __device__ __forceinline__ int add(int a, int b) { return (int)((unsigned)a + (unsigned)b); }
+__host__ __device__ __forceinline__ float add(float a, float b) { return a + b; }
+
+template <typename T> struct vec4;
+template <> struct vec4<int> { typedef int4 type; };
+template <> struct vec4<float> { typedef float4 type; };
+
+__device__ __forceinline__ unsigned to_bits(int v) { return (unsigned)v; }
+__device__ __forceinline__ unsigned to_bits(float v) { return __float_as_uint(v); }
+template <typename T> __device__ __forceinline__ T from_bits(unsigned u);
+template <> __device__ __forceinline__ int from_bits<int>(unsigned u) { return (int)u; }
+template <> __device__ __forceinline__ float from_bits<float>(unsigned u) { return __uint_as_float(u); }
+
+/* Tiles of the tile scan over n elements. */
+__host__ __device__ __forceinline__ long long tiles_of(long long n) { return (n + TILE - 1) / TILE; }
+
+/* ---- the tile scan: 4096 elements per block, in registers ---------------------------------
+ * Element (r, j) of thread (warp w, lane l) is tile element w*512 + r*128 + 4l + j. */
+
+/* Load a tile: 16-byte loads when it is whole, else element by element with zeros past n. */
+template <typename T>
+__device__ __forceinline__ void load_tile(const T *in, long long n, long long base, T (&x)[ROWS][VEC])
+{
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    long long first = base + (long long)warp * WARP_CHUNK + VEC * lane;
+    if (base + TILE <= n) {
+        typedef typename vec4<T>::type V;
+        const V *p = (const V *)(in + first);
+#pragma unroll
+        for (int r = 0; r < ROWS; r++) {
+            V q = p[r * 32];
+            x[r][0] = q.x; x[r][1] = q.y; x[r][2] = q.z; x[r][3] = q.w;
+        }
+    } else {
+#pragma unroll
+        for (int r = 0; r < ROWS; r++)
+#pragma unroll
+            for (int j = 0; j < VEC; j++) {
+                long long i = first + r * 32 * VEC + j;
+                x[r][j] = i < n ? in[i] : T(0);
+            }
+    }
+}
+
+/* Store a tile, the same way round. */
+template <typename T>
+__device__ __forceinline__ void store_tile(T *out, long long n, long long base, const T (&x)[ROWS][VEC])
+{
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    long long first = base + (long long)warp * WARP_CHUNK + VEC * lane;
+    if (base + TILE <= n) {
+        typedef typename vec4<T>::type V;
+        V *p = (V *)(out + first);
+#pragma unroll
+        for (int r = 0; r < ROWS; r++) {
+            V q;
+            q.x = x[r][0]; q.y = x[r][1]; q.z = x[r][2]; q.w = x[r][3];
+            p[r * 32] = q;
+        }
+    } else {
+#pragma unroll
+        for (int r = 0; r < ROWS; r++)
+#pragma unroll
+            for (int j = 0; j < VEC; j++) {
+                long long i = first + r * 32 * VEC + j;
+                if (i < n) out[i] = x[r][j];
+            }
+    }
+}
+
+/* Scan a loaded tile in place: x becomes each element's inclusive sum within
+ * its lane's four, pre[r] the sum of everything before them in the tile.
+ * Returns the tile's total, in every thread. One barrier. */
+template <typename T>
+__device__ __forceinline__ T tile_prefixes(T (&x)[ROWS][VEC], T (&pre)[ROWS], T *s_warp)
+{
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    T inc[ROWS];
+#pragma unroll
+    for (int r = 0; r < ROWS; r++) {
+#pragma unroll
+        for (int j = 1; j < VEC; j++) x[r][j] = add(x[r][j - 1], x[r][j]);
+        inc[r] = x[r][VEC - 1];
+    }
+    /* The four rows' warp scans, interleaved so that their shuffles overlap. */
+#pragma unroll
+    for (int o = 1; o < 32; o <<= 1)
+#pragma unroll
+        for (int r = 0; r < ROWS; r++) {
+            T y = __shfl_up_sync(FULL, inc[r], o);
+            if (lane >= o) inc[r] = add(y, inc[r]);
+        }
+    T carry = T(0); /* the rows before row r, within the warp's chunk */
+#pragma unroll
+    for (int r = 0; r < ROWS; r++) {
+        T before = __shfl_up_sync(FULL, inc[r], 1);
+        T row_total = __shfl_sync(FULL, inc[r], 31);
+        pre[r] = lane == 0 ? carry : add(carry, before);
+        carry = add(carry, row_total);
+    }
+    if (lane == 0) s_warp[warp] = carry;
+    __syncthreads();
+    T warp_prefix = T(0), total = T(0);
+#pragma unroll
+    for (int w = 0; w < WARPS; w++) {
+        if (w == warp) warp_prefix = total;
+        total = add(total, s_warp[w]);
+    }
+#pragma unroll
+    for (int r = 0; r < ROWS; r++) pre[r] = add(warp_prefix, pre[r]);
+    return total;
+}
+
+/* Turn the tile's scan into the output, given everything before the tile. */
+template <typename T>
+__device__ __forceinline__ void finish_tile(T (&x)[ROWS][VEC], const T (&pre)[ROWS], T tile_prefix, int exclusive)
+{
+#pragma unroll
+    for (int r = 0; r < ROWS; r++) {
+        T p = add(tile_prefix, pre[r]);
+        if (exclusive) {
+#pragma unroll
+            for (int j = VEC - 1; j > 0; j--) x[r][j] = add(p, x[r][j - 1]);
+            x[r][0] = p;
+        } else {
+#pragma unroll
+            for (int j = 0; j < VEC; j++) x[r][j] = add(p, x[r][j]);
+        }
+    }
+}
+
+/* hierarchical, step 1 of a level: block b's tile of in[0, n) to sums[b]. */
+template <typename T>
+__device__ __forceinline__ void reduce_tile_body(const T *in, long long n, T *sums)
+{
+    __shared__ T s_warp[WARPS];
+    T x[ROWS][VEC];
+    load_tile(in, n, (long long)blockIdx.x * TILE, x);
+    T s = T(0);
+#pragma unroll
+    for (int r = 0; r < ROWS; r++)
+#pragma unroll
+        for (int j = 0; j < VEC; j++) s = add(s, x[r][j]);
+    for (int o = 16; o > 0; o >>= 1) s = add(s, __shfl_xor_sync(FULL, s, o));
+    if ((threadIdx.x & 31) == 0) s_warp[threadIdx.x >> 5] = s;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        T total = T(0);
+        for (int w = 0; w < WARPS; w++) total = add(total, s_warp[w]);
+        sums[blockIdx.x] = total;
+    }
+}
+
+/* hierarchical, step 3 of a level (and the one step of a level that fits one
+ * tile): scan block b's tile, starting from prefixes[b - 1] (the inclusive
+ * scan of the tile sums; NULL: nothing before). */
+template <typename T>
+__device__ __forceinline__ void scan_tile_body(const T *in, T *out, long long n, const T *prefixes, int exclusive)
+{
+    __shared__ T s_warp[WARPS];
+    long long base = (long long)blockIdx.x * TILE;
+    T x[ROWS][VEC], pre[ROWS];
+    load_tile(in, n, base, x);
+    tile_prefixes(x, pre, s_warp);
+    T tile_prefix = prefixes && blockIdx.x > 0 ? prefixes[blockIdx.x - 1] : T(0);
+    finish_tile(x, pre, tile_prefix, exclusive);
+    store_tile(out, n, base, x);
+}
+
+template <typename T>
+__global__ void __launch_bounds__(THREADS) reduce_tiles(const T *__restrict__ in, long long n, T *__restrict__ sums)
+{
+    reduce_tile_body(in, n, sums);
+}
+
+template <typename T>
+__global__ void __launch_bounds__(THREADS) scan_tiles(const T *__restrict__ in, T *__restrict__ out, long long n,
+                                                      const T *__restrict__ prefixes, int exclusive)
+{
+    scan_tile_body(in, out, n, prefixes, exclusive);
+}
+
+/* ---- hierarchical-cdp: the same steps, each grid tail-launching the next --------------------- */
+
+/* Levels 0..levels: level 0 is the data, level k + 1 the tile sums of level k. */
+template <typename T>
+struct cdp_plan {
+    const T *input;                   /* level 0's input */
+    T *sums[MAX_LEVELS];              /* level k's input for k >= 1 (written by level k - 1's reduce) */
+    T *out[MAX_LEVELS];               /* level k's scan (out[0]: the result) */
+    long long n[MAX_LEVELS];          /* level k's length */
+    int levels;                       /* L: levels with more than one tile; level L fits one */
+    int exclusive;                    /* the result's kind (the sums are scanned inclusive) */
+    gl_dev_error *err;                /* failed device-side launches */
+    unsigned long long *launches;     /* device-side launches that succeeded */
+};
+
+/* The level step s works on: reduce 0..L-1 going up, scan L, scan L-1..0 coming down. */
+__host__ __device__ __forceinline__ int level_of_step(int step, int levels)
+{
+    return step <= levels ? step : 2 * levels - step;
+}
+
+template <typename T>
+__global__ void __launch_bounds__(THREADS) cdp_step(cdp_plan<T> p, int step)
+{
+    const int L = p.levels;
+    if (step < 2 * L && blockIdx.x == 0 && threadIdx.x == 0) {
+        /* Starts only after every block of this grid has ended. */
+        long long next_n = p.n[level_of_step(step + 1, L)];
+        cdp_step<T><<<(unsigned)tiles_of(next_n), THREADS, 0, cudaStreamTailLaunch>>>(p, step + 1);
+        cudaError_t e = cudaGetLastError();
+        if (e == cudaSuccess) atomicAdd(p.launches, 1ULL);
+        else GL_DEVICE_CHECK(p.err, e);
+    }
+    int k = level_of_step(step, L);
+    const T *in = k == 0 ? p.input : p.sums[k];
+    int exclusive = k == 0 ? p.exclusive : 0;
+    if (step < L) reduce_tile_body(in, p.n[k], p.sums[k + 1]);
+    else scan_tile_body(in, p.out[k], p.n[k], step == L ? (const T *)NULL : p.out[k + 1], exclusive);
+}
+
+/* ---- decoupled-lookback ---------------------------------------------------------------------- */
+
+enum { FLAG_EMPTY = 0, FLAG_AGGREGATE = 1, FLAG_PREFIX = 2 };
+
+typedef cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> status_ref;
+
+/* Publish a tile's aggregate or inclusive prefix: flag and value in one store. */
+template <typename T>
+__device__ __forceinline__ void publish(unsigned long long *word, unsigned epoch, unsigned flag, T v)
+{
+    unsigned long long w = ((unsigned long long)((epoch << 2) | flag) << 32) | to_bits(v);
+    status_ref(*word).store(w, cuda::memory_order_relaxed);
+}
+
+/* Warp 0: the sum of every tile before this one. Publishes this tile's
+ * aggregate first and its inclusive prefix last. */
+template <typename T>
+__device__ __forceinline__ T look_back(unsigned long long *status, long long tile, T aggregate, unsigned epoch)
+{
+    const int lane = threadIdx.x;
+    if (tile == 0) {
+        if (lane == 0) publish(&status[0], epoch, FLAG_PREFIX, aggregate);
+        return T(0);
+    }
+    if (lane == 0) publish(&status[tile], epoch, FLAG_AGGREGATE, aggregate);
+    T prefix = T(0);
+    for (long long last = tile - 1;; last -= 32) { /* a window of 32 tiles, lane i on tile last - i */
+        long long idx = last - lane;
+        unsigned flag;
+        T v;
+        do {
+            flag = FLAG_PREFIX; /* before tile 0: never the nearest P, never waited for */
+            v = T(0);
+            if (idx >= 0) {
+                unsigned long long w = status_ref(status[idx]).load(cuda::memory_order_relaxed);
+                unsigned hi = (unsigned)(w >> 32);
+                flag = (hi >> 2) == epoch ? (hi & 3u) : FLAG_EMPTY; /* an earlier run's word is empty */
+                v = from_bits<T>((unsigned)w);
+            }
+        } while (!__all_sync(FULL, flag != FLAG_EMPTY));
+        unsigned prefixes = __ballot_sync(FULL, flag == FLAG_PREFIX);
+        int stop = prefixes ? __ffs(prefixes) - 1 : 31; /* the nearest inclusive prefix ends the look-back */
+        if (lane > stop) v = T(0);
+        for (int o = 16; o > 0; o >>= 1) v = add(v, __shfl_xor_sync(FULL, v, o));
+        prefix = add(v, prefix);
+        if (prefixes) break;
+    }
+    if (lane == 0) publish(&status[tile], epoch, FLAG_PREFIX, add(prefix, aggregate));
+    return prefix;
+}
+
+template <typename T>
+__global__ void __launch_bounds__(THREADS) lookback_scan(const T *__restrict__ in, T *__restrict__ out, long long n,
+                                                         unsigned long long *status, unsigned long long *tickets,
+                                                         unsigned long long ticket_base, unsigned epoch, int exclusive)
+{
+    __shared__ long long s_tile;
+    __shared__ T s_warp[WARPS];
+    __shared__ T s_prefix;
+    if (threadIdx.x == 0) s_tile = (long long)(atomicAdd(tickets, 1ULL) - ticket_base);
+    __syncthreads();
+    long long tile = s_tile, base = tile * TILE;
+    T x[ROWS][VEC], pre[ROWS];
+    load_tile(in, n, base, x);
+    T aggregate = tile_prefixes(x, pre, s_warp);
+    if (threadIdx.x < 32) {
+        T prefix = look_back(status, tile, aggregate, epoch);
+        if (threadIdx.x == 0) s_prefix = prefix;
+    }
+    __syncthreads();
+    finish_tile(x, pre, s_prefix, exclusive);
+    store_tile(out, n, base, x);
+}
+
+/* ---- the seed's block scans, in the textbook's scan-then-add pipeline ------------------------ */
+
+/* kogge-stone: block b scans its blockDim.x elements, double-buffered: each
+ * step reads one buffer and writes the other, so one barrier per step orders
+ * every read before the next step's writes. sums[b]: the block's total. */
+template <typename T>
+__global__ void kogge_stone_blocks(const T *in, T *out, long long n, T *sums, int exclusive)
+{
+    extern __shared__ __align__(16) unsigned char smem[];
+    const unsigned tid = threadIdx.x, B = blockDim.x;
+    T *src = (T *)smem, *dst = src + B;
+    long long i = (long long)blockIdx.x * B + tid;
+    src[tid] = i < n ? in[i] : T(0);
+    __syncthreads();
+    for (unsigned stride = 1; stride < B; stride *= 2) {
+        dst[tid] = tid >= stride ? add(src[tid - stride], src[tid]) : src[tid];
+        __syncthreads();
+        T *t = src; src = dst; dst = t;
+    }
+    if (i < n) out[i] = exclusive ? (tid ? src[tid - 1] : T(0)) : src[tid];
+    if (sums && tid == B - 1) sums[blockIdx.x] = src[tid];
+}
+
+/* brent-kung's padded index: one slot skipped every 32 and every 1024 words.
+ * Enumerating every warp's addresses for every block size from 32 to 1024: no
+ * access of the kernel below (loads, both sweeps, output) has a bank conflict;
+ * unpadded, the sweeps reach 32-way; with i/32 alone, 2-way. */
+__host__ __device__ __forceinline__ unsigned pad(unsigned i) { return i + (i >> 5) + (i >> 10); }
+
+/* brent-kung: block b scans its 2 x blockDim.x elements. The up-sweep is the
+ * seed's reduction phase. The down-sweep is Blelloch's (GPU Gems 3, ch. 39):
+ * it touches the same index pairs as the up-sweep, which the padding frees of
+ * conflicts; the seed's distribution phase writes index + stride, a set that
+ * spans three 32-word rows per warp, and no skew padding frees it of them.
+ * The down-sweep leaves the exclusive scan; inclusive adds the element back.
+ * A barrier before each step; within a step no two threads touch one index. */
+template <typename T>
+__global__ void brent_kung_blocks(const T *in, T *out, long long n, T *sums, int exclusive)
+{
+    extern __shared__ __align__(16) unsigned char smem[];
+    T *xy = (T *)smem;
+    const unsigned tid = threadIdx.x, B = blockDim.x, S = 2 * B;
+    long long base = (long long)blockIdx.x * S;
+    T lo = base + tid < n ? in[base + tid] : T(0), hi = base + tid + B < n ? in[base + tid + B] : T(0);
+    xy[pad(tid)] = lo;
+    xy[pad(tid + B)] = hi;
+    for (unsigned stride = 1; stride <= B; stride *= 2) {
+        __syncthreads();
+        unsigned index = (tid + 1) * stride * 2 - 1;
+        if (index < S) xy[pad(index)] = add(xy[pad(index - stride)], xy[pad(index)]);
+    }
+    T total = T(0);
+    if (tid == 0) { /* thread 0 made the last up-sweep step: no barrier needed to read it */
+        total = xy[pad(S - 1)];
+        xy[pad(S - 1)] = T(0);
+    }
+    for (unsigned stride = B; stride > 0; stride /= 2) {
+        __syncthreads();
+        unsigned index = (tid + 1) * stride * 2 - 1;
+        if (index < S) {
+            T left = xy[pad(index - stride)];
+            xy[pad(index - stride)] = xy[pad(index)];
+            xy[pad(index)] = add(left, xy[pad(index)]);
+        }
+    }
+    __syncthreads();
+    if (base + tid < n) out[base + tid] = exclusive ? xy[pad(tid)] : add(xy[pad(tid)], lo);
+    if (base + tid + B < n) out[base + tid + B] = exclusive ? xy[pad(tid + B)] : add(xy[pad(tid + B)], hi);
+    if (sums && tid == 0) sums[blockIdx.x] = total;
+}
+
+/* The textbook's third kernel: block b adds the scanned sum of blocks 0..b to section b + 1. */
+template <typename T>
+__global__ void add_back(T *out, long long n, const T *scanned, unsigned section)
+{
+    unsigned b = blockIdx.x + 1;
+    T p = scanned[b - 1];
+    long long base = (long long)b * section;
+    for (unsigned j = threadIdx.x; j < section; j += blockDim.x)
+        if (base + j < n) out[base + j] = add(p, out[base + j]);
+}
+
+/* ---- host: the references ---------------------------------------------------------------- */
+
+/* What every variant must produce: int32 in wrapping arithmetic, floats summed
+ * in double and rounded once per element. */
+static void reference_scan(int type, const void *in, void *ref, long long n, int exclusive)
+{
+    if (type == T_INT) {
+        const int *x = (const int *)in;
+        int *y = (int *)ref;
+        unsigned acc = 0;
+        for (long long i = 0; i < n; i++) {
+            if (exclusive) y[i] = (int)acc;
+            acc += (unsigned)x[i];
+            if (!exclusive) y[i] = (int)acc;
+        }
+    } else {
+        const float *x = (const float *)in;
+        float *y = (float *)ref;
+        double acc = 0;
+        for (long long i = 0; i < n; i++) {
+            if (exclusive) y[i] = (float)acc;
+            acc += x[i];
+            if (!exclusive) y[i] = (float)acc;
+        }
+    }
+}
+
+/* The cpu variant: one pass in the element type. */
+template <typename T>
+static void cpu_scan(const T *in, T *out, long long n, int exclusive)
+{
+    T acc = T(0);
+    for (long long i = 0; i < n; i++) {
+        T next = add(acc, in[i]);
+        out[i] = exclusive ? acc : next;
+        acc = next;
+    }
+}
+
+/* ---- host: the setup ------------------------------------------------------------------------ */
+
+typedef struct bench {
+    long long n;                      /* elements */
+    int block;                        /* threads per block of kogge-stone and brent-kung */
+    int type, exclusive, variant;     /* the configuration being run */
+    void *h_in[N_TYPES];              /* the inputs (NULL: type not run) */
+    void *h_got;                      /* a result copied back, or the cpu variant's */
+    void *d_in[N_TYPES];              /* the inputs on the device */
+    void *d_out;                      /* every variant's result */
+    void *d_sums[MAX_LEVELS];         /* level k >= 1: the block or tile sums of level k - 1 */
+    void *d_scan[MAX_LEVELS];         /* level k >= 1: their scan */
+    unsigned long long *d_status;     /* decoupled-lookback: one word per tile */
+    unsigned long long *d_tickets;    /* decoupled-lookback: tiles handed out, over all runs */
+    unsigned long long ticket_base;   /* tickets handed out by earlier runs */
+    unsigned epoch;                   /* decoupled-lookback's run number (0: the zeroed array) */
+    unsigned long long *d_launches;   /* hierarchical-cdp: device-side launches that succeeded */
+    gl_dev_error *err;                /* hierarchical-cdp: device-side launches that failed */
+    void *d_cub;                      /* CUB's temporary storage */
+    size_t cub_bytes;                 /* its size */
+    long long host_launches;          /* kernels launched from the host by the last run */
+    cudaStream_t stream;              /* everything runs here */
+    cudaStream_t capture_stream;      /* cub's launches are counted from a capture here */
+    gl_event_timer timer;             /* around one run */
+    gl_gate gate;                     /* holds the stream until a run is queued */
+    double timeout_s;                 /* a run this long is hung */
+} bench;
+
+/* Levels of sums above n when each block covers section elements (0: one block). */
+static int levels_of(long long n, long long section)
+{
+    int L = 0;
+    for (; n > section; n = (n + section - 1) / section) L++;
+    return L;
+}
+
+/* Elements one block of variant v covers. */
+static long long section_of(const bench *b, int v)
+{
+    if (v == V_KS) return b->block;
+    if (v == V_BK) return 2LL * b->block;
+    return TILE;
+}
+
+/* Host launches one run of variant v makes (cub's are counted from a capture). */
+static long long predicted_host_launches(const bench *b, int v)
+{
+    switch (v) {
+    case V_KS: case V_BK: case V_HIER: return 2LL * levels_of(b->n, section_of(b, v)) + 1;
+    case V_CDP: case V_LOOKBACK: return 1;
+    default: return 0;
+    }
+}
+
+static long long predicted_device_launches(const bench *b, int v)
+{
+    return v == V_CDP ? 2LL * levels_of(b->n, TILE) : 0;
+}
+
+#define LAUNCHED(b, what) do { CUDA_CHECK_LAUNCH(what); (b)->host_launches++; } while (0)
+
+/* The textbook's scan-then-add at level k: scan the blocks of in into out
+ * (sums into level k + 1), scan the sums the same way, add them back. */
+template <typename T>
+static void textbook_level(bench *b, int v, const T *in, T *out, long long n, int k, int exclusive, cudaStream_t s)
+{
+    unsigned B = (unsigned)b->block, S = (unsigned)section_of(b, v);
+    long long m = (n + S - 1) / S;
+    T *sums = m > 1 ? (T *)b->d_sums[k + 1] : NULL;
+    if (v == V_KS) kogge_stone_blocks<T><<<(unsigned)m, B, 2 * B * sizeof(T), s>>>(in, out, n, sums, exclusive);
+    else brent_kung_blocks<T><<<(unsigned)m, B, (pad(S - 1) + 1) * sizeof(T), s>>>(in, out, n, sums, exclusive);
+    LAUNCHED(b, "a textbook block scan");
+    if (m == 1) return;
+    T *scanned = (T *)b->d_scan[k + 1];
+    textbook_level(b, v, (const T *)sums, scanned, m, k + 1, 0, s);
+    add_back<T><<<(unsigned)(m - 1), B, 0, s>>>(out, n, scanned, S);
+    LAUNCHED(b, "add_back");
+}
+
+/* hierarchical at level k: reduce the tiles of in (sums into level k + 1),
+ * scan the sums the same way, scan the tiles from their prefixes. */
+template <typename T>
+static void hier_level(bench *b, const T *in, T *out, long long n, int k, int exclusive, cudaStream_t s)
+{
+    long long m = tiles_of(n);
+    if (m == 1) {
+        scan_tiles<T><<<1, THREADS, 0, s>>>(in, out, n, NULL, exclusive);
+        LAUNCHED(b, "scan_tiles (one tile)");
+        return;
+    }
+    T *sums = (T *)b->d_sums[k + 1], *scanned = (T *)b->d_scan[k + 1];
+    reduce_tiles<T><<<(unsigned)m, THREADS, 0, s>>>(in, n, sums);
+    LAUNCHED(b, "reduce_tiles");
+    hier_level(b, (const T *)sums, scanned, m, k + 1, 0, s);
+    scan_tiles<T><<<(unsigned)m, THREADS, 0, s>>>(in, out, n, scanned, exclusive);
+    LAUNCHED(b, "scan_tiles");
+}
+
+/* cub, queued into s. */
+template <typename T>
+static cudaError_t cub_scan(bench *b, const T *in, T *out, int exclusive, cudaStream_t s)
+{
+    size_t bytes = b->cub_bytes;
+    return exclusive ? cub::DeviceScan::ExclusiveSum(b->d_cub, bytes, in, out, (int)b->n, s)
+                     : cub::DeviceScan::InclusiveSum(b->d_cub, bytes, in, out, (int)b->n, s);
+}
+
+/* Queue one run of the current configuration (a GPU variant) into the stream. */
+template <typename T>
+static void queue_run(bench *b)
+{
+    cudaStream_t s = b->stream;
+    const T *in = (const T *)b->d_in[b->type];
+    T *out = (T *)b->d_out;
+    int v = b->variant, exclusive = b->exclusive;
+    switch (v) {
+    case V_KS: case V_BK: textbook_level<T>(b, v, in, out, b->n, 0, exclusive, s); break;
+    case V_HIER: hier_level<T>(b, in, out, b->n, 0, exclusive, s); break;
+    case V_CDP: {
+        cdp_plan<T> p;
+        memset(&p, 0, sizeof p);
+        p.input = in;
+        p.levels = levels_of(b->n, TILE);
+        p.exclusive = exclusive;
+        p.err = b->err;
+        p.launches = b->d_launches;
+        p.n[0] = b->n;
+        p.out[0] = out;
+        for (int k = 1; k <= p.levels; k++) {
+            p.n[k] = tiles_of(p.n[k - 1]);
+            p.sums[k] = (T *)b->d_sums[k];
+            p.out[k] = (T *)b->d_scan[k];
+        }
+        cdp_step<T><<<(unsigned)tiles_of(b->n), THREADS, 0, s>>>(p, 0);
+        LAUNCHED(b, "cdp_step (step 0)");
+        break;
+    }
+    case V_LOOKBACK:
+        lookback_scan<T><<<(unsigned)tiles_of(b->n), THREADS, 0, s>>>(in, out, b->n, b->d_status, b->d_tickets,
+                                                                     b->ticket_base, b->epoch, exclusive);
+        LAUNCHED(b, "lookback_scan");
+        b->ticket_base += (unsigned long long)tiles_of(b->n); /* every block takes one ticket */
+        b->epoch++;
+        break;
+    case V_CUB: CUDA_CHECK(cub_scan<T>(b, in, out, exclusive, s)); break;
+    }
+}
+
+/* What one run returned. */
+typedef struct run_result {
+    double ms;                   /* event time (host time for cpu) */
+    unsigned long long launches; /* device-side launches counted on the device */
+} run_result;
+
+/* One run of the current configuration: the cpu variant on the host; a GPU
+ * variant queued behind the gate, timed by events, waited for (at most
+ * timeout_s), its device-side errors checked. The result stays in d_out (h_got for cpu). */
+static run_result run_once(bench *b)
+{
+    run_result r = {0, 0};
+    if (b->variant == V_CPU) {
+        double t0 = gl_host_ns();
+        if (b->type == T_INT) cpu_scan((const int *)b->h_in[T_INT], (int *)b->h_got, b->n, b->exclusive);
+        else cpu_scan((const float *)b->h_in[T_FLOAT], (float *)b->h_got, b->n, b->exclusive);
+        r.ms = (gl_host_ns() - t0) / 1e6;
+        return r;
+    }
+    cudaStream_t s = b->stream;
+    CUDA_CHECK(cudaMemsetAsync(b->d_launches, 0, sizeof(unsigned long long), s));
+    b->host_launches = 0;
+    gl_gate_close(&b->gate, s); /* the run starts when all of it is queued: the events time the device */
+    gl_timer_start(&b->timer, s);
+    if (b->type == T_INT) queue_run<int>(b);
+    else queue_run<float>(b);
+    gl_timer_stop(&b->timer, s);
+    if (!gl_gate_open(&b->gate))
+        gl_die(GL_EXIT_INTERNAL, "queueing %s took longer than the gate waits: its time would include the host's",
+               variant_names[b->variant]);
+    gl_stream_wait(s, b->timeout_s, variant_names[b->variant]);
+    gl_dev_error_check(b->err);
+    r.ms = gl_timer_ms(&b->timer);
+    CUDA_CHECK(cudaMemcpy(&r.launches, b->d_launches, sizeof r.launches, cudaMemcpyDeviceToHost));
+    return r;
+}
+
+/* One timed repetition. */
+static void sample_run(gl_sample *smp, void *arg)
+{
+    run_result r = run_once((bench *)arg);
+    gl_sample_put(smp, "time", r.ms * 1e3);
+}
+
+/* Kernels one cub call launches: the kernel nodes of a stream capture of it
+ * (nothing runs). NAN when the capture fails: cub's count is then unknown. */
+template <typename T>
+static double count_cub_kernels(bench *b)
+{
+    cudaStream_t cs = b->capture_stream;
+    CUDA_CHECK(cudaStreamBeginCapture(cs, cudaStreamCaptureModeRelaxed));
+    cudaError_t queued = cub_scan<T>(b, (const T *)b->d_in[b->type], (T *)b->d_out, b->exclusive, cs);
+    cudaGraph_t g = NULL;
+    cudaError_t ended = cudaStreamEndCapture(cs, &g);
+    if (queued != cudaSuccess || ended != cudaSuccess || !g) {
+        (void)cudaGetLastError();
+        if (g) CUDA_CHECK(cudaGraphDestroy(g));
+        printf("cub: its launches could not be counted from a capture (%s)\n",
+               cudaGetErrorName(queued != cudaSuccess ? queued : ended));
+        return NAN;
+    }
+    size_t count = 0;
+    CUDA_CHECK(cudaGraphGetNodes(g, NULL, &count));
+    cudaGraphNode_t *nodes = (cudaGraphNode_t *)gl_xmalloc(sizeof *nodes * (count ? count : 1));
+    CUDA_CHECK(cudaGraphGetNodes(g, nodes, &count));
+    int kernels = 0;
+    for (size_t i = 0; i < count; i++) {
+        cudaGraphNodeType t;
+        CUDA_CHECK(cudaGraphNodeGetType(nodes[i], &t));
+        kernels += t == cudaGraphNodeTypeKernel;
+    }
+    free(nodes);
+    CUDA_CHECK(cudaGraphDestroy(g));
+    return kernels;
+}
+
+/* --variant: "all", or names separated by commas, into run[]; a name that is
+ * not a variant is a usage error (before the runtime starts). */
+static void parse_variants(const char *list, int run[N_VARIANTS])
+{
+    memset(run, 0, sizeof(int) * N_VARIANTS);
+    if (strcmp(list, "all") == 0) {
+        for (int v = 0; v < N_VARIANTS; v++) run[v] = 1;
+        return;
+    }
+    for (const char *p = list;;) {
+        size_t len = strcspn(p, ",");
+        int found = -1;
+        for (int v = 0; v < N_VARIANTS; v++)
+            if (strlen(variant_names[v]) == len && strncmp(p, variant_names[v], len) == 0) found = v;
+        if (found < 0)
+            gl_die(GL_EXIT_USAGE, "--variant: '%.*s' is not a variant; accepted: all, or a comma-separated list of "
+                   "cpu, kogge-stone, brent-kung, hierarchical, hierarchical-cdp, decoupled-lookback, cub",
+                   (int)len, p);
+        if (run[found]) gl_die(GL_EXIT_USAGE, "--variant: %s is listed twice", variant_names[found]);
+        run[found] = 1;
+        if (p[len] == '\0') break;
+        p += len + 1;
+    }
+}
+
+/* The median of a row's time, or NAN. */
+static double median_us(const gl_row *row)
+{
+    const gl_value *t = row ? gl_row_find(row, "time") : NULL;
+    return t && t->type == GL_VALUE_STATS && t->stats.n > 0 ? t->stats.median : NAN;
+}
+
+/* ---- host: main ------------------------------------------------------------------------- */
+
+int main(int argc, char **argv)
+{
+    static const gl_experiment exp = {
+        "scan",
+        "how close do the textbook's scans, a three-kernel hierarchy and a single-pass decoupled look-back come to "
+        "CUB, for any n?",
+        "Inclusive and exclusive prefix sums of --n seeded random int32 (exact, wrapping arithmetic) or floats\n"
+        "(within gl_tolerance_sum of a double reference), every variant checked before any is timed.\n"
+        "kogge-stone and brent-kung are the seed's block scans inside the textbook's scan-then-add pipeline\n"
+        "(--block threads per block); the tile scans use 256 threads x 16 elements. Claims (input at least\n"
+        "twice the L2): decoupled-lookback >= 0.9x cub, hierarchical >= 0.6x cub."};
+    unsigned long long n = 1ULL << 28;
+    int block = 1024, type_choice = 2, kind_choice = 2;
+    const char *variants = "all";
+    gl_option opts[] = {
+        {"n", GL_OPT_U64, &n, 1, 1073741824.0, NULL, "1048583", "elements to scan (1..2^30)", 0},
+        {"type", GL_OPT_CHOICE, &type_choice, 0, 0, "int|float|both", NULL, "element type: int32 or float", 0},
+        {"kind", GL_OPT_CHOICE, &kind_choice, 0, 0, "inclusive|exclusive|both", NULL, "which prefix sum", 0},
+        {"block", GL_OPT_INT, &block, 32, MAX_BLOCK, NULL, NULL,
+         "threads per block of kogge-stone and brent-kung (a power of two)", 0},
+        {"variant", GL_OPT_STRING, &variants, 0, 0, NULL, NULL,
+         "all, or a comma-separated list of: cpu, kogge-stone, brent-kung, hierarchical, hierarchical-cdp, "
+         "decoupled-lookback, cub", 0},
+    };
+    gl_common common;
+    gl_common_defaults(&common);
+    gl_options_parse_or_exit(&exp, opts, GL_ARRAY_LEN(opts), &common, argc, argv);
+    if (block & (block - 1))
+        gl_die(GL_EXIT_USAGE, "--block %d: must be a power of two (brent-kung's trees halve the block)", block);
+    if (common.trace_path || common.timeline)
+        gl_die(GL_EXIT_USAGE, "--trace and --timeline: scan records no spans (use make profile-scan)");
+    int run[N_VARIANTS];
+    parse_variants(variants, run);
+    int types[N_TYPES] = {type_choice != 1, type_choice != 0};
+    int kinds[2] = {kind_choice != 1, kind_choice != 0};
+
+    bench b;
+    memset(&b, 0, sizeof b);
+    b.n = (long long)n;
+    b.block = block;
+    b.epoch = 1;
+    b.timeout_s = 60;
+
+    gl_report rep;
+    gl_report_init(&rep, exp.name, &common);
+    gl_device dev;
+    gl_device_open(&dev, &common, &rep);
+
+    /* ---- memory: levels sized for the smallest section run, checked against what is free ---- */
+    long long smallest = TILE;
+    if (run[V_BK]) smallest = 2LL * block;
+    if (run[V_KS]) smallest = block;
+    int levels = levels_of(b.n, smallest);
+    if (levels + 1 > MAX_LEVELS) gl_die(GL_EXIT_INTERNAL, "%d levels of sums exceed MAX_LEVELS", levels);
+    long long level_n[MAX_LEVELS] = {b.n};
+    size_t sums_bytes = 0;
+    for (int k = 1; k <= levels; k++) {
+        level_n[k] = (level_n[k - 1] + smallest - 1) / smallest;
+        sums_bytes += 2 * sizeof(float) * (size_t)level_n[k];
+    }
+    for (int t = 0; t < N_TYPES; t++)
+        for (int e = 0; e < 2; e++) {
+            if (!types[t] || !kinds[e] || !run[V_CUB]) continue;
+            size_t need = 0;
+            if (t == T_INT)
+                CUDA_CHECK(e ? cub::DeviceScan::ExclusiveSum(NULL, need, (const int *)NULL, (int *)NULL, (int)b.n)
+                             : cub::DeviceScan::InclusiveSum(NULL, need, (const int *)NULL, (int *)NULL, (int)b.n));
+            else
+                CUDA_CHECK(e ? cub::DeviceScan::ExclusiveSum(NULL, need, (const float *)NULL, (float *)NULL, (int)b.n)
+                             : cub::DeviceScan::InclusiveSum(NULL, need, (const float *)NULL, (float *)NULL, (int)b.n));
+            if (need > b.cub_bytes) b.cub_bytes = need;
+        }
+    size_t array_bytes = sizeof(float) * (size_t)b.n; /* int and float are both 4 bytes */
+    size_t data_bytes = array_bytes * (size_t)(1 + types[T_INT] + types[T_FLOAT]) + sums_bytes +
+                        sizeof(unsigned long long) * (size_t)(tiles_of(b.n) + 2) + b.cub_bytes;
+    size_t free_b = 0, total_b = 0;
+    CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+    size_t margin = 2 * (size_t)dev.l2_bytes + ((size_t)64 << 20); /* the L2 flush buffer, and slack */
+    if (data_bytes + margin > free_b)
+        gl_no_gpu("--n %lld needs %.2f GB of device memory; %.2f GB of %.2f GB is free", b.n, data_bytes / 1e9,
+                  free_b / 1e9, total_b / 1e9);
+
+    /* ---- the inputs, on the host and the device ---- */
+    for (int t = 0; t < N_TYPES; t++) {
+        if (!types[t]) continue;
+        b.h_in[t] = gl_xmalloc(array_bytes);
+        if (t == T_INT) gl_fill_i32((int32_t *)b.h_in[t], (size_t)b.n, common.seed, 0, -1000, 1000);
+        else gl_fill_f32((float *)b.h_in[t], (size_t)b.n, common.seed, 1, -1.0f, 1.0f);
+        CUDA_CHECK(cudaMalloc(&b.d_in[t], array_bytes));
+        CUDA_CHECK(cudaMemcpy(b.d_in[t], b.h_in[t], array_bytes, cudaMemcpyHostToDevice));
+    }
+    void *h_ref = gl_xmalloc(array_bytes);
+    b.h_got = gl_xmalloc(array_bytes);
+    CUDA_CHECK(cudaMalloc(&b.d_out, array_bytes));
+    for (int k = 1; k <= levels; k++) {
+        CUDA_CHECK(cudaMalloc(&b.d_sums[k], sizeof(float) * (size_t)level_n[k]));
+        CUDA_CHECK(cudaMalloc(&b.d_scan[k], sizeof(float) * (size_t)level_n[k]));
+    }
+    CUDA_CHECK(cudaMalloc((void **)&b.d_status, sizeof(unsigned long long) * (size_t)tiles_of(b.n)));
+    CUDA_CHECK(cudaMemset(b.d_status, 0, sizeof(unsigned long long) * (size_t)tiles_of(b.n))); /* epoch 0: empty */
+    CUDA_CHECK(cudaMalloc((void **)&b.d_tickets, sizeof(unsigned long long)));
+    CUDA_CHECK(cudaMemset(b.d_tickets, 0, sizeof(unsigned long long)));
+    CUDA_CHECK(cudaMalloc((void **)&b.d_launches, sizeof(unsigned long long)));
+    CUDA_CHECK(cudaMalloc(&b.d_cub, b.cub_bytes > 0 ? b.cub_bytes : 1));
+    b.err = gl_dev_error_create();
+
+    /* hierarchical-cdp: one pending tail launch at a time; the pool is set, at least the default, and read back. */
+    size_t pool = 0;
+    long long cdp_need = predicted_device_launches(&b, V_CDP);
+    if (run[V_CDP]) {
+        CUDA_CHECK(cudaDeviceSetLimit(cudaLimitDevRuntimePendingLaunchCount, cdp_need > 2048 ? (size_t)cdp_need : 2048));
+        CUDA_CHECK(cudaDeviceGetLimit(&pool, cudaLimitDevRuntimePendingLaunchCount));
+        printf("hierarchical-cdp: %lld device-side launches per run; pending-launch pool %zu\n", cdp_need, pool);
+    }
+
+    CUDA_CHECK(cudaStreamCreateWithFlags(&b.stream, cudaStreamNonBlocking));
+    CUDA_CHECK(cudaStreamCreateWithFlags(&b.capture_stream, cudaStreamNonBlocking));
+    gl_nvtx_name_stream(b.stream, "scan");
+    gl_timer_create(&b.timer);
+    gl_gate_create(&b.gate, !common.skip_timing_claims); /* sanitizers serialize launches: no gate there */
+
+    double input_bytes = 4.0 * (double)b.n, bound_bytes = 2.0 * dev.l2_bytes;
+    printf("n = %lld (%.1f MB per array), %lld tiles of %d; kogge-stone sections of %d, brent-kung of %d; speed claims "
+           "%s\n", b.n, input_bytes / 1e6, tiles_of(b.n), TILE, block, 2 * block,
+           input_bytes >= bound_bytes ? "judged (the input is at least twice the L2)" : "SKIP (the input is under twice the L2)");
+
+    /* ---- validate every configuration before timing any ---- */
+    gl_row *rows[N_TYPES][2][N_VARIANTS];
+    memset(rows, 0, sizeof rows);
+    int all_exact = 1;
+    for (int t = 0; t < N_TYPES; t++)
+        for (int e = 0; e < 2; e++) {
+            if (!types[t] || !kinds[e]) continue;
+            b.type = t;
+            b.exclusive = e;
+            reference_scan(t, b.h_in[t], h_ref, b.n, e);
+            gl_elem_type et = t == T_INT ? GL_I32 : GL_F32;
+            double tol = t == T_INT ? 0 : gl_tolerance_sum((size_t)b.n, 1.0, 0);
+            char table[64];
+            snprintf(table, sizeof table, "%s %s", type_names[t], kind_names[e]);
+            for (int v = 0; v < N_VARIANTS; v++) {
+                if (!run[v]) continue;
+                gl_row *row = rows[t][e][v] = gl_report_row(&rep, table, variant_names[v]);
+                gl_row_param(row, "type", "%s", type_names[t]);
+                gl_row_param(row, "kind", "%s", kind_names[e]);
+                gl_row_param_num(row, "n", "", 0, (double)b.n);
+                if (v == V_CPU) gl_row_param(row, "tile", "-");
+                else if (v == V_CUB) gl_row_param(row, "tile", "cub's");
+                else gl_row_param(row, "tile", "%lld", section_of(&b, v));
+                gl_row_param(row, "traffic", "%s", variant_traffic[v]);
+                if (v == V_CDP && (long long)pool < cdp_need) {
+                    gl_row_skip(row, "needs a pending-launch pool of %lld; the runtime gave %zu", cdp_need, pool);
+                    continue;
+                }
+                b.variant = v;
+                gl_nvtx_push("validate %s %s %s", type_names[t], kind_names[e], variant_names[v]);
+                if (v != V_CPU) CUDA_CHECK(cudaMemset(b.d_out, 0xFF, array_bytes)); /* -1 / NaN everywhere */
+                run_result r = run_once(&b);
+                if (v != V_CPU) CUDA_CHECK(cudaMemcpy(b.h_got, b.d_out, array_bytes, cudaMemcpyDeviceToHost));
+                gl_nvtx_pop();
+                char text[160];
+                if (t == T_INT)
+                    snprintf(text, sizeof text, "%s %s %s matches the CPU exactly", variant_names[v], type_names[t],
+                             kind_names[e]);
+                else
+                    snprintf(text, sizeof text, "%s %s %s matches the CPU within %.3g", variant_names[v],
+                             type_names[t], kind_names[e], tol);
+                all_exact &= gl_check_compare(&rep, row, text, et, h_ref, b.h_got, (size_t)b.n, tol, 0.0);
+                if (v == V_CPU) {
+                    gl_row_number(row, "launches_host", "", 0, 0, 0);
+                    gl_row_number(row, "launches_device", "", 0, 0, 0);
+                } else if (v == V_CUB) {
+                    double k = t == T_INT ? count_cub_kernels<int>(&b) : count_cub_kernels<float>(&b);
+                    gl_row_number(row, "launches_host", "", 0, 0, k);
+                    gl_row_number(row, "launches_device", "", 0, 0, 0);
+                } else {
+                    long long want_h = predicted_host_launches(&b, v), want_d = predicted_device_launches(&b, v);
+                    gl_row_number(row, "launches_host", "", 0, 0, (double)b.host_launches);
+                    gl_row_number(row, "launches_device", "", 0, 0, (double)r.launches);
+                    gl_check(&rep, row, b.host_launches == want_h && (long long)r.launches == want_d,
+                             "%s: %lld host and %llu device launches, %lld and %lld predicted", variant_names[v],
+                             b.host_launches, r.launches, want_h, want_d);
+                }
+            }
+        }
+
+    /* ---- then time them ---- */
+    gl_sampler smp;
+    gl_device_sampler(&smp, &dev, &common);
+    gl_sampler_series(&smp, "time", "us", 1, GL_SHOW_MIN | GL_SHOW_NOISE);
+    if (!all_exact) printf("\na result did not match: nothing is timed\n");
+    for (int t = 0; all_exact && t < N_TYPES; t++)
+        for (int e = 0; e < 2; e++)
+            for (int v = 0; v < N_VARIANTS; v++) {
+                gl_row *row = rows[t][e][v];
+                if (!row || row->skip_reason) continue;
+                b.type = t;
+                b.exclusive = e;
+                b.variant = v;
+                gl_nvtx_push("%s %s %s", type_names[t], kind_names[e], variant_names[v]);
+                gl_row_work(row, "time", 8.0 * (double)b.n, (double)b.n); /* read n, write n: GB/s, % of peak, the L2 flush */
+                gl_sampler_run(&smp, row, sample_run, &b);
+                gl_nvtx_pop();
+            }
+
+    /* ---- ratios to cub, and the claims on speed ---- */
+    for (int t = 0; all_exact && t < N_TYPES; t++)
+        for (int e = 0; e < 2; e++) {
+            gl_row *cub_row = rows[t][e][V_CUB];
+            double cub_us = median_us(cub_row);
+            for (int v = 0; cub_row && v < N_VARIANTS; v++) {
+                double us = median_us(rows[t][e][v]);
+                if (!isnan(us) && us > 0) gl_row_number(rows[t][e][v], "vs_cub", "x", 2, 0, cub_us / us);
+            }
+            const int judged[2] = {V_LOOKBACK, V_HIER};
+            const double bound[2] = {LOOKBACK_VS_CUB, HIER_VS_CUB};
+            for (int i = 0; i < 2; i++) {
+                int v = judged[i];
+                gl_row *row = rows[t][e][v];
+                if (!row || row->skip_reason) continue;
+                char text[160];
+                snprintf(text, sizeof text, "%s %s %s is at least %.1fx as fast as cub (median, L2 flushed)",
+                         variant_names[v], type_names[t], kind_names[e], bound[i]);
+                if (!cub_row)
+                    gl_claim_skip(&rep, row, GL_CLAIM_TIMING, text, "n/a: cub is not in --variant");
+                else if (input_bytes >= bound_bytes)
+                    gl_claim_ratio_at_least(&rep, row, GL_CLAIM_TIMING, text, "cub", cub_us, variant_names[v],
+                                            median_us(row), bound[i]);
+                else
+                    gl_claim_skip(&rep, row, GL_CLAIM_TIMING, text,
+                                  "%.1f MB of input is less than twice the L2 (%.0f MB): the times (%s %.1f us, cub "
+                                  "%.1f us) measure launches and the cache, not the scan",
+                                  input_bytes / 1e6, bound_bytes / 1e6, variant_names[v], median_us(row), cub_us);
+            }
+        }
+
+    gl_sampler_free(&smp);
+    gl_timer_destroy(&b.timer);
+    gl_gate_destroy(&b.gate);
+    gl_dev_error_destroy(b.err);
+    for (int t = 0; t < N_TYPES; t++) {
+        if (b.d_in[t]) CUDA_CHECK(cudaFree(b.d_in[t]));
+        free(b.h_in[t]);
+    }
+    for (int k = 1; k <= levels; k++) {
+        CUDA_CHECK(cudaFree(b.d_sums[k]));
+        CUDA_CHECK(cudaFree(b.d_scan[k]));
+    }
+    void *bufs[] = {b.d_out, b.d_status, b.d_tickets, b.d_launches, b.d_cub};
+    for (size_t i = 0; i < GL_ARRAY_LEN(bufs); i++) CUDA_CHECK(cudaFree(bufs[i]));
+    CUDA_CHECK(cudaStreamDestroy(b.stream));
+    CUDA_CHECK(cudaStreamDestroy(b.capture_stream));
+    free(h_ref);
+    free(b.h_got);
+    gl_device_close(&dev);
+    return gl_report_finish(&rep);
+}
