@@ -111,9 +111,9 @@ if [ -x "$BIN/nested-reduce" ]; then
     expect "nested-reduce --block 1 exits 2" 2 "--block: '1' is out of range; accepted: integer 2\.\.1024" "$b" --block 1
     expect "nested-reduce --n 0 exits 2" 2 "--n: '0' is out of range; accepted: integer 1\.\.1073741824" "$b" --n 0
     expect "nested-reduce --n 2^30+1 exits 2" 2 "--n: '1073741825' is out of range" "$b" --n 1073741825
-    expect "nested-reduce --variant nowhere exits 2" 2 "--variant: 'nowhere' is not a variant; accepted: all, or a comma-separated list" "$b" --variant nowhere
+    expect "nested-reduce --variant nowhere exits 2" 2 "--variant: 'nowhere' is not a known variant; accepted: all, or a comma-separated list" "$b" --variant nowhere
     expect "nested-reduce --variant flat,flat exits 2" 2 "--variant: flat is listed twice" "$b" --variant flat,flat
-    expect "nested-reduce --variant flat, exits 2" 2 "--variant: '' is not a variant" "$b" --variant flat,
+    expect "nested-reduce --variant flat, exits 2" 2 "--variant: '' is not a known variant" "$b" --variant flat,
     expect "nested-reduce --variant flat,cub without a GPU exits 77" 77 "^no suitable GPU: " env CUDA_VISIBLE_DEVICES= "$b" --variant flat,cub
     expect "nested-reduce --pool -1 exits 2" 2 "--pool" "$b" --pool -1
     expect "nested-reduce --race-delay-us -1 exits 2" 2 "--race-delay-us" "$b" --race-delay-us -1
@@ -195,9 +195,9 @@ if [ -x "$BIN/histogram" ]; then
     expect "histogram --bins 8 exits 2" 2 "--bins: '8' is not accepted; accepted: one of 256\|7" "$b" --bins 8
     expect "histogram --input words exits 2" 2 "accepted: one of all\|uniform\|text\|zipf\|single" "$b" --input words
     expect "histogram --variant nowhere exits 2" 2 \
-        "--variant: 'nowhere' is not a variant; accepted: all, or a comma-separated list" "$b" --variant nowhere
+        "--variant: 'nowhere' is not a known variant; accepted: all, or a comma-separated list" "$b" --variant nowhere
     expect "histogram --variant best,best exits 2" 2 "--variant: best is listed twice" "$b" --variant best,best
-    expect "histogram --variant best, exits 2" 2 "--variant: '' is not a variant" "$b" --variant best,
+    expect "histogram --variant best, exits 2" 2 "--variant: '' is not a known variant" "$b" --variant best,
     expect "histogram --trace exits 2 before opening the device (it records no spans)" 2 \
         "--trace and --timeline: histogram records no spans" env CUDA_VISIBLE_DEVICES= "$b" --quick --trace /tmp/hi-trace.json
     expect "histogram --timeline exits 2 before opening the device" 2 "histogram records no spans" \
@@ -219,10 +219,10 @@ if [ -x "$BIN/scan" ]; then
     expect "scan --block 48 exits 2: brent-kung's trees need a power of two" 2 "--block 48: must be a power of two" "$b" --block 48
     expect "scan --block 16 exits 2" 2 "--block: '16' is out of range; accepted: integer 32\.\.1024" "$b" --block 16
     expect "scan --block 2048 exits 2" 2 "--block: '2048' is out of range" "$b" --block 2048
-    expect "scan --variant nowhere exits 2" 2 "--variant: 'nowhere' is not a variant; accepted: all, or a comma-separated list" \
+    expect "scan --variant nowhere exits 2" 2 "--variant: 'nowhere' is not a known variant; accepted: all, or a comma-separated list" \
         "$b" --variant nowhere
     expect "scan --variant cub,cub exits 2" 2 "--variant: cub is listed twice" "$b" --variant cub,cub
-    expect "scan --variant cub, exits 2" 2 "--variant: '' is not a variant" "$b" --variant cub,
+    expect "scan --variant cub, exits 2" 2 "--variant: '' is not a known variant" "$b" --variant cub,
     expect "scan --trace exits 2 (it records no spans)" 2 "scan records no spans" "$b" --trace /tmp/scan-trace.json
     expect "scan --timeline exits 2" 2 "scan records no spans" "$b" --timeline
     expect "scan --variant decoupled-lookback,cub without a GPU exits 77" 77 "^no suitable GPU: " \

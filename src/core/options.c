@@ -413,3 +413,31 @@ void gl_options_parse_or_exit(const gl_experiment *exp, gl_option *opts, int nop
         if (gl_connections_request(c, err, sizeof err)) gl_die(GL_EXIT_USAGE, "--connections: %s", err);
     }
 }
+
+int gl_choose_names(const char *option, const char *text, const char *const *names, int n, int *chosen)
+{
+    memset(chosen, 0, sizeof(int) * (size_t)n);
+    if (strcmp(text, "all") == 0) {
+        for (int i = 0; i < n; i++) chosen[i] = 1;
+        return n;
+    }
+    int count = 0;
+    for (const char *p = text;;) {
+        size_t len = strcspn(p, ",");
+        int found = -1;
+        for (int i = 0; i < n; i++)
+            if (strlen(names[i]) == len && strncmp(p, names[i], len) == 0) found = i;
+        if (found < 0) {
+            gl_buf list = GL_BUF_INIT;
+            for (int i = 0; i < n; i++) gl_buf_printf(&list, "%s%s", i ? ", " : "", names[i]);
+            gl_die(GL_EXIT_USAGE, "--%s: '%.*s' is not a known %s; accepted: all, or a comma-separated list of %s",
+                   option, (int)len, p, option, gl_buf_str(&list));
+        }
+        if (chosen[found]) gl_die(GL_EXIT_USAGE, "--%s: %s is listed twice", option, names[found]);
+        chosen[found] = 1;
+        count++;
+        if (p[len] == '\0') break;
+        p += len + 1;
+    }
+    return count;
+}

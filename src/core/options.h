@@ -89,6 +89,12 @@ void gl_options_parse_or_exit(const gl_experiment *exp, gl_option *opts, int nop
 /* The option called name, or NULL: lets an experiment ask whether it was given. */
 const gl_option *gl_option_find(const gl_option *opts, int nopts, const char *name);
 
+/* A selection from a list of names, as --variant takes it: "all", or names
+ * separated by commas. Sets chosen[i] for each name picked (all of them for
+ * "all") and returns how many; a name not in names, an empty one or one given
+ * twice exits 2 with a message that names the option and lists the names. */
+int gl_choose_names(const char *option, const char *text, const char *const *names, int n, int *chosen);
+
 /* The word at index in a "a|b|c" list, copied into buf (for printing a CHOICE). */
 const char *gl_choice_name(const char *choices, int index, char *buf, int buflen);
 

@@ -736,34 +736,6 @@ static void demonstrate_race(bench *b, gl_report *rep, gl_row *row, int reps)
     free(h_start);
 }
 
-/* --variant: "all", or names separated by commas, into run[]; a name that is
- * not a variant is a usage error (before the runtime starts). Returns how many run. */
-static int parse_variants(const char *list, int run[N_VARIANTS])
-{
-    memset(run, 0, sizeof(int) * N_VARIANTS);
-    if (strcmp(list, "all") == 0) {
-        for (int v = 0; v < N_VARIANTS; v++) run[v] = v != V_RACY;
-        return N_VARIANTS - 1;
-    }
-    int count = 0;
-    for (const char *p = list;;) {
-        size_t len = strcspn(p, ",");
-        int found = -1;
-        for (int v = 0; v < N_VARIANTS; v++)
-            if (strlen(variant_names[v]) == len && strncmp(p, variant_names[v], len) == 0) found = v;
-        if (found < 0)
-            gl_die(GL_EXIT_USAGE, "--variant: '%.*s' is not a variant; accepted: all, or a comma-separated list of "
-                   "cpu-recursive, neighbored, nested, nested-nosync, nested2, nested-tail, flat, cub, nested-agg, "
-                   "nested-nosync-racy", (int)len, p);
-        if (run[found]) gl_die(GL_EXIT_USAGE, "--variant: %s is listed twice", variant_names[found]);
-        run[found] = 1;
-        count++;
-        if (p[len] == '\0') break;
-        p += len + 1;
-    }
-    return count;
-}
-
 /* ---- host: main ------------------------------------------------------------------------- */
 
 int main(int argc, char **argv)
@@ -797,7 +769,6 @@ int main(int argc, char **argv)
     gl_options_parse_or_exit(&exp, opts, GL_ARRAY_LEN(opts), &common, argc, argv);
     if (block & (block - 1))
         gl_die(GL_EXIT_USAGE, "--block %d: must be a power of two (the textbook trees halve each block down to 2)", block);
-    /* The choice list starts with "all": shift to the variant enum. */
 
     bench b;
     memset(&b, 0, sizeof b);
@@ -806,7 +777,11 @@ int main(int argc, char **argv)
     b.chains = (b.n + block - 1) / block;
     for (int s = block; s > 1; s >>= 1) b.levels++;
     int run[N_VARIANTS] = {0};
-    int n_run = parse_variants(variants, run);
+    int n_run = gl_choose_names("variant", variants, variant_names, N_VARIANTS, run);
+    if (strcmp(variants, "all") == 0) { /* all but the racy demonstration */
+        run[V_RACY] = 0;
+        n_run--;
+    }
     if (common.trace_path || common.timeline)
         for (int v = V_NESTED; v < N_VARIANTS; v++)
             if (run[v] && predicted_grids(&b, v) > TRACE_FILE_CAP)

@@ -492,29 +492,6 @@ static void sample_variant(gl_sample *smp, void *arg)
     gl_sample_put(smp, "time", run_variant(b, b->variant, b->variant == V_CPU ? got : NULL) * 1e3);
 }
 
-/* --variant: "all", or names separated by commas, into run[]; anything else is a usage error. */
-static void parse_variants(const char *list, int run[N_VARIANTS])
-{
-    memset(run, 0, sizeof(int) * N_VARIANTS);
-    if (strcmp(list, "all") == 0) {
-        for (int v = 0; v < N_VARIANTS; v++) run[v] = 1;
-        return;
-    }
-    for (const char *p = list;;) {
-        size_t len = strcspn(p, ",");
-        int found = -1;
-        for (int v = 0; v < N_VARIANTS; v++)
-            if (strlen(variant_names[v]) == len && strncmp(p, variant_names[v], len) == 0) found = v;
-        if (found < 0)
-            gl_die(GL_EXIT_USAGE, "--variant: '%.*s' is not a variant; accepted: all, or a comma-separated list of "
-                   "cpu, global-atomic, block-partition, interleaved, privatized, aggregated, best, cub", (int)len, p);
-        if (run[found]) gl_die(GL_EXIT_USAGE, "--variant: %s is listed twice", variant_names[found]);
-        run[found] = 1;
-        if (p[len] == '\0') break;
-        p += len + 1;
-    }
-}
-
 /* The median of a row's time, or NAN. */
 static double median_us(const gl_row *row)
 {
@@ -553,7 +530,7 @@ int main(int argc, char **argv)
     if (common.trace_path || common.timeline)
         gl_die(GL_EXIT_USAGE, "--trace and --timeline: histogram records no spans (one kernel per run, timed by events)");
     int run[N_VARIANTS];
-    parse_variants(variants, run);
+    gl_choose_names("variant", variants, variant_names, N_VARIANTS, run);
     int use[N_INPUTS], n_inputs = 0;
     for (int i = 0; i < N_INPUTS; i++) {
         use[i] = input == 0 || input == i + 1; /* the choice list starts with "all" */

@@ -788,31 +788,6 @@ static double count_cub_kernels(bench *b)
     return kernels;
 }
 
-/* --variant: "all", or names separated by commas, into run[]; a name that is
- * not a variant is a usage error (before the runtime starts). */
-static void parse_variants(const char *list, int run[N_VARIANTS])
-{
-    memset(run, 0, sizeof(int) * N_VARIANTS);
-    if (strcmp(list, "all") == 0) {
-        for (int v = 0; v < N_VARIANTS; v++) run[v] = 1;
-        return;
-    }
-    for (const char *p = list;;) {
-        size_t len = strcspn(p, ",");
-        int found = -1;
-        for (int v = 0; v < N_VARIANTS; v++)
-            if (strlen(variant_names[v]) == len && strncmp(p, variant_names[v], len) == 0) found = v;
-        if (found < 0)
-            gl_die(GL_EXIT_USAGE, "--variant: '%.*s' is not a variant; accepted: all, or a comma-separated list of "
-                   "cpu, kogge-stone, brent-kung, hierarchical, hierarchical-cdp, decoupled-lookback, cub",
-                   (int)len, p);
-        if (run[found]) gl_die(GL_EXIT_USAGE, "--variant: %s is listed twice", variant_names[found]);
-        run[found] = 1;
-        if (p[len] == '\0') break;
-        p += len + 1;
-    }
-}
-
 /* The median of a row's time, or NAN. */
 static double median_us(const gl_row *row)
 {
@@ -854,7 +829,7 @@ int main(int argc, char **argv)
     if (common.trace_path || common.timeline)
         gl_die(GL_EXIT_USAGE, "--trace and --timeline: scan records no spans (use make profile-scan)");
     int run[N_VARIANTS];
-    parse_variants(variants, run);
+    gl_choose_names("variant", variants, variant_names, N_VARIANTS, run);
     int types[N_TYPES] = {type_choice != 1, type_choice != 0};
     int kinds[2] = {kind_choice != 1, kind_choice != 0};
 

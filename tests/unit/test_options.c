@@ -244,5 +244,13 @@ int main(void)
     fclose(err);
     test_cond("the message names the option and the path",
               strstr(msg, "--csv /nonexistent-dir/r.csv: cannot write there") && strstr(msg, "--trace /proc/x.json"));
+    {
+        static const char *const names[] = {"cpu", "flat", "cub"};
+        int chosen[3];
+        int n = gl_choose_names("variant", "all", names, 3, chosen);
+        test_cond("--variant all picks every name", n == 3 && chosen[0] && chosen[1] && chosen[2]);
+        n = gl_choose_names("variant", "cub,cpu", names, 3, chosen);
+        test_cond("--variant cub,cpu picks those two, in any order", n == 2 && chosen[0] && !chosen[1] && chosen[2]);
+    }
     test_report();
 }
