@@ -216,6 +216,12 @@ const gl_value *gl_row_find(const gl_row *row, const char *name)
     return NULL;
 }
 
+double gl_row_median(const gl_row *row, const char *name)
+{
+    const gl_value *v = row ? gl_row_find(row, name) : NULL;
+    return v && v->type == GL_VALUE_STATS && v->stats.n > 0 ? v->stats.median : NAN;
+}
+
 void gl_row_work(gl_row *row, const char *time_value, double bytes, double elements)
 {
     free(row->time_value);

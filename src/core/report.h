@@ -146,6 +146,9 @@ void gl_row_number(gl_row *row, const char *name, const char *unit, int precisio
 void gl_row_text(gl_row *row, const char *name, unsigned flags, const char *fmt, ...) GL_PRINTF(4, 5);
 /* The value called name, or NULL. */
 const gl_value *gl_row_find(const gl_row *row, const char *name);
+/* The median of the statistics value called name, or NAN when the row is
+ * NULL (not run), has no such value, it is not statistics, or it has no samples. */
+double gl_row_median(const gl_row *row, const char *name);
 
 /* Declare the work one sample does: bytes moved (read + written) and elements.
  * The outputs then derive GB/s and elements/s from the median and the minimum of

@@ -493,7 +493,7 @@ typedef struct bench {
     int block;                  /* the textbook variants' block (a power of two) */
     long long chains;           /* blocks of the textbook variants' first level: ceil(n / block) */
     int levels;                 /* log2(block): grids per chain */
-    int sms, flat_blocks;       /* SMs, and flat's grid (SMs x resident blocks) */
+    int flat_blocks;            /* flat's grid: SMs x resident blocks */
     const int *h_in;            /* the input */
     long long want;             /* the reference sum */
     long long *h_copy;          /* cpu-recursive's working copy */
@@ -509,13 +509,11 @@ typedef struct bench {
     size_t cub_bytes;           /* its size */
     tree t;                     /* what the trees get */
     gl_spans spans;             /* grid records */
-    unsigned int span_capacity; /* device records available */
     cudaStream_t stream;        /* everything runs here */
     gl_event_timer timer;       /* around one run */
     gl_gate gate;               /* holds the stream until a run is queued */
     double timeout_s;           /* a run this long is hung */
     int variant;                /* the one being measured */
-    gl_device *dev;             /* the device */
     size_t pool_given;          /* --pool, or 0 */
     size_t pool_margin;         /* device memory the run needs beside the pool */
     size_t pool;                /* the pending-launch pool set for the current variant */
@@ -801,8 +799,6 @@ int main(int argc, char **argv)
     b.h_copy = (long long *)gl_xmalloc(sizeof(long long) * (size_t)b.n);
     for (long long i = 0; i < b.n; i++) b.h_copy[i] = h_in[i];
     b.want = cpu_recursive(b.h_copy, b.n);
-    b.dev = &dev;
-    b.sms = dev.sms;
     int per_sm = 0;
     CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, flat_reduce<int>, FLAT_THREADS, 0));
     b.flat_blocks = dev.sms * (per_sm > 0 ? per_sm : 1);
@@ -855,8 +851,8 @@ int main(int argc, char **argv)
     long long max_grids = 0;
     for (int v = 0; v < N_VARIANTS; v++)
         if (run[v] && predicted_grids(&b, v) > max_grids) max_grids = predicted_grids(&b, v);
-    b.span_capacity = (unsigned int)(max_grids < (long long)TRACE_GRID_CAP ? max_grids : (long long)TRACE_GRID_CAP) + 8;
-    gl_spans_create(&b.spans, 1, b.span_capacity, 0);
+    unsigned int span_capacity = (unsigned int)(max_grids < (long long)TRACE_GRID_CAP ? max_grids : (long long)TRACE_GRID_CAP) + 8;
+    gl_spans_create(&b.spans, 1, span_capacity, 0);
     b.t.spans = b.spans.dev;
     /* The slowest tree measured (nested at 2^26: a million grids) takes about a second. */
     b.timeout_s = 60 + 1e-5 * (double)max_grids;
@@ -939,10 +935,7 @@ int main(int argc, char **argv)
 
     /* ---- ratios, the textbook's K40c, and the claims on speed ---- */
     double med[N_VARIANTS];
-    for (int v = 0; v < N_VARIANTS; v++) {
-        const gl_value *t = rows[v] ? gl_row_find(rows[v], "time") : NULL;
-        med[v] = t && t->type == GL_VALUE_STATS && t->stats.n > 0 ? t->stats.median : NAN;
-    }
+    for (int v = 0; v < N_VARIANTS; v++) med[v] = gl_row_median(rows[v], "time");
     int textbook = b.n == (1LL << 20) && block == 512;
     for (int v = 0; v < N_VARIANTS; v++) {
         if (!rows[v] || isnan(med[v])) continue;

@@ -516,13 +516,10 @@ static void part_dot(bench *b, gl_report *rep, const gl_common *common)
         }
         gl_nvtx_pop();
     }
-    const gl_value *t = gl_row_find(rows[V_CUB], "time");
-    double cub_us = t && t->type == GL_VALUE_STATS && t->stats.n > 0 ? t->stats.median : NAN;
-    for (int v = 0; v < N_DOT && !isnan(cub_us); v++) {
-        const gl_value *tv = gl_row_find(rows[v], "time");
-        if (tv && tv->type == GL_VALUE_STATS && tv->stats.n > 0)
-            gl_row_number(rows[v], "vs_cub", "x", 2, 0, tv->stats.median / cub_us);
-    }
+    double cub_us = gl_row_median(rows[V_CUB], "time");
+    for (int v = 0; v < N_DOT && !isnan(cub_us); v++)
+        if (!isnan(gl_row_median(rows[v], "time")))
+            gl_row_number(rows[v], "vs_cub", "x", 2, 0, gl_row_median(rows[v], "time") / cub_us);
     gl_sampler_free(&smp);
 }
 
@@ -685,8 +682,7 @@ static void part_its(bench *b, gl_report *rep, const gl_common *common, int its_
             if (ok) gl_sampler_run(&smp, row, sample_its, b);
             gl_row_text(row, "complete_runs", 0, "%lld of %lld", b->its_runs - b->its_failed, b->its_runs);
             gl_row_number(row, "timeouts", "", 0, 0, (double)b->its_timeouts);
-            const gl_value *t = gl_row_find(row, "per_acquire");
-            double med = t && t->type == GL_VALUE_STATS && t->stats.n > 0 ? t->stats.median : NAN;
+            double med = gl_row_median(row, "per_acquire");
             if (v == ITS_PER_THREAD) per_thread_ns = med;
             else if (!isnan(med) && !isnan(per_thread_ns) && per_thread_ns > 0)
                 gl_row_number(row, "vs_per_thread", "x", 2, 0, med / per_thread_ns);

@@ -492,13 +492,6 @@ static void sample_variant(gl_sample *smp, void *arg)
     gl_sample_put(smp, "time", run_variant(b, b->variant, b->variant == V_CPU ? got : NULL) * 1e3);
 }
 
-/* The median of a row's time, or NAN. */
-static double median_us(const gl_row *row)
-{
-    const gl_value *t = row ? gl_row_find(row, "time") : NULL;
-    return t && t->type == GL_VALUE_STATS && t->stats.n > 0 ? t->stats.median : NAN;
-}
-
 /* ---- host: main ------------------------------------------------------------------------------- */
 
 int main(int argc, char **argv)
@@ -638,7 +631,7 @@ int main(int argc, char **argv)
     {
         double med[N_INPUTS][N_VARIANTS];
         for (int i = 0; i < N_INPUTS; i++)
-            for (int v = 0; v < N_VARIANTS; v++) med[i][v] = median_us(rows[i][v]);
+            for (int v = 0; v < N_VARIANTS; v++) med[i][v] = gl_row_median(rows[i][v], "time");
         for (int i = 0; i < N_INPUTS; i++)
             for (int v = 0; v < N_VARIANTS; v++) {
                 if (!rows[i][v] || isnan(med[i][v])) continue;

@@ -788,13 +788,6 @@ static double count_cub_kernels(bench *b)
     return kernels;
 }
 
-/* The median of a row's time, or NAN. */
-static double median_us(const gl_row *row)
-{
-    const gl_value *t = row ? gl_row_find(row, "time") : NULL;
-    return t && t->type == GL_VALUE_STATS && t->stats.n > 0 ? t->stats.median : NAN;
-}
-
 /* ---- host: main ------------------------------------------------------------------------- */
 
 int main(int argc, char **argv)
@@ -1006,9 +999,9 @@ int main(int argc, char **argv)
     for (int t = 0; all_exact && t < N_TYPES; t++)
         for (int e = 0; e < 2; e++) {
             gl_row *cub_row = rows[t][e][V_CUB];
-            double cub_us = median_us(cub_row);
+            double cub_us = gl_row_median(cub_row, "time");
             for (int v = 0; cub_row && v < N_VARIANTS; v++) {
-                double us = median_us(rows[t][e][v]);
+                double us = gl_row_median(rows[t][e][v], "time");
                 if (!isnan(us) && us > 0) gl_row_number(rows[t][e][v], "vs_cub", "x", 2, 0, cub_us / us);
             }
             const int judged[2] = {V_LOOKBACK, V_HIER};
@@ -1024,12 +1017,12 @@ int main(int argc, char **argv)
                     gl_claim_skip(&rep, row, GL_CLAIM_TIMING, text, "n/a: cub is not in --variant");
                 else if (input_bytes >= bound_bytes)
                     gl_claim_ratio_at_least(&rep, row, GL_CLAIM_TIMING, text, "cub", cub_us, variant_names[v],
-                                            median_us(row), bound[i]);
+                                            gl_row_median(row, "time"), bound[i]);
                 else
                     gl_claim_skip(&rep, row, GL_CLAIM_TIMING, text,
                                   "%.1f MB of input is less than twice the L2 (%.0f MB): the times (%s %.1f us, cub "
                                   "%.1f us) measure launches and the cache, not the scan",
-                                  input_bytes / 1e6, bound_bytes / 1e6, variant_names[v], median_us(row), cub_us);
+                                  input_bytes / 1e6, bound_bytes / 1e6, variant_names[v], gl_row_median(row, "time"), cub_us);
             }
         }
 

@@ -212,6 +212,12 @@ int main(void)
     gl_report_print_tables(&r, stdout);
     capture_end();
     test_cond("GB/s is bytes over the median time", fabs(gl_row_find(bw, "bandwidth")->number - 2000) < 1e-9);
+    gl_row_number(nobw, "count", "", 0, 0, 7);
+    gl_row_stats(nobw, "empty", "ms", 3, 0, gl_stats_of(NULL, 0));
+    test_cond("gl_row_median: a statistics value's median; NAN for a missing row, a missing value, a number, no samples",
+              fabs(gl_row_median(bw, "time") - 1.0) < 1e-12 && isnan(gl_row_median(NULL, "time")) &&
+                  isnan(gl_row_median(bw, "nothing")) && isnan(gl_row_median(nobw, "count")) &&
+                  isnan(gl_row_median(nobw, "empty")));
     test_cond("the best GB/s uses the minimum time", fabs(gl_row_find(bw, "bandwidth_best")->number - 2500) < 1e-9);
     test_cond("percent of peak is GB/s over the device's peak", fabs(gl_row_find(bw, "peak_fraction")->number - 50) < 1e-9);
     test_cond("elements per second from declared elements", fabs(gl_row_find(bw, "throughput")->number - 500) < 1e-9);
