@@ -263,4 +263,24 @@ if [ -x "$BIN/atomic-lock" ]; then
         make -s --no-print-directory help
 fi
 
+if [ -x "$BIN/omp-streams" ]; then
+    b=$BIN/omp-streams
+    expect "omp-streams --help names the model and the modes" 0 "scheduling simulation of N host threads" "$b" --help
+    expect "omp-streams --threads 0 exits 2" 2 "--threads: 0 is out of range; accepted: integers 1\.\.1024" "$b" --threads 0
+    expect "omp-streams --threads 1,1 exits 2" 2 "--threads: 1 is listed twice" "$b" --threads 1,1
+    expect "omp-streams --kernel-us 0 exits 2" 2 "--kernel-us: 0 is out of range; accepted: integers 1\.\.1000000" "$b" --kernel-us 0
+    expect "omp-streams --kernel-us 10,abc exits 2" 2 "--kernel-us: '10,abc' is not a list of integers" "$b" --kernel-us 10,abc
+    expect "omp-streams --mode sideways exits 2" 2 "accepted: one of all\|omp\|depth\|breadth\|per-thread" "$b" --mode sideways
+    expect "omp-streams --streams 0 exits 2" 2 "--streams: '0' is out of range; accepted: integer 1\.\.1024" "$b" --streams 0
+    expect "omp-streams --kernels 65 exits 2" 2 "--kernels: '65' is out of range" "$b" --kernels 65
+    expect "omp-streams --tolerance -0.1 exits 2" 2 "--tolerance" "$b" --tolerance -0.1
+    expect "omp-streams without a GPU, one mode, exits 77" 77 "^no suitable GPU: " \
+        env CUDA_VISIBLE_DEVICES= "$b" --quick --mode per-thread --threads 2
+fi
+expect "GRIDLAB_QUEUE_RULE=fifo is refused before the runtime starts" 2 \
+    "GRIDLAB_QUEUE_RULE: 'fifo' is not a queue rule; accepted: tail, switch, stream" \
+    env GRIDLAB_QUEUE_RULE=fifo CUDA_VISIBLE_DEVICES= "$BIN/false-dependency" --quick
+expect "make help lists run-omp-streams under src/omp, built with openmp" 0 "sanitize-omp-streams .*\(built with: openmp\)" \
+    make -s --no-print-directory help
+
 finish

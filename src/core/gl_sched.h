@@ -16,12 +16,20 @@
  *           A synchronizing call blocks its thread until its target finishes.
  *   Queues. C hardware queues (CUDA_DEVICE_MAX_CONNECTIONS), each in order.
  *           Which queue a call goes to depends on the sequence of calls, not on
- *           the stream alone (GL_SCHED_QUEUE_SWITCH, measured on Hopper): a call
- *           into the same stream as the previous call stays in that queue; a
- *           call into another stream takes the next idle queue (round-robin
- *           from the last one used), or when none is idle the next queue. The
- *           textbook rule, the k-th stream created in queue (k-1) mod C (the
- *           legacy stream in queue 0), is GL_SCHED_QUEUE_STREAM.
+ *           the stream alone (GL_SCHED_QUEUE_TAIL, measured on Hopper): a call
+ *           stays in the queue its stream's last call went to while that call
+ *           is still the queue's last entry (nothing else was put behind it);
+ *           otherwise it takes the next idle queue (round-robin from the last
+ *           one chosen), or when none is idle the next queue. With one host
+ *           thread this is the rule "a call into the same stream as the
+ *           previous call stays, any other call moves" (GL_SCHED_QUEUE_SWITCH)
+ *           on every program the GPU suite measures; with several host
+ *           threads taking turns only the tail rule matches (each racing
+ *           thread's stream keeps a queue; README, "The scheduling model").
+ *           The textbook rule, the k-th stream created in queue (k-1) mod C
+ *           (the legacy stream in queue 0), is GL_SCHED_QUEUE_STREAM.
+ *           GRIDLAB_QUEUE_RULE=tail|switch|stream in the environment makes an
+ *           experiment's model use another rule.
  *   Heads.  Only a queue's head can go, and only once what it depends on has
  *           finished: the previous operation of its stream, the event it waits
  *           for, and the implicit barrier of the legacy default stream. A head
@@ -92,7 +100,7 @@ extern "C" {
 
 /* ---- the machine ---------------------------------------------------------- */
 
-enum { GL_SCHED_QUEUE_SWITCH, GL_SCHED_QUEUE_STREAM };         /* which queue a call goes to */
+enum { GL_SCHED_QUEUE_TAIL, GL_SCHED_QUEUE_SWITCH, GL_SCHED_QUEUE_STREAM }; /* which queue a call goes to */
 enum { GL_SCHED_MAX_QUEUES = 32 };                             /* CUDA_DEVICE_MAX_CONNECTIONS at most */
 enum { GL_SCHED_RELEASE_LAUNCH, GL_SCHED_RELEASE_DISPATCHED }; /* when a queue moves on */
 
@@ -113,6 +121,9 @@ typedef struct gl_sched_machine {
 
 /* The Hopper rules with every number zero and one queue: fill in what was measured. */
 gl_sched_machine gl_sched_machine_default(void);
+/* GRIDLAB_QUEUE_RULE from the environment (tail, switch or stream): the rule
+ * it names, fallback when it is unset or empty, or -1 with a reason in err. */
+int gl_sched_queue_rule_env(int fallback, char *err, int errlen);
 
 /* ---- the program ---------------------------------------------------------- */
 
@@ -215,6 +226,30 @@ typedef struct gl_sched_result {
  * deadlocks, an unsupported op). A wait on an event never recorded before it
  * does not wait, as in CUDA. */
 int gl_sched_simulate(gl_sched_program *p, const gl_sched_machine *m, gl_sched_result *r, char *err, int errlen);
+
+/* What the model predicts when it cannot know the order in which racing host
+ * threads' calls reached the driver. A call is known only to have done so
+ * somewhere between its call and its return (window_ns[i], the call's
+ * measured duration), and when several threads call at once the queue each
+ * call goes to depends on that order: a few hundred nanoseconds can put a
+ * stream behind another's long kernel. So the program is simulated `draws`
+ * more times, each call's submission moved back by a seeded uniform share of
+ * its window (a thread's later calls keep their own times), and the spread of
+ * outcomes is the prediction. With one thread the spread is narrow: a call
+ * moved earlier within its own window moves its kernel by at most that
+ * window, and no other thread's call can come between. */
+typedef struct gl_sched_spread {
+    int draws;                      /* simulations made */
+    double makespan_min_ns, makespan_median_ns, makespan_max_ns;
+    int peak_min, peak_max;         /* peak concurrency (kernels together for at least lasting_ns) */
+} gl_sched_spread;
+
+/* Fill out for the program as its ops' issue_ns now stand (measured); window_ns
+ * may be NULL (no uncertainty). Afterwards the ops hold the unperturbed
+ * simulation's results again, as after gl_sched_simulate. Returns 0, or -1
+ * with err as gl_sched_simulate. */
+int gl_sched_simulate_spread(gl_sched_program *p, const gl_sched_machine *m, const double *window_ns, int draws,
+                             unsigned long long seed, double lasting_ns, gl_sched_spread *out, char *err, int errlen);
 
 /* The predicted kernels as a timeline (kernel ids, labels and tracks from the
  * ops), on the same footing as a measured one. Returns the interval count. */

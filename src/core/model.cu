@@ -147,6 +147,11 @@ void gl_sched_calibrate(gl_device *dev, gl_report *rep, int threads, double kern
 {
     memset(cal, 0, sizeof *cal);
     *m = gl_sched_machine_default();
+    /* GRIDLAB_QUEUE_RULE picks another queue rule (gl_sched.h, "Queues"), to
+     * see what the measured timeline says about each; checked at parse time. */
+    char err[160];
+    m->queue_rule = gl_sched_queue_rule_env(m->queue_rule, err, sizeof err);
+    if (m->queue_rule < 0) gl_die(GL_EXIT_USAGE, "%s", err);
     m->connections = dev->max_connections;
     m->resident_grids = dev->max_resident_grids;
     m->sms = dev->sms;

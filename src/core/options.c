@@ -5,6 +5,7 @@
 #include "options.h"
 #include "connections.h"
 #include "gl_common.h"
+#include "gl_sched.h"
 #include "sweep.h"
 
 #include <errno.h>
@@ -401,6 +402,8 @@ void gl_options_parse_or_exit(const gl_experiment *exp, gl_option *opts, int nop
     if (rc == GL_PARSE_HELP) exit(GL_EXIT_OK);
     if (rc != GL_PARSE_OK) exit(GL_EXIT_USAGE);
     if (gl_outputs_check(common, stderr)) exit(GL_EXIT_USAGE);
+    char rule_err[160];
+    if (gl_sched_queue_rule_env(0, rule_err, sizeof rule_err) < 0) gl_die(GL_EXIT_USAGE, "%s", rule_err);
     if (common->connections.n > 1)
         exit(gl_sweep_env(exp->name, argc, argv, common, "CUDA_DEVICE_MAX_CONNECTIONS", "connections",
                           common->connections.v, common->connections.n));

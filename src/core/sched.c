@@ -9,7 +9,9 @@
 #include <string.h>
 
 #include "gl_common.h"
+#include "check.h"
 #include "stats.h"
+#include "timeline.h"
 
 /* ---- building a program ----------------------------------------------------------- */
 
@@ -117,9 +119,20 @@ gl_sched_machine gl_sched_machine_default(void)
     m.connections = 1;
     m.resident_grids = 128;
     m.sms = 1;
-    m.queue_rule = GL_SCHED_QUEUE_SWITCH;
+    m.queue_rule = GL_SCHED_QUEUE_TAIL;
     m.release_rule = GL_SCHED_RELEASE_LAUNCH;
     return m;
+}
+
+int gl_sched_queue_rule_env(int fallback, char *err, int errlen)
+{
+    static const char *const names[] = {"tail", "switch", "stream"}; /* GL_SCHED_QUEUE_* order */
+    const char *v = getenv("GRIDLAB_QUEUE_RULE");
+    if (!v || !*v) return fallback;
+    for (int i = 0; i < GL_ARRAY_LEN(names); i++)
+        if (strcmp(v, names[i]) == 0) return i;
+    snprintf(err, (size_t)errlen, "GRIDLAB_QUEUE_RULE: '%s' is not a queue rule; accepted: tail, switch, stream", v);
+    return -1;
 }
 
 /* ---- the simulation's state ---------------------------------------------------------- */
@@ -273,12 +286,22 @@ static void host_next(sim *s, int t)
     heap_push(s, s->now + (o->issue_ns >= 0 ? o->issue_ns : s->m->issue_ns), EV_HOST, t, 0, 0);
 }
 
-/* The hardware queue a call goes to, by the machine's rule. */
-static int choose_queue(sim *s, int stream)
+/* The hardware queue a call goes to, by the machine's rule. prev is the
+ * stream's previous op (-1: none yet). */
+static int choose_queue(sim *s, int stream, int prev)
 {
     int C = s->m->connections;
     if (s->m->queue_rule == GL_SCHED_QUEUE_STREAM) return stream == GL_SCHED_LEGACY ? 0 : (stream - 1) % C;
-    if (stream == s->last_stream) return s->last_queue;
+    if (s->m->queue_rule == GL_SCHED_QUEUE_SWITCH && stream == s->last_stream) return s->last_queue;
+    if (s->m->queue_rule == GL_SCHED_QUEUE_TAIL && prev >= 0) {
+        /* Stay where the stream's last call went while nothing else was put behind it. */
+        const queue *q = &s->q[s->p->ops[prev].queue];
+        if (q->n > 0 && s->p->ops[q->fifo[q->n - 1]].stream == stream) {
+            s->last_stream = stream;
+            s->last_queue = s->p->ops[prev].queue;
+            return s->last_queue;
+        }
+    }
     int pick = (s->last_queue + 1) % C;
     for (int i = 1; i <= C; i++) {
         int c = (s->last_queue + i) % C;
@@ -327,10 +350,11 @@ static void submit(sim *s, int t)
         }
         if (o->kind == GL_SCHED_WAIT) add_dep(s, s->event_last[o->event]);
         st->n_deps = s->n_deps - st->dep_first;
+        int prev = s->stream_last[o->stream];
         s->stream_last[o->stream] = op;
         if (o->kind == GL_SCHED_RECORD) s->event_last[o->event] = op;
         if (o->kind == GL_SCHED_LAUNCH) st->remaining = o->blocks;
-        o->queue = choose_queue(s, o->stream);
+        o->queue = choose_queue(s, o->stream, prev);
         queue *q = &s->q[o->queue];
         gl_grow((void **)&q->fifo, &q->cap, q->n + 1, sizeof *q->fifo);
         q->fifo[q->n++] = op;
@@ -863,4 +887,76 @@ gl_sched_edge_check gl_sched_edges_hold(const gl_sched_program *p, const gl_sche
         }
     }
     return c;
+}
+
+/* ---- the spread of racing calls ---------------------------------------------------------- */
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* One simulation's makespan and peak (kernels together for at least lasting_ns). */
+static int simulate_outcome(gl_sched_program *p, const gl_sched_machine *m, double lasting_ns, double *makespan,
+                            int *peak, char *err, int errlen)
+{
+    gl_sched_result res;
+    if (gl_sched_simulate(p, m, &res, err, errlen) != 0) return -1;
+    gl_timeline tl;
+    memset(&tl, 0, sizeof tl);
+    gl_sched_timeline(p, &tl);
+    *makespan = res.makespan_ns;
+    *peak = gl_timeline_peak_lasting(&tl, gl_filter_all, NULL, lasting_ns);
+    gl_timeline_free(&tl);
+    return 0;
+}
+
+int gl_sched_simulate_spread(gl_sched_program *p, const gl_sched_machine *m, const double *window_ns, int draws,
+                             unsigned long long seed, double lasting_ns, gl_sched_spread *out, char *err, int errlen)
+{
+    memset(out, 0, sizeof *out);
+    if (draws < 0) draws = 0;
+    double *issue = (double *)gl_xmalloc(sizeof(double) * ((size_t)p->n_ops + 1));
+    double *u = (double *)gl_xmalloc(sizeof(double) * ((size_t)p->n_ops + 1));
+    double *back = (double *)gl_xmalloc(sizeof(double) * ((size_t)p->n_threads + 1));
+    double *makespans = (double *)gl_xmalloc(sizeof(double) * ((size_t)draws + 1));
+    for (int i = 0; i < p->n_ops; i++) issue[i] = p->ops[i].issue_ns;
+    int rc = 0, peak;
+    /* Draw 0 is the unperturbed program: the spread always holds the point prediction. */
+    if (simulate_outcome(p, m, lasting_ns, &makespans[0], &peak, err, errlen) != 0) rc = -1;
+    out->peak_min = out->peak_max = peak;
+    int n = 1;
+    for (int d = 1; rc == 0 && d <= draws && window_ns; d++, n++) {
+        gl_fill_f64(u, (size_t)p->n_ops, seed, (unsigned)d, 0.0, 1.0);
+        for (int t = 0; t <= p->n_threads; t++) back[t] = 0;
+        for (int i = 0; i < p->n_ops; i++) {
+            gl_sched_op *o = &p->ops[i];
+            if (issue[i] < 0) continue; /* the machine's issue time: nothing measured to move */
+            /* Submitted `now` ns before its return; its issue time runs from the previous submission. */
+            double now = o->kind == GL_SCHED_LAUNCH || o->kind == GL_SCHED_RECORD || o->kind == GL_SCHED_WAIT
+                             ? fmax(0.0, window_ns[i]) * u[i]
+                             : 0.0;
+            o->issue_ns = fmax(0.0, issue[i] - now + back[o->thread]);
+            back[o->thread] = now;
+        }
+        if (simulate_outcome(p, m, lasting_ns, &makespans[n], &peak, err, errlen) != 0) rc = -1;
+        if (peak < out->peak_min) out->peak_min = peak;
+        if (peak > out->peak_max) out->peak_max = peak;
+    }
+    for (int i = 0; i < p->n_ops; i++) p->ops[i].issue_ns = issue[i];
+    if (rc == 0) {
+        gl_sched_result res;
+        rc = gl_sched_simulate(p, m, &res, err, errlen); /* the ops hold the point prediction again */
+        qsort(makespans, (size_t)n, sizeof *makespans, cmp_double);
+        out->draws = n - 1;
+        out->makespan_min_ns = makespans[0];
+        out->makespan_max_ns = makespans[n - 1];
+        out->makespan_median_ns = n % 2 ? makespans[n / 2] : 0.5 * (makespans[n / 2 - 1] + makespans[n / 2]);
+    }
+    free(issue);
+    free(u);
+    free(back);
+    free(makespans);
+    return rc;
 }
