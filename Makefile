@@ -117,7 +117,7 @@ $(BUILD)/tests/gpu/%: tests/gpu/%.cu tests/unit/harness.h $(LIB_CUDA) $(LIB_HOST
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
 # ---- targets ------------------------------------------------------------------------
-.PHONY: all help test test-gpu test-unit test-cli clean sanitize-all sweep-connections sweep-hyperq validate-model FORCE \
+.PHONY: all help test test-gpu test-gpu-large test-unit test-cli clean sanitize-all sweep-connections sweep-hyperq validate-model FORCE \
         $(addprefix run-,$(EXPERIMENTS)) $(addprefix profile-,$(EXPERIMENTS)) $(addprefix sanitize-,$(EXPERIMENTS))
 
 all: $(BINS) $(UNIT_TESTS) $(GPU_TESTS)
@@ -159,6 +159,10 @@ test-cli: $(BINS)
 test-gpu: $(BINS) $(GPU_TESTS)
 	@bash tests/run.sh gpu
 
+# The Done-means sizes that take minutes (hash tables at 2^26 keys); not part of test.
+test-gpu-large: $(BINS)
+	@bash tests/gpu-large.sh
+
 # The one command CI and newcomers run: build everything, run the unit and
 # command-line tests, and the GPU suite when a GPU is present.
 test: all
@@ -195,6 +199,7 @@ help:
 	@echo "  test-unit                  host unit tests only (no GPU needed)"
 	@echo "  test-cli                   command-line tests of every binary (no GPU needed)"
 	@echo "  test-gpu                   every experiment in --quick mode, plus GPU-only cases"
+	@echo "  test-gpu-large             the hash tables at 2^26 keys (minutes of host-side checks)"
 	@echo "  sanitize-all               compute-sanitizer memcheck, racecheck and synccheck on every experiment"
 	@echo "  sweep-hyperq               hyperq once per C in CONNECTIONS=$(CONNECTIONS); results and plot in experiments/results/<gpu>/"
 	@echo "  validate-model             the scheduling model against false-dependency on 72 random shapes (ARGS=--shapes N --seed S)"

@@ -283,4 +283,36 @@ expect "GRIDLAB_QUEUE_RULE=fifo is refused before the runtime starts" 2 \
 expect "make help lists run-omp-streams under src/omp, built with openmp" 0 "sanitize-omp-streams .*\(built with: openmp\)" \
     make -s --no-print-directory help
 
+if [ -x "$BIN/hash-table" ]; then
+    b=$BIN/hash-table
+    expect "hash-table --help names every table" 0 "one of all\|chained-lock\|chained-lockfree\|open-addressing" "$b" --help
+    expect "hash-table --keys 0 exits 2" 2 "--keys: '0' is out of range; accepted: integer 1\.\.67108864" "$b" --keys 0
+    expect "hash-table --keys 2^26+1 exits 2" 2 "--keys: '67108865' is out of range" "$b" --keys 67108865
+    expect "hash-table --keys 2^26 is accepted (without a GPU: 77, not 2)" 77 "^no suitable GPU: " \
+        env CUDA_VISIBLE_DEVICES= "$b" --keys 67108864 --table open-addressing
+    expect "hash-table --load 0.4 exits 2" 2 "--load: '0.4' is out of range; accepted: number 0\.5\.\.0\.9" "$b" --load 0.4
+    expect "hash-table --load 0.95 exits 2" 2 "--load: '0.95' is out of range" "$b" --load 0.95
+    expect "hash-table --load abc exits 2" 2 "--load: 'abc' is not a number" "$b" --load abc
+    expect "hash-table --dups -1 exits 2" 2 "--dups: '-1' is out of range; accepted: integer 0\.\.67108864" "$b" --dups -1
+    expect "hash-table --dups 2^26+1 exits 2" 2 "--dups: '67108865' is out of range" "$b" --dups 67108865
+    expect "hash-table --table nowhere exits 2" 2 \
+        "--table: 'nowhere' is not accepted; accepted: one of all\|chained-lock\|chained-lockfree\|open-addressing" \
+        "$b" --table nowhere
+    expect "hash-table --trace exits 2 before opening the device (it records no spans)" 2 \
+        "--trace and --timeline: hash-table records no spans" env CUDA_VISIBLE_DEVICES= "$b" --quick --trace /tmp/ht-trace.json
+    expect "hash-table --timeline exits 2 before opening the device" 2 "hash-table records no spans" \
+        env CUDA_VISIBLE_DEVICES= "$b" --quick --timeline
+    expect "hash-table --table chained-lock --load 0.9 --dups 10 without a GPU exits 77" 77 "^no suitable GPU: " \
+        env CUDA_VISIBLE_DEVICES= "$b" --quick --table chained-lock --load 0.9 --dups 10
+fi
+if [ -x "$BIN/scan-nocdp" ]; then
+    expect "scan-nocdp --variant hierarchical-cdp exits 2: built without the device runtime" 2 \
+        "--variant hierarchical-cdp: scan-nocdp is built without the device runtime" "$BIN/scan-nocdp" --variant hierarchical-cdp
+    expect "scan-nocdp --variant all leaves hierarchical-cdp out (without a GPU: 77, not 2)" 77 "^no suitable GPU: " \
+        env CUDA_VISIBLE_DEVICES= "$BIN/scan-nocdp" --quick --variant all
+fi
+if [ -x "$BIN/scan" ]; then
+    expect "scan --tile-order sideways exits 2" 2 "--tile-order: 'sideways' is not accepted; accepted: one of block\|ticket" \
+        "$BIN/scan" --tile-order sideways
+fi
 finish

@@ -8,6 +8,8 @@
  * the device alone (nvbench's blocking kernel). The gate kernel gives up on its
  * own after a few seconds, so a host that never opens it cannot hang the GPU;
  * gl_gate_open says when that happened, because the timing is then wrong. */
+#include <stdlib.h>
+
 #include "gl_cuda.h"
 #include "spans.cuh"
 
@@ -23,6 +25,11 @@ __global__ void gl_gate_kernel(volatile int *flag)
             break;
         }
     }
+}
+
+void gl_gate_prepare(void)
+{
+    setenv("CUDA_MODULE_LOADING", "EAGER", 0); /* 0: a mode the user chose stays */
 }
 
 void gl_gate_create(gl_gate *g, int enabled)

@@ -130,6 +130,13 @@ typedef struct gl_gate {
  * serialize launches (compute-sanitizer), where a held stream would only wait
  * for the gate to give up, and where times are not judged anyway. */
 void gl_gate_create(gl_gate *g, int enabled);
+/* Call before the CUDA runtime starts, in every experiment that uses a gate:
+ * sets CUDA_MODULE_LOADING=EAGER unless the environment already names a mode.
+ * With lazy loading (the default since CUDA 12.2) a kernel's first launch
+ * loads its code, and that waits for the device, which the gate holds: the
+ * first gated run of each kernel would wait the gate's 5 s out (nvbench's
+ * blocking kernel has the same trap). */
+void gl_gate_prepare(void);
 /* Queue a one-thread kernel in s that holds everything queued after it until
  * gl_gate_open (or until it gives up after 5 s). */
 void gl_gate_close(gl_gate *g, cudaStream_t s);

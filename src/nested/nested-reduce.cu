@@ -765,6 +765,7 @@ int main(int argc, char **argv)
     gl_common common;
     gl_common_defaults(&common);
     gl_options_parse_or_exit(&exp, opts, GL_ARRAY_LEN(opts), &common, argc, argv);
+    gl_gate_prepare(); /* before the runtime starts: see gl_cuda.h */
     if (block & (block - 1))
         gl_die(GL_EXIT_USAGE, "--block %d: must be a power of two (the textbook trees halve each block down to 2)", block);
 

@@ -748,6 +748,7 @@ int main(int argc, char **argv)
     gl_common common;
     gl_common_defaults(&common);
     gl_options_parse_or_exit(&exp, opts, GL_ARRAY_LEN(opts), &common, argc, argv);
+    gl_gate_prepare(); /* before the runtime starts: see gl_cuda.h */
     if (common.trace_path || common.timeline)
         gl_die(GL_EXIT_USAGE, "--trace and --timeline: atomic-lock records no spans (its timers are per run, not per block)");
     if (never_release && part != PART_ALL && part != PART_ITS)
