@@ -251,6 +251,13 @@ typedef struct gl_sched_spread {
 int gl_sched_simulate_spread(gl_sched_program *p, const gl_sched_machine *m, const double *window_ns, int draws,
                              unsigned long long seed, double lasting_ns, gl_sched_spread *out, char *err, int errlen);
 
+/* Simulated times start at 0 and timelines want absolute ns: every simulated
+ * interval is shifted by this much. */
+#define GL_SCHED_ORIGIN_NS 1e9
+/* A simulated LAUNCH op's kernel as a span (its id, label, track and shape),
+ * shifted by GL_SCHED_ORIGIN_NS. */
+gl_span gl_sched_op_span(const gl_sched_op *o);
+
 /* The predicted kernels as a timeline (kernel ids, labels and tracks from the
  * ops), on the same footing as a measured one. Returns the interval count. */
 int gl_sched_timeline(const gl_sched_program *p, gl_timeline *tl);

@@ -674,27 +674,31 @@ int gl_sched_simulate(gl_sched_program *p, const gl_sched_machine *m, gl_sched_r
 
 /* ---- results as a timeline ------------------------------------------------------- */
 
+gl_span gl_sched_op_span(const gl_sched_op *o)
+{
+    gl_span sp;
+    memset(&sp, 0, sizeof sp);
+    sp.start_ns = (unsigned long long)llround(GL_SCHED_ORIGIN_NS + o->start_ns);
+    sp.end_inv_ns = ~(unsigned long long)llround(GL_SCHED_ORIGIN_NS + o->end_ns);
+    sp.label = o->label;
+    sp.stream = o->track;
+    sp.kernel = o->id;
+    sp.parent = -1;
+    sp.blocks = o->blocks;
+    sp.threads = o->threads;
+    sp.smid = -1;
+    sp.block = -1;
+    sp.kind = GL_SPAN_KERNEL;
+    return sp;
+}
+
 int gl_sched_timeline(const gl_sched_program *p, gl_timeline *tl)
 {
-    /* Simulated times start at 0; the timeline wants absolute ns, so shift them. */
-    const double origin = 1e9;
     int n = 0;
     gl_span *spans = (gl_span *)gl_xcalloc((size_t)p->n_ops + 1, sizeof *spans);
     for (int i = 0; i < p->n_ops; i++) {
         const gl_sched_op *o = &p->ops[i];
-        if (o->kind != GL_SCHED_LAUNCH || o->start_ns < 0 || o->end_ns < 0) continue;
-        gl_span *sp = &spans[n++];
-        sp->start_ns = (unsigned long long)llround(origin + o->start_ns);
-        sp->end_inv_ns = ~(unsigned long long)llround(origin + o->end_ns);
-        sp->label = o->label;
-        sp->stream = o->track;
-        sp->kernel = o->id;
-        sp->parent = -1;
-        sp->blocks = o->blocks;
-        sp->threads = o->threads;
-        sp->smid = -1;
-        sp->block = -1;
-        sp->kind = GL_SPAN_KERNEL;
+        if (o->kind == GL_SCHED_LAUNCH && o->start_ns >= 0 && o->end_ns >= 0) spans[n++] = gl_sched_op_span(o);
     }
     gl_timeline_free(tl);
     int got = gl_timeline_build(tl, spans, n);

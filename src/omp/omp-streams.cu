@@ -400,23 +400,16 @@ static void show_last_run(omp_row *c, gl_trace *trace, const gl_common *common, 
              dev->clock.valid ? "" : "; no host calls: the host clock is not aligned");
     gl_show_run(trace, common, name, &tl, sp, n, &names);
 
-    /* The model's times start at 0; a timeline wants absolute ns, so shift them (as gl_sched_timeline does). */
-    const double origin = 1e9;
+    /* The model's kernels, and each call from its start to its submission, on the model's axis. */
     n = 0;
     for (int i = 0; i < p->n_ops; i++) {
         const gl_sched_op *o = &p->ops[i];
         if (o->kind != GL_SCHED_LAUNCH || o->start_ns < 0 || o->end_ns < 0) continue;
-        gl_span *k = &sp[n++];
-        *k = gl_host_span(&dev->clock, 0, 0, o->label, o->track, o->id);
-        k->start_ns = (unsigned long long)llround(origin + o->start_ns);
-        k->end_inv_ns = ~(unsigned long long)llround(origin + o->end_ns);
-        k->blocks = o->blocks;
-        k->threads = o->threads;
-        k->kind = GL_SPAN_KERNEL;
+        sp[n++] = gl_sched_op_span(o);
         gl_span *h = &sp[n++];
         *h = gl_host_span(&dev->clock, 0, 0, c->kernels, device_tracks + o->thread, host_id + i);
-        h->start_ns = (unsigned long long)llround(origin + o->call_ns);
-        h->end_inv_ns = ~(unsigned long long)llround(origin + o->submit_ns);
+        h->start_ns = (unsigned long long)llround(GL_SCHED_ORIGIN_NS + o->call_ns);
+        h->end_inv_ns = ~(unsigned long long)llround(GL_SCHED_ORIGIN_NS + o->submit_ns);
     }
     if (gl_timeline_build(&tl, sp, n) < 0) gl_die(GL_EXIT_INTERNAL, "omp-streams: two simulated intervals share an id");
     snprintf(name, sizeof name, "%s C=%d (model of the last run)", title, r->machine.connections);
