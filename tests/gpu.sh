@@ -435,7 +435,8 @@ if [ -x "$BIN/scan" ]; then
         python3 tests/validate.py json "$tmp/scanp.json" --expect rows.5.values.time.n=1
     # Optional, a full-size run (about a minute): the Done means' speed claims.
     # expect "scan at 2^28 int32: decoupled-lookback >= 0.9x cub and hierarchical >= 0.6x cub" 0 "^verdict: PASS" \
-    #     "$b" --type int --kind inclusive --variant hierarchical,decoupled-lookback,cub --repeat 20    expect "scan --tile-order ticket: the ticketed look-back is exact too" 0 "^verdict: PASS" \
+    #     "$b" --type int --kind inclusive --variant hierarchical,decoupled-lookback,cub --repeat 20
+    expect "scan --tile-order ticket: the ticketed look-back is exact too" 0 "^verdict: PASS" \
         "$b" --quick --variant decoupled-lookback --tile-order ticket
 fi
 if [ -x "$BIN/scan-nocdp" ]; then

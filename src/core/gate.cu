@@ -10,6 +10,7 @@
  * gl_gate_open says when that happened, because the timing is then wrong. */
 #include <stdlib.h>
 
+#include "connections.h"
 #include "gl_cuda.h"
 #include "spans.cuh"
 
@@ -29,6 +30,8 @@ __global__ void gl_gate_kernel(volatile int *flag)
 
 void gl_gate_prepare(void)
 {
+    if (gl_runtime_started())
+        gl_die(GL_EXIT_INTERNAL, "gl_gate_prepare: the CUDA runtime has started; call it before any CUDA call");
     setenv("CUDA_MODULE_LOADING", "EAGER", 0); /* 0: a mode the user chose stays */
 }
 

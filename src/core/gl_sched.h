@@ -235,11 +235,12 @@ int gl_sched_simulate(gl_sched_program *p, const gl_sched_machine *m, gl_sched_r
  * stream behind another's long kernel. So the program is simulated `draws`
  * more times, each call's submission moved back by a seeded uniform share of
  * its window (a thread's later calls keep their own times), and the spread of
- * outcomes is the prediction. With one thread the spread is narrow: a call
- * moved earlier within its own window moves its kernel by at most that
- * window, and no other thread's call can come between. */
+ * outcomes is the prediction. With one thread the calls keep their order, so
+ * the spread is usually narrow (a kernel moves by at most its call's window);
+ * it widens where an earlier submission finds a queue idle that was busy, or
+ * the other way round. */
 typedef struct gl_sched_spread {
-    int draws;                      /* simulations made */
+    int draws;                      /* perturbed simulations made (besides the unperturbed one) */
     double makespan_min_ns, makespan_median_ns, makespan_max_ns;
     int peak_min, peak_max;         /* peak concurrency (kernels together for at least lasting_ns) */
 } gl_sched_spread;

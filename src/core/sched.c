@@ -926,7 +926,7 @@ int gl_sched_simulate_spread(gl_sched_program *p, const gl_sched_machine *m, con
     double *back = (double *)gl_xmalloc(sizeof(double) * ((size_t)p->n_threads + 1));
     double *makespans = (double *)gl_xmalloc(sizeof(double) * ((size_t)draws + 1));
     for (int i = 0; i < p->n_ops; i++) issue[i] = p->ops[i].issue_ns;
-    int rc = 0, peak;
+    int rc = 0, peak = 0;
     /* Draw 0 is the unperturbed program: the spread always holds the point prediction. */
     if (simulate_outcome(p, m, lasting_ns, &makespans[0], &peak, err, errlen) != 0) rc = -1;
     out->peak_min = out->peak_max = peak;
@@ -936,7 +936,10 @@ int gl_sched_simulate_spread(gl_sched_program *p, const gl_sched_machine *m, con
         for (int t = 0; t <= p->n_threads; t++) back[t] = 0;
         for (int i = 0; i < p->n_ops; i++) {
             gl_sched_op *o = &p->ops[i];
-            if (issue[i] < 0) continue; /* the machine's issue time: nothing measured to move */
+            if (issue[i] < 0) { /* the machine's issue time: nothing measured to move, and the next call counts from it */
+                back[o->thread] = 0;
+                continue;
+            }
             /* Submitted `now` ns before its return; its issue time runs from the previous submission. */
             double now = o->kind == GL_SCHED_LAUNCH || o->kind == GL_SCHED_RECORD || o->kind == GL_SCHED_WAIT
                              ? fmax(0.0, window_ns[i]) * u[i]
@@ -949,9 +952,11 @@ int gl_sched_simulate_spread(gl_sched_program *p, const gl_sched_machine *m, con
         if (peak > out->peak_max) out->peak_max = peak;
     }
     for (int i = 0; i < p->n_ops; i++) p->ops[i].issue_ns = issue[i];
+    gl_sched_result res;
+    char again[8];
+    /* The ops hold the point prediction again, even after a draw that failed (its reason stays in err). */
+    if (gl_sched_simulate(p, m, &res, rc == 0 ? err : again, rc == 0 ? errlen : (int)sizeof again) != 0) rc = -1;
     if (rc == 0) {
-        gl_sched_result res;
-        rc = gl_sched_simulate(p, m, &res, err, errlen); /* the ops hold the point prediction again */
         qsort(makespans, (size_t)n, sizeof *makespans, cmp_double);
         out->draws = n - 1;
         out->makespan_min_ns = makespans[0];

@@ -62,7 +62,7 @@
  * The tile scan (hierarchical, hierarchical-cdp, decoupled-lookback): 128
  * threads x 32 elements. Measured on the H200 at 2^28 int32, decoupled-lookback
  * against cub (10 runs each): 256 x 16 0.84x, 256 x 24 0.87x, 128 x 20 0.87x,
- * 128 x 24 (CUB's own sm_90 tuning for 4-byte sums) 0.91x, 128 x 32 0.94x;
+ * 128 x 24 (CUB's own sm_90 tuning for 4-byte sums) 0.91-0.92x, 128 x 32 0.93-0.94x;
  * forcing 12 blocks per SM onto 128 x 24 gave 0.83x, and a __nanosleep between
  * polls of the look-back window changed nothing measurable (+-1%). Each warp
  * owns 1024 contiguous elements as eight rows of 128; lane l loads elements 4l..4l+3 of each row with one 16-byte load
@@ -78,7 +78,7 @@
  * next tile from an atomic ticket counter as it starts, so every tile it waits
  * for belongs to a block that already started (no deadlock, whatever the
  * scheduler does), at one same-address atomic per tile before its loads can
- * begin (0.89x cub's speed against 0.92x, on the H200 with 128 x 24 tiles). It loads and scans its
+ * begin (0.89x cub's speed against 0.91-0.92x, on the H200 with 128 x 24 tiles). It loads and scans its
  * tile, then warp 0 publishes the tile's aggregate (flag A), looks back over
  * the 32 preceding tiles at once (each lane one status word), waits until
  * none of them is still empty, and adds the aggregates up to the nearest tile
@@ -835,8 +835,13 @@ int main(int argc, char **argv)
         {"tile-order", GL_OPT_CHOICE, &tile_order, 0, 0, "block|ticket", NULL,
          "decoupled-lookback: tile b in block b (as CUB), or tiles from an atomic ticket as blocks start", 0},
         {"variant", GL_OPT_STRING, &variants, 0, 0, NULL, NULL,
+#ifdef SCAN_NO_CDP
+         "all, or a comma-separated list of: cpu, kogge-stone, brent-kung, hierarchical, decoupled-lookback, cub "
+         "(hierarchical-cdp is in scan)", 0},
+#else
          "all, or a comma-separated list of: cpu, kogge-stone, brent-kung, hierarchical, hierarchical-cdp, "
          "decoupled-lookback, cub", 0},
+#endif
     };
     gl_common common;
     gl_common_defaults(&common);
