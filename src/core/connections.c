@@ -1,7 +1,8 @@
 /* connections.c - the hardware work-queue count requested through the environment. */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* RTLD_NOLOAD */
 #include "connections.h"
 
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,14 +27,57 @@ int gl_library_mapped(const char *prefix)
 
 void gl_runtime_mark_started(void) { runtime_marked = 1; }
 
-int gl_runtime_started(void) { return runtime_marked || gl_library_mapped("libcuda.so") == 1; }
+int gl_driver_initialized(void)
+{
+    /* RTLD_NOLOAD: look only at a libcuda already in the process, never load one. */
+    void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+    if (!lib) return 0;
+    int (*device_count)(int *) = (int (*)(int *))dlsym(lib, "cuDeviceGetCount");
+    int n = 0;
+    /* cuDeviceGetCount answers CUDA_ERROR_NOT_INITIALIZED (3) until cuInit has run. */
+    int initialized = device_count ? device_count(&n) != 3 : 1;
+    dlclose(lib);
+    return initialized;
+}
+
+int gl_module_loading(void)
+{
+    void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+    if (!lib) return GL_MODULE_LOADING_UNKNOWN;
+    int (*get_mode)(int *) = (int (*)(int *))dlsym(lib, "cuModuleGetLoadingMode");
+    int mode = 0;
+    /* CU_MODULE_EAGER_LOADING = 1, CU_MODULE_LAZY_LOADING = 2 (cuda.h) */
+    int rc = get_mode && get_mode(&mode) == 0 && (mode == 1 || mode == 2) ? mode : GL_MODULE_LOADING_UNKNOWN;
+    dlclose(lib);
+    return rc;
+}
+
+int gl_runtime_started(void)
+{
+    return runtime_marked || (gl_library_mapped("libcuda.so") == 1 && gl_driver_initialized());
+}
+
+int gl_connections_env_check(char *err, size_t errlen)
+{
+    const char *env = getenv("CUDA_DEVICE_MAX_CONNECTIONS");
+    if (!env) return 0;
+    char *end = NULL;
+    long v = strtol(env, &end, 10);
+    if (*env && end != env && *end == '\0' && v >= 1 && v <= GL_CONNECTIONS_MAX) return 0;
+    snprintf(err, errlen,
+             "CUDA_DEVICE_MAX_CONNECTIONS='%s' in the environment is not an integer in 1..%d; the driver would not "
+             "refuse it but %s, so gridlab does not run with it: set a value in 1..%d, unset it (the default is %d), "
+             "or pass --connections N",
+             env, GL_CONNECTIONS_MAX, GL_CONNECTIONS_DRIVER_WORDS, GL_CONNECTIONS_MAX, GL_CONNECTIONS_DEFAULT);
+    return -1;
+}
 
 int gl_connections_request(int c, char *err, size_t errlen)
 {
     if (gl_runtime_started()) {
         snprintf(err, errlen,
-                 "CUDA_DEVICE_MAX_CONNECTIONS=%d requested after the CUDA runtime started (libcuda is loaded); "
-                 "the driver reads it only when the context is created, so it would be ignored",
+                 "CUDA_DEVICE_MAX_CONNECTIONS=%d cannot take effect: the CUDA driver in this process was already "
+                 "initialized, and it reads the variable only when it starts, so the value would be ignored",
                  c);
         return -1;
     }

@@ -174,16 +174,20 @@ void gl_device_open(gl_device *dev, const gl_common *common, gl_report *rep)
 
     char conn[128];
     dev->max_connections = gl_connections_effective(conn, sizeof conn);
+    dev->module_loading = gl_module_loading();
+    static const char *const loading_names[] = {"unknown", "eager", "lazy"};
+    const char *loading_env = getenv("CUDA_MODULE_LOADING");
     dev->tick_ns = measure_tick();
     dev->copy_gbps = measure_copy_gbps();
     dev->clock = gl_clock_align_measure(200);
 
     printf("device %d: %s | cc %d.%d | %d SMs | L2 %d MiB | driver %d.%d | runtime %d.%d | concurrentKernels %d | "
-           "asyncEngineCount %d | CUDA_DEVICE_MAX_CONNECTIONS %s | globaltimer tick %.0f ns | DRAM peak %.0f GB/s, "
+           "asyncEngineCount %d | CUDA_DEVICE_MAX_CONNECTIONS %s | module loading %s%s%s%s | globaltimer tick %.0f ns | DRAM peak %.0f GB/s, "
            "copy %.0f GB/s measured | host clock aligned +/-%.2f us\n",
            dev->id, dev->name, dev->major, dev->minor, dev->sms, dev->l2_bytes >> 20, dev->driver / 1000,
            (dev->driver % 1000) / 10, dev->runtime / 1000, (dev->runtime % 1000) / 10, dev->concurrent_kernels,
-           dev->async_engines, conn, dev->tick_ns, dev->peak_gbps, dev->copy_gbps,
+           dev->async_engines, conn, loading_names[dev->module_loading], loading_env ? " (CUDA_MODULE_LOADING=" : "",
+           loading_env ? loading_env : "", loading_env ? ")" : "", dev->tick_ns, dev->peak_gbps, dev->copy_gbps,
            dev->clock.valid ? dev->clock.uncertainty_ns / 1e3 : -1.0);
     fflush(stdout);
     if (rep) {
@@ -196,6 +200,7 @@ void gl_device_open(gl_device *dev, const gl_common *common, gl_report *rep)
         gl_report_device(rep, "concurrent_kernels", "%d", dev->concurrent_kernels);
         gl_report_device(rep, "async_engines", "%d", dev->async_engines);
         gl_report_device(rep, "max_connections", "%d", dev->max_connections);
+        gl_report_device(rep, "module_loading", "%s", loading_names[dev->module_loading]);
         gl_report_device(rep, "max_resident_grids", "%d", dev->max_resident_grids);
         gl_report_device(rep, "globaltimer_tick_ns", "%.0f", dev->tick_ns);
         gl_report_device(rep, "peak_dram_gbps", "%.1f", dev->peak_gbps);

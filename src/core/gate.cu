@@ -8,6 +8,7 @@
  * the device alone (nvbench's blocking kernel). The gate kernel gives up on its
  * own after a few seconds, so a host that never opens it cannot hang the GPU;
  * gl_gate_open says when that happened, because the timing is then wrong. */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "connections.h"
@@ -30,9 +31,17 @@ __global__ void gl_gate_kernel(volatile int *flag)
 
 void gl_gate_prepare(void)
 {
-    if (gl_runtime_started())
-        gl_die(GL_EXIT_INTERNAL, "gl_gate_prepare: the CUDA runtime has started; call it before any CUDA call");
-    setenv("CUDA_MODULE_LOADING", "EAGER", 0); /* 0: a mode the user chose stays */
+    const char *mode = getenv("CUDA_MODULE_LOADING");
+    if (mode && *mode) return; /* a mode the user chose stays; gl_device_open names it */
+    if (gl_runtime_started()) {
+        /* Not a bug to exit on: something started the driver before main. Say
+         * what cannot take effect; gl_device_open reports the mode in force. */
+        fprintf(stderr, "warning: CUDA_MODULE_LOADING=EAGER cannot take effect: the CUDA driver in this process "
+                        "was initialized before the experiment started; under lazy loading a kernel's first launch "
+                        "behind the gate waits the gate's 5 s out (set CUDA_MODULE_LOADING=EAGER in the environment)\n");
+        return;
+    }
+    setenv("CUDA_MODULE_LOADING", "EAGER", 1);
 }
 
 void gl_gate_create(gl_gate *g, int enabled)

@@ -78,6 +78,7 @@ typedef struct gl_device {
     int concurrent_kernels;     /* cudaDevAttrConcurrentKernels */
     int async_engines;          /* cudaDevAttrAsyncEngineCount */
     int max_connections;        /* effective CUDA_DEVICE_MAX_CONNECTIONS */
+    int module_loading;         /* GL_MODULE_LOADING_* the driver runs with (connections.h) */
     int max_resident_grids;     /* architectural limit on resident grids (128 on sm_70..sm_90) */
     int l2_bytes;               /* L2 cache size */
     double peak_gbps;           /* DRAM bandwidth from the attributes: 2 * memory clock * bus width / 8 */
@@ -132,6 +133,8 @@ typedef struct gl_gate {
 void gl_gate_create(gl_gate *g, int enabled);
 /* Call before the CUDA runtime starts, in every experiment that uses a gate:
  * sets CUDA_MODULE_LOADING=EAGER unless the environment already names a mode.
+ * When the driver was started before main, nothing can take effect: it warns,
+ * naming the variable, and goes on (the device line shows the mode in force).
  * With lazy loading (the default since CUDA 12.2) a kernel's first launch
  * loads its code, and that waits for the device, which the gate holds: the
  * first gated run of each kernel would wait the gate's 5 s out (nvbench's

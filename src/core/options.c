@@ -407,6 +407,10 @@ void gl_options_parse_or_exit(const gl_experiment *exp, gl_option *opts, int nop
     if (common->connections.n > 1)
         exit(gl_sweep_env(exp->name, argc, argv, common, "CUDA_DEVICE_MAX_CONNECTIONS", "connections",
                           common->connections.v, common->connections.n));
+    if (common->connections.n == 0) {
+        char err[512];
+        if (gl_connections_env_check(err, sizeof err) < 0) gl_die(GL_EXIT_USAGE, "%s", err);
+    }
     if (common->connections.n == 1) {
         char err[256];
         int c = common->connections.v[0];
