@@ -190,11 +190,12 @@ typedef struct sim {
     queue *q;                  /* the C hardware queues */
     thread_state *th;          /* the host threads */
     int *stream_last;  /* last op submitted to each stream, -1 */
+    int *stream_queued; /* last op of each stream that went into a queue (not a record or wait), -1 */
     int *event_last;   /* last RECORD submitted for each event, -1 */
     double *sm_free;   /* free share of each SM, 1 = empty */
     double free_sum;   /* sum of sm_free: no block fits when below the smallest share */
     double cwd_busy;   /* when the work distributor has handed out the blocks given to it so far */
-    int *pending;      /* records and waits that left their queue, not finished yet */
+    int *pending;      /* records and waits that arrived, not finished yet */
     int n_pending, cap_pending; /* how many, and room */
     int *cwd;          /* the compute work distributor: kernels with blocks left, in dispatch order */
     int n_cwd, cap_cwd;           /* kernels in it, and room */
@@ -350,16 +351,22 @@ static void submit(sim *s, int t)
         }
         if (o->kind == GL_SCHED_WAIT) add_dep(s, s->event_last[o->event]);
         st->n_deps = s->n_deps - st->dep_first;
-        int prev = s->stream_last[o->stream];
         s->stream_last[o->stream] = op;
         if (o->kind == GL_SCHED_RECORD) s->event_last[o->event] = op;
         if (o->kind == GL_SCHED_LAUNCH) st->remaining = o->blocks;
-        o->queue = choose_queue(s, o->stream, prev);
-        queue *q = &s->q[o->queue];
-        gl_grow((void **)&q->fifo, &q->cap, q->n + 1, sizeof *q->fifo);
-        q->fifo[q->n++] = op;
-        q->unfinished++;
-        if (q->n - q->head > s->max_depth) s->max_depth = q->n - q->head;
+        if (o->kind == GL_SCHED_RECORD || o->kind == GL_SCHED_WAIT) {
+            /* Not a queue entry: it picks no queue and moves no queue rule
+             * (gl_sched.h, "Events"); it finishes once what it waits for has. */
+            o->queue = -1;
+        } else {
+            o->queue = choose_queue(s, o->stream, s->stream_queued[o->stream]);
+            s->stream_queued[o->stream] = op;
+            queue *q = &s->q[o->queue];
+            gl_grow((void **)&q->fifo, &q->cap, q->n + 1, sizeof *q->fifo);
+            q->fifo[q->n++] = op;
+            q->unfinished++;
+            if (q->n - q->head > s->max_depth) s->max_depth = q->n - q->head;
+        }
         heap_push(s, s->now + s->m->launch_latency_ns, EV_ARRIVE, op, 0, 0);
     }
     host_next(s, t);
@@ -373,8 +380,6 @@ static int head_ready(const sim *s, const queue *q)
     if (q->head >= q->n || q->holding >= 0 || s->now < q->next_ns) return 0;
     int op = q->fifo[q->head];
     if (!s->os[op].arrived) return 0;
-    if (s->p->ops[op].kind == GL_SCHED_RECORD || s->p->ops[op].kind == GL_SCHED_WAIT)
-        return 1; /* records and waits do not hold their queue (below) */
     if (!deps_done(s, op)) return 0;
     if (s->p->ops[op].kind == GL_SCHED_LAUNCH && s->resident >= s->m->resident_grids) return 0;
     return 1;
@@ -423,11 +428,6 @@ static int advance_queues(sim *s)
             if (s->resident > s->max_resident) s->max_resident = s->resident;
             if (s->m->release_rule == GL_SCHED_RELEASE_DISPATCHED) q->holding = op;
             heap_push(s, s->now + dispatch, EV_ACCEPT, op, 0, 0);
-        } else if ((o->kind == GL_SCHED_RECORD || o->kind == GL_SCHED_WAIT) && !deps_done(s, op)) {
-            /* It completes when what it waits for has; the queue goes on meanwhile,
-             * and the stream's next operation waits for it (stream order). */
-            gl_grow((void **)&s->pending, &s->cap_pending, s->n_pending + 1, sizeof *s->pending);
-            s->pending[s->n_pending++] = op;
         } else {
             finish(s, op);
         }
@@ -531,6 +531,10 @@ static void handle(sim *s, const event *e)
         break;
     case EV_ARRIVE:
         s->os[e->op].arrived = 1;
+        if (s->p->ops[e->op].queue < 0) { /* a record or a wait: it finishes in progress() */
+            gl_grow((void **)&s->pending, &s->cap_pending, s->n_pending + 1, sizeof *s->pending);
+            s->pending[s->n_pending++] = e->op;
+        }
         break;
     case EV_WAKE: /* a queue may move on now */
         break;
@@ -575,6 +579,7 @@ static void sim_free(sim *s)
     free(s->q);
     free(s->th);
     free(s->stream_last);
+    free(s->stream_queued);
     free(s->event_last);
     free(s->sm_free);
     free(s->cwd);
@@ -618,7 +623,8 @@ int gl_sched_simulate(gl_sched_program *p, const gl_sched_machine *m, gl_sched_r
     s.th = (thread_state *)gl_xcalloc((size_t)p->n_threads + 1, sizeof *s.th);
     s.stream_last = (int *)gl_xmalloc(sizeof(int) * ((size_t)p->n_streams + 1));
     s.event_last = (int *)gl_xmalloc(sizeof(int) * ((size_t)p->n_events + 1));
-    for (int i = 0; i < p->n_streams; i++) s.stream_last[i] = -1;
+    s.stream_queued = (int *)gl_xmalloc(sizeof(int) * ((size_t)p->n_streams + 1));
+    for (int i = 0; i < p->n_streams; i++) s.stream_last[i] = s.stream_queued[i] = -1;
     for (int i = 0; i < p->n_events; i++) s.event_last[i] = -1;
     s.sm_free = (double *)gl_xmalloc(sizeof(double) * (size_t)m->sms);
     for (int i = 0; i < m->sms; i++) s.sm_free[i] = 1.0;

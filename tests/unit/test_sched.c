@@ -312,6 +312,44 @@ static void test_events(void)
     gl_sched_program_free(&p);
 }
 
+/* The seed's fan-in with more streams than queues: S = 16 streams of K = 4
+ * kernels of T = 200 at C = 8, each stream's record followed by the last
+ * stream's wait for it. Measured on an H100 (stream-events --part fan-in
+ * --streams 16 --quick): streams 0..7 start at once, streams 8..14 each start
+ * when stream i-8's last kernel does (they share its queue), and the waiting
+ * stream runs last: 2.375 ms, peak 15. The waits pick no queue; had they, the
+ * last stream's first wait would take queue 1 and push stream 7 behind
+ * stream 0 (6.5 ms, peak 8 predicted before this rule). */
+static void test_fan_in_more_streams_than_queues(void)
+{
+    enum { S = 16, K = 4, T = 200 };
+    int s[S], ev[S], first[S];
+    gl_sched_program p;
+    gl_sched_program_init(&p);
+    streams(&p, s, S, GL_SCHED_STREAM_NONBLOCKING);
+    for (int i = 0; i < S; i++) {
+        ev[i] = gl_sched_event_new(&p);
+        for (int k = 0; k < K; k++) {
+            int op = gl_sched_launch(&p, 0, s[i], 1, 32, 1, T, i * K + k);
+            if (k == 0) first[i] = op;
+        }
+        if (i < S - 1) {
+            gl_sched_record(&p, 0, s[i], ev[i]);
+            gl_sched_wait(&p, 0, s[S - 1], ev[i]);
+        }
+    }
+    gl_sched_machine m = ideal(8, 132, 128);
+    gl_sched_result r = run(&p, &m);
+    int own = 1, shared = 1;
+    for (int i = 0; i < 8; i++) own &= p.ops[first[i]].start_ns == 0;
+    for (int i = 8; i < S - 1; i++) shared &= p.ops[first[i]].start_ns == (K - 1) * T;
+    test_cond("fan-in, S = 16 at C = 8: streams 0..7 start at once, 8..14 behind the last kernel of 0..6",
+              own && shared);
+    test_cond("fan-in, S = 16 at C = 8: the waiting stream runs last (makespan (K-1)T + KT + KT = 2200), peak 15",
+              r.makespan_ns == (K - 1) * T + 2 * K * T && r.peak_concurrency == 15);
+    gl_sched_program_free(&p);
+}
+
 static void test_host(void)
 {
     /* Issue cost: each call returns issue_ns after the previous one. */
@@ -811,6 +849,7 @@ int main(void)
     test_queue_rule_env();
     test_legacy_stream();
     test_events();
+    test_fan_in_more_streams_than_queues();
     test_host();
     test_dispatch_latency();
     test_queue_entry();
