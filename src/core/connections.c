@@ -65,8 +65,8 @@ int gl_connections_env_check(char *err, size_t errlen)
     long v = strtol(env, &end, 10);
     if (*env && end != env && *end == '\0' && v >= 1 && v <= GL_CONNECTIONS_MAX) return 0;
     snprintf(err, errlen,
-             "CUDA_DEVICE_MAX_CONNECTIONS='%s' in the environment is not an integer in 1..%d; the driver would not "
-             "refuse it but %s, so gridlab does not run with it: set a value in 1..%d, unset it (the default is %d), "
+             "CUDA_DEVICE_MAX_CONNECTIONS='%s' in the environment is not an integer in 1..%d. The driver would not "
+             "refuse it: it %s. So gridlab does not run with it: set a value in 1..%d, unset it (the default is %d), "
              "or pass --connections N",
              env, GL_CONNECTIONS_MAX, GL_CONNECTIONS_DRIVER_WORDS, GL_CONNECTIONS_MAX, GL_CONNECTIONS_DEFAULT);
     return -1;

@@ -25,10 +25,13 @@ extern "C" {
 enum { GL_CONNECTIONS_DEFAULT = 8, GL_CONNECTIONS_MAX = 32 };
 
 /* What the driver does with a value outside 1..32, as measured on an H100
- * (driver 580) by the queues a depth-first program could use. */
+ * (driver 580) by how many queues a depth-first program of 16 and of 64
+ * streams used: it reads the leading digits ('1.5' ran with 1 queue, '8x' and
+ * '4abc' with 8 and 4), takes an empty value, a non-number or 0 as the default
+ * 8, and anything above 32 (33, 48, 64, 100) or below 0 (-1, -8) as 32. */
 #define GL_CONNECTIONS_DRIVER_WORDS                                                                                  \
-    "reads only its leading digits ('1.5' runs with 1 queue, '8x' with 8) and runs with its default for an empty "    \
-    "value, a non-number or 0"
+    "would read only its leading digits ('1.5' runs with 1 queue, '8x' with 8), take an empty value, a "             \
+    "non-number or 0 as its default 8, and a value above 32 or below 0 as 32 (measured on an H100, driver 580)"
 
 /* Is a shared library whose file name starts with prefix (e.g. "libcuda.so")
  * mapped into this process? 1, 0, or -1 when /proc/self/maps cannot be read. */
