@@ -122,6 +122,24 @@ $(BUILD)/tests/gpu/%: tests/gpu/%.cu tests/unit/harness.h $(LIB_CUDA) $(LIB_HOST
 
 all: $(BINS) $(UNIT_TESTS) $(GPU_TESTS)
 
+# ---- the last line of a run: the program's own exit code ------------------------------
+# make exits 2 whenever a recipe fails, whatever the program said, so every
+# target that runs an experiment ends with a line that gives the program's exit
+# code and what it means (src/core/gl_common.h, the README's table), e.g.
+#   make run-false-dependency: exit 77 (skipped: no suitable GPU)
+# (after a failure make's own "*** [...] Error N" follows it, on stderr).
+# Each recipe line of these targets runs inside a shell that prints that line
+# when the recipe line ends, so each of their recipes must stay ONE line (a
+# second line would print a second verdict). "private": what is built on the
+# way keeps the plain shell.
+exit_meaning = case $$rc in 0) w="ok";; 1) w="a check or claim failed";; 2) w="usage error";; 3) w="CUDA error";; \
+  4) w="out of host memory";; 5) w="a result file could not be written";; 6) w="internal error (a bug)";; \
+  77) w="skipped: no suitable GPU";; *) if [ $$rc -gt 128 ]; then w="killed by signal $$((rc - 128))"; \
+  else w="not a gridlab exit code"; fi;; esac
+VERDICT_TARGETS := $(addprefix run-,$(EXPERIMENTS)) $(addprefix profile-,$(EXPERIMENTS)) sweep-connections sweep-hyperq \
+                   validate-model
+$(VERDICT_TARGETS): private .SHELLFLAGS = -c '$(SHELL) -c "$$0"; rc=$$?; $(exit_meaning); echo "make $@: exit $$rc ($$w)"; exit $$rc'
+
 $(addprefix run-,$(EXPERIMENTS)): run-%: $(BUILD)/bin/%
 	$(BUILD)/bin/$* $(ARGS)
 
@@ -133,22 +151,29 @@ endif
 endif
 
 # --profile: one run of each configuration, no warm-up or repeats, so the report shows one clean instance of each.
-$(addprefix profile-,$(EXPERIMENTS)): profile-%: $(BUILD)/bin/%
-	@mkdir -p $(BUILD)/profiles
-	$(NSYS) profile --trace=cuda,nvtx,osrt --force-overwrite=true -o $(BUILD)/profiles/$* $(BUILD)/bin/$* --profile $(ARGS)
-	@echo "report: $(BUILD)/profiles/$*.nsys-rep  (open it in Nsight Systems, or: $(NSYS) stats $(BUILD)/profiles/$*.nsys-rep)"
+# One line (see the verdict above); a report left from an earlier run is removed first, so that only a new one is named.
+$(addprefix profile-,$(EXPERIMENTS)): profile-%: $(BUILD)/bin/% | $(BUILD)/profiles
+	@rm -f $(BUILD)/profiles/$*.nsys-rep; rc=0; \
+	$(NSYS) profile --trace=cuda,nvtx,osrt --force-overwrite=true -o $(BUILD)/profiles/$* $(BUILD)/bin/$* --profile $(ARGS) || rc=$$?; \
+	if [ -f $(BUILD)/profiles/$*.nsys-rep ]; then echo "report: $(BUILD)/profiles/$*.nsys-rep  (open it in Nsight Systems, or: $(NSYS) stats $(BUILD)/profiles/$*.nsys-rep)"; fi; \
+	exit $$rc
+$(BUILD)/profiles $(BUILD)/sweep:
+	@mkdir -p $@
 
-# Sanitizers serialize kernels, so timing claims are reported but not enforced there.
-SANITIZE_ARGS ?= --quick --skip-timing-claims
+# Each experiment runs in its tool-sized configuration, the " * Sanitize: ..."
+# line of its header (every kernel and variant once, small inputs, timing claims
+# SKIP: sanitizers serialize kernels); SANITIZE_ARGS or ARGS replace it.
+SANITIZE_ARGS ?=
 $(addprefix sanitize-,$(EXPERIMENTS)): sanitize-%: $(BUILD)/bin/%
 	@SANITIZER=$(SANITIZER) bash tests/sanitize.sh $(BUILD)/bin/$* $(SANITIZE_ARGS) $(ARGS)
 
 # Every experiment, even after one fails, then one line per experiment and tool.
 sanitize-all: $(BINS)
-	@status=0; for e in $(EXPERIMENTS); do \
+	@status=0; start=$$(date +%s); for e in $(EXPERIMENTS); do \
 	  SANITIZER=$(SANITIZER) bash tests/sanitize.sh $(BUILD)/bin/$$e $(SANITIZE_ARGS) > $(BUILD)/sanitize-$$e.log 2>&1 || status=1; \
 	  cat $(BUILD)/sanitize-$$e.log; \
-	done; echo; grep -h "^sanitize " $(foreach e,$(EXPERIMENTS),$(BUILD)/sanitize-$(e).log); exit $$status
+	done; echo; grep -h "^sanitize " $(foreach e,$(EXPERIMENTS),$(BUILD)/sanitize-$(e).log); \
+	echo "sanitize-all: $(words $(EXPERIMENTS)) experiments, 3 tools each, in $$(( $$(date +%s) - start )) s"; exit $$status
 
 test-unit: $(UNIT_TESTS)
 	@bash tests/run.sh unit
@@ -176,10 +201,9 @@ sweep-connections: $(BUILD)/bin/false-dependency
 
 # hyperq once per C; the merged results and the plot go to experiments/results/<gpu>/.
 # A failed claim still records the results (and the exit status says so).
-sweep-hyperq: $(BUILD)/bin/hyperq
-	@mkdir -p $(BUILD)/sweep
-	@rm -f $(BUILD)/sweep/hyperq.json $(BUILD)/sweep/hyperq.csv
-	@rc=0; $(BUILD)/bin/hyperq --connections $(CONNECTIONS) --json $(BUILD)/sweep/hyperq.json \
+sweep-hyperq: $(BUILD)/bin/hyperq | $(BUILD)/sweep
+	@rm -f $(BUILD)/sweep/hyperq.json $(BUILD)/sweep/hyperq.csv; \
+	rc=0; $(BUILD)/bin/hyperq --connections $(CONNECTIONS) --json $(BUILD)/sweep/hyperq.json \
 	  --csv $(BUILD)/sweep/hyperq.csv $(ARGS) || rc=$$?; \
 	if [ -f $(BUILD)/sweep/hyperq.json ]; then \
 	  $(PYTHON) experiments/plot-hyperq.py $(BUILD)/sweep/hyperq.json --csv $(BUILD)/sweep/hyperq.csv || rc=$$?; fi; \
@@ -192,6 +216,12 @@ validate-model: $(BUILD)/bin/false-dependency
 clean:
 	rm -rf $(BUILD)
 
+# A target make has no rule for: a goal gets a pointer to make help instead of
+# make's "No rule to make target"; a missing file that a rule needs is named as
+# such. Exit 2: a usage error.
+.DEFAULT:
+	@$(if $(filter $@,$(MAKECMDGOALS)),echo "make: no target '$@'; make help lists every target$(if $(filter run-% profile-% sanitize-%,$@),; the experiments are: $(EXPERIMENTS))",echo "make: '$@' is missing, and no rule makes it") >&2; exit 2
+
 help:
 	@echo "gridlab make targets (CUDA_ARCH=$(CUDA_ARCH), $(CUDA_ARCH_ORIGIN); BUILD=$(BUILD))"
 	@echo "  all                        build every experiment and the unit tests"
@@ -199,8 +229,8 @@ help:
 	@echo "  test-unit                  host unit tests only (no GPU needed)"
 	@echo "  test-cli                   command-line tests of every binary (no GPU needed)"
 	@echo "  test-gpu                   every experiment in --quick mode, plus GPU-only cases"
-	@echo "  test-gpu-large             the hash tables at 2^26 keys (minutes of host-side checks)"
-	@echo "  sanitize-all               compute-sanitizer memcheck, racecheck and synccheck on every experiment"
+	@echo "  test-gpu-large             every speed claim at 8 random sizes of its range, the hash tables at 2^26 keys (minutes)"
+	@echo "  sanitize-all               compute-sanitizer memcheck, racecheck and synccheck on every experiment (its Sanitize: configuration)"
 	@echo "  sweep-hyperq               hyperq once per C in CONNECTIONS=$(CONNECTIONS); results and plot in experiments/results/<gpu>/"
 	@echo "  validate-model             the scheduling model against false-dependency on 72 random shapes (ARGS=--shapes N --seed S)"
 	@echo "  sweep-connections          false-dependency once per CUDA_DEVICE_MAX_CONNECTIONS in CONNECTIONS=$(CONNECTIONS), one merged table"
@@ -213,7 +243,8 @@ help:
 	    b=$$(sed -n 's/^ \* Build: *//p' $$s | head -n 1); \
 	    printf '  %-26s %s (ARGS="..." passes options; ARGS=--help lists them)\n' "run-$$e" "$$q"; \
 	    printf '  %-26s %s\n' "profile-$$e" "one run of each configuration under nsys, into $(BUILD)/profiles/$$e.nsys-rep (NSYS=path)"; \
-	    printf '  %-26s %s\n' "sanitize-$$e" "compute-sanitizer memcheck, racecheck, synccheck on a --quick run (built with: $$b)"; \
+	    printf '  %-26s %s\n' "sanitize-$$e" "compute-sanitizer memcheck, racecheck, synccheck on its Sanitize: configuration (built with: $$b)"; \
 	  done; \
 	done
+	@echo "run-, profile- and sweep targets and validate-model end with one line: make <target>: exit <code> (<meaning>)"
 	@echo "variables: CUDA_ARCH=NN  BUILD=dir  DEBUG=1  V=1  ARGS=\"...\"  NSYS=path  SANITIZER=path  CONNECTIONS=1,2,4"

@@ -1,15 +1,20 @@
 #!/usr/bin/env bash
 # cli.sh - command-line tests of every experiment binary. Needs no GPU: usage
 # errors are caught before the CUDA runtime starts, and the no-GPU case is
-# forced with CUDA_VISIBLE_DEVICES="" where a GPU is present.
+# forced with CUDA_VISIBLE_DEVICES="" where a GPU is present. A binary or a
+# recorded result that a test needs and that is missing fails that test
+# (need_bin, need_file); a case this machine cannot run is a counted skip.
 set -u
 cd "$(dirname "$0")/.."
 . tests/lib.sh
 
-list=$(experiments)
-[ -n "$list" ] || { not_ok "experiment binaries exist in $BIN (run make all first)"; finish; exit 1; }
+[ -n "$(experiments)" ] || { not_ok "experiment binaries exist in $BIN (run make all first)"; finish; exit 1; }
+# Every experiment that has a source file, so that a binary that was not built
+# fails its tests instead of leaving them out.
+list=$(for s in src/*/*.cu src/*/*.c; do case $s in src/core/*) ;; *) [ -f "$s" ] && basename "${s%.*}" ;; esac; done)
 
 for e in $list; do
+    need_bin "$e" || continue
     b=$BIN/$e
     expect "$e --help exits 0 with usage" 0 "^usage: $e \[options\]" "$b" --help
     expect "$e --help lists the common options and exit codes" 0 "--repeat N.*default 10" "$b" --help
@@ -32,7 +37,7 @@ for e in $list; do
         env CUDA_VISIBLE_DEVICES= "$b" --quick --connections 1,2
 done
 
-if [ -x "$BIN/false-dependency" ]; then
+if need_bin false-dependency; then
     b=$BIN/false-dependency
     expect "false-dependency --help names the model" 0 "scheduling simulation" "$b" --help
     expect "false-dependency --streams 0 exits 2" 2 "--streams: '0' is out of range; accepted: integer 1\.\.1024" "$b" --streams 0
@@ -44,7 +49,7 @@ if [ -x "$BIN/false-dependency" ]; then
     expect "false-dependency --blocks 2000000 exits 2" 2 "--blocks" "$b" --blocks 2000000
 fi
 
-if [ -x "$BIN/hyperq" ]; then
+if need_bin hyperq; then
     b=$BIN/hyperq
     expect "hyperq --part nowhere exits 2" 2 "accepted: one of all\|map\|dispatch\|sweep\|legacy" "$b" --part nowhere
     expect "hyperq --streams 16,0 exits 2" 2 "--streams" "$b" --streams 16,0
@@ -52,7 +57,7 @@ if [ -x "$BIN/hyperq" ]; then
     expect "hyperq --legacy-kernel-us 0 exits 2" 2 "--legacy-kernel-us" "$b" --legacy-kernel-us 0
 fi
 
-if [ -x "$BIN/nested-hello" ]; then
+if need_bin nested-hello; then
     b=$BIN/nested-hello
     expect "nested-hello --threads 2048 exits 2" 2 "--threads: '2048' is out of range; accepted: integer 1\.\.1024" "$b" --threads 2048
     expect "nested-hello --blocks 0 exits 2" 2 "--blocks: '0' is out of range" "$b" --blocks 0
@@ -68,13 +73,29 @@ expect "validate-model.py --shapes 0 exits 2" 2 "--shapes and --repeat must be a
 expect "validate-model.py without the binary exits 2" 2 "is not built" python3 experiments/validate-model.py --bin /nonexistent/false-dependency
 printf 'streams\n' > "$tmpd/empty.csv"
 expect "validate-model.py --from-csv with no shapes exits 2" 2 "has no shapes" python3 experiments/validate-model.py --from-csv "$tmpd/empty.csv"
-if [ -f experiments/results/h200/validate-model.csv ]; then
+if need_file experiments/results/h200/validate-model.csv "validate-model.py --from-csv"; then
     expect "validate-model.py --from-csv reproduces the recorded H200 summary" 0 "peak concurrency exact in 71 of 72 shapes" \
         python3 experiments/validate-model.py --from-csv experiments/results/h200/validate-model.csv --out "$tmpd/vm"
 fi
-if [ -f experiments/results/h200/hyperq-sweep.json ]; then
-    expect "plot-hyperq.py records a sweep and plots it, or says how to get matplotlib" 0 "plot: |plot skipped: matplotlib is missing" \
-        python3 experiments/plot-hyperq.py experiments/results/h200/hyperq-sweep.json --out "$tmpd/hq"
+# The picture itself where matplotlib is there; where it is not, the numbers are
+# still recorded and the picture is a skip, said as one.
+if need_file experiments/results/h200/hyperq-sweep.json "plot-hyperq.py"; then
+    if python3 -c "import matplotlib" >/dev/null 2>&1; then
+        expect "plot-hyperq.py records a sweep and plots it" 0 "^plot: " \
+            python3 experiments/plot-hyperq.py experiments/results/h200/hyperq-sweep.json --out "$tmpd/hq"
+        check "plot-hyperq.py draws a PNG of the sweep (a PNG signature, at least 400x300 pixels, over 10 kB)" python3 -c '
+import struct, sys
+data = open(sys.argv[1], "rb").read()
+assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+w, h = struct.unpack(">II", data[16:24])
+assert w >= 400 and h >= 300, "only %dx%d pixels" % (w, h)
+assert len(data) > 10000, "only %d bytes" % len(data)' "$tmpd/hq/hyperq-sweep.png"
+    else
+        expect "plot-hyperq.py without matplotlib records the sweep and says how to get it" 0 "plot skipped: matplotlib is missing" \
+            python3 experiments/plot-hyperq.py experiments/results/h200/hyperq-sweep.json --out "$tmpd/hq"
+        check "plot-hyperq.py without matplotlib still records the sweep's JSON" test -s "$tmpd/hq/hyperq-sweep.json"
+        skip "plot-hyperq.py draws a PNG of the sweep" "matplotlib is not installed (python3 -c 'import matplotlib' fails)"
+    fi
 fi
 expect "plot-hyperq.py on a missing file exits 2" 2 "cannot read" python3 experiments/plot-hyperq.py "$tmpd/missing.json"
 rm -rf "$tmpd"
@@ -88,7 +109,7 @@ after=$(stat -c %Y "$BIN/false-dependency" 2>/dev/null)
 if [ "$before" = "$after" ]; then ok "make profile-* without nsys rebuilds nothing"; else not_ok "make profile-* without nsys rebuilt the binary"; fi
 expect "make help lists every target with one line" 0 "run-false-dependency .*CUDA_DEVICE_MAX_CONNECTIONS|run-false-dependency +how long" \
     make -s --no-print-directory help
-if [ -x "$BIN/launch-latency" ]; then
+if need_bin launch-latency; then
     b=$BIN/launch-latency
     expect "launch-latency --help names every part" 0 "one of all\|host\|graph\|device\|many\|latency\|device-graph" "$b" --help
     expect "launch-latency --launches 0 exits 2" 2 "--launches: '0' is out of range; accepted: integer 1\.\.100000" "$b" --launches 0
@@ -104,7 +125,7 @@ if [ -x "$BIN/launch-latency" ]; then
         env CUDA_VISIBLE_DEVICES= "$b" --quick --part device
 fi
 
-if [ -x "$BIN/nested-reduce" ]; then
+if need_bin nested-reduce; then
     b=$BIN/nested-reduce
     expect "nested-reduce --help lists every variant" 0 "nested-nosync, nested2, nested-tail, flat, cub, nested-agg, nested-nosync-racy" "$b" --help
     expect "nested-reduce --block 3 exits 2: the trees need a power of two" 2 "--block 3: must be a power of two" "$b" --block 3
@@ -121,7 +142,7 @@ if [ -x "$BIN/nested-reduce" ]; then
         "--trace/--timeline: nested at --n 67108864 makes 1048577 grids" env CUDA_VISIBLE_DEVICES= "$b" --n 67108864 --trace /tmp/nr-trace.json
 fi
 
-if [ -x "$BIN/cdp-limits" ]; then
+if need_bin cdp-limits; then
     b=$BIN/cdp-limits
     expect "cdp-limits --part nowhere exits 2" 2 "accepted: one of all\|pool\|depth\|memory" "$b" --part nowhere
     expect "cdp-limits --launch sideways exits 2" 2 "accepted: one of tail\|fire-and-forget\|null\|all" "$b" --launch sideways
@@ -143,7 +164,7 @@ if [ -x "$BIN/cdp-limits" ]; then
         env CUDA_VISIBLE_DEVICES= "$b" --quick --part depth
 fi
 for e in default-stream default-stream-per-thread; do
-    [ -x "$BIN/$e" ] || continue
+    need_bin "$e" || continue
     b=$BIN/$e
     expect "$e --help lists every variant" 0 "one of all\|blocking\|non-blocking\|per-thread\|implicit" "$b" --help
     expect "$e --variant nowhere exits 2" 2 "--variant: .*accepted: one of all\|blocking\|non-blocking\|per-thread\|implicit" \
@@ -156,14 +177,14 @@ for e in default-stream default-stream-per-thread; do
     expect "$e --variant implicit without a GPU exits 77" 77 "^no suitable GPU: " \
         env CUDA_VISIBLE_DEVICES= "$b" --quick --variant implicit
 done
-if [ -x "$BIN/default-stream-per-thread" ]; then
+if need_bin default-stream-per-thread; then
     expect "default-stream-per-thread asks its own question" 0 "^default-stream-per-thread: built with --default-stream per-thread" \
         "$BIN/default-stream-per-thread" --help
     expect "make help lists run-default-stream-per-thread, built per-thread" 0 \
         "sanitize-default-stream-per-thread .*\(built with: per-thread\)" make -s --no-print-directory help
 fi
 
-if [ -x "$BIN/stream-events" ]; then
+if need_bin stream-events; then
     b=$BIN/stream-events
     expect "stream-events --help names every part" 0 "one of all\|fan-in\|fan-out\|dag\|cost\|accuracy" "$b" --help
     expect "stream-events --help names the model" 0 "scheduling simulation" "$b" --help
@@ -183,7 +204,7 @@ if [ -x "$BIN/stream-events" ]; then
 fi
 
 
-if [ -x "$BIN/histogram" ]; then
+if need_bin histogram; then
     b=$BIN/histogram
     expect "histogram --help lists every variant" 0 \
         "cpu, global-atomic, block-partition, interleaved, privatized, aggregated, best, cub" "$b" --help
@@ -206,7 +227,7 @@ if [ -x "$BIN/histogram" ]; then
         env CUDA_VISIBLE_DEVICES= "$b" --quick --bins 7 --input single --variant best,cub
 fi
 
-if [ -x "$BIN/scan" ]; then
+if need_bin scan; then
     b=$BIN/scan
     expect "scan --help lists every variant" 0 \
         "cpu, kogge-stone, brent-kung, hierarchical, hierarchical-cdp, decoupled-lookback, cub" "$b" --help
@@ -231,7 +252,7 @@ if [ -x "$BIN/scan" ]; then
         env CUDA_VISIBLE_DEVICES= "$b" --quick --variant hierarchical-cdp
 fi
 
-if [ -x "$BIN/atomic-lock" ]; then
+if need_bin atomic-lock; then
     b=$BIN/atomic-lock
     expect "atomic-lock --help names every part" 0 "one of all\|dot\|contention\|its" "$b" --help
     expect "atomic-lock --part nowhere exits 2" 2 \
@@ -263,7 +284,7 @@ if [ -x "$BIN/atomic-lock" ]; then
         make -s --no-print-directory help
 fi
 
-if [ -x "$BIN/omp-streams" ]; then
+if need_bin omp-streams; then
     b=$BIN/omp-streams
     expect "omp-streams --help names the model and the modes" 0 "scheduling simulation of N host threads" "$b" --help
     expect "omp-streams --threads 0 exits 2" 2 "--threads: 0 is out of range; accepted: integers 1\.\.1024" "$b" --threads 0
@@ -283,7 +304,7 @@ expect "GRIDLAB_QUEUE_RULE=fifo is refused before the runtime starts" 2 \
 expect "make help lists run-omp-streams under src/omp, built with openmp" 0 "sanitize-omp-streams .*\(built with: openmp\)" \
     make -s --no-print-directory help
 
-if [ -x "$BIN/hash-table" ]; then
+if need_bin hash-table; then
     b=$BIN/hash-table
     expect "hash-table --help names every table" 0 "one of all\|chained-lock\|chained-lockfree\|open-addressing" "$b" --help
     expect "hash-table --keys 0 exits 2" 2 "--keys: '0' is out of range; accepted: integer 1\.\.67108864" "$b" --keys 0
@@ -305,14 +326,134 @@ if [ -x "$BIN/hash-table" ]; then
     expect "hash-table --table chained-lock --load 0.9 --dups 10 without a GPU exits 77" 77 "^no suitable GPU: " \
         env CUDA_VISIBLE_DEVICES= "$b" --quick --table chained-lock --load 0.9 --dups 10
 fi
-if [ -x "$BIN/scan-nocdp" ]; then
+if need_bin scan-nocdp; then
     expect "scan-nocdp --variant hierarchical-cdp exits 2: built without the device runtime" 2 \
         "--variant hierarchical-cdp: scan-nocdp is built without the device runtime" "$BIN/scan-nocdp" --variant hierarchical-cdp
     expect "scan-nocdp --variant all leaves hierarchical-cdp out (without a GPU: 77, not 2)" 77 "^no suitable GPU: " \
         env CUDA_VISIBLE_DEVICES= "$BIN/scan-nocdp" --quick --variant all
 fi
-if [ -x "$BIN/scan" ]; then
+if need_bin scan; then
     expect "scan --tile-order sideways exits 2" 2 "--tile-order: 'sideways' is not accepted; accepted: one of block\|ticket" \
         "$BIN/scan" --tile-order sideways
 fi
+
+# ---- the first run, and the environment ------------------------------------------------
+# What a new user meets without a GPU: the reason in plain words (no driver,
+# an old driver, no GPU visible), what still works, and make's last line.
+tmpd=$(mktemp -d)
+if need_bin false-dependency; then
+    b=$BIN/false-dependency
+    if python3 -c 'import ctypes; ctypes.CDLL("libcuda.so.1")' >/dev/null 2>&1; then
+        expect "a run with a driver and no visible GPU says no GPU is visible" 77 "^no suitable GPU: no GPU is visible \(CUDA driver [0-9]+\.[0-9]+ is installed; CUDA_VISIBLE_DEVICES=''" \
+            env CUDA_VISIBLE_DEVICES= "$b" --quick
+    else
+        expect "a run without a CUDA driver says there is none, not that it is too old" 77 \
+            "^no suitable GPU: no CUDA driver is installed: libcuda.so.1 cannot be loaded \(" "$b" --quick
+    fi
+    expect "a run without a GPU names what still works (make test)" 77 "^what still works without a GPU: make test runs the CPU suite" \
+        env CUDA_VISIBLE_DEVICES= "$b" --quick
+    # A stand-in driver (tests/fake-libcuda.c) shows the other two cases on any machine.
+    mkdir -p "$tmpd/old" "$tmpd/nodev"
+    if gcc -shared -fPIC -DDRIVER_VERSION=12040 -DINIT_RESULT=0 -o "$tmpd/old/libcuda.so.1" tests/fake-libcuda.c; then
+        expect "a run with a driver older than the runtime names both versions and says to upgrade the driver" 77 \
+            "^no suitable GPU: the CUDA driver is older than the CUDA runtime of this build: the driver supports CUDA 12\.4, the runtime is CUDA [0-9]+\.[0-9]+; upgrade the NVIDIA driver to one for CUDA [0-9]+\.[0-9]+ or newer" \
+            env LD_LIBRARY_PATH="$tmpd/old" "$b" --quick
+    else
+        not_ok "tests/fake-libcuda.c builds with gcc (the old-driver case needs it)"
+    fi
+    if gcc -shared -fPIC -DDRIVER_VERSION=99000 -DINIT_RESULT=100 -o "$tmpd/nodev/libcuda.so.1" tests/fake-libcuda.c; then
+        expect "a run with a current driver and no GPU says no GPU is visible" 77 \
+            "^no suitable GPU: no GPU is visible \(CUDA driver 99\.0 is installed\)" \
+            env -u CUDA_VISIBLE_DEVICES LD_LIBRARY_PATH="$tmpd/nodev" "$b" --quick
+        expect "a run with no GPU visible mentions a CUDA_VISIBLE_DEVICES that may hide them" 77 \
+            "no GPU is visible \(CUDA driver 99\.0 is installed; CUDA_VISIBLE_DEVICES='' may hide them\)" \
+            env CUDA_VISIBLE_DEVICES= LD_LIBRARY_PATH="$tmpd/nodev" "$b" --quick
+    else
+        not_ok "tests/fake-libcuda.c builds with gcc (the no-GPU case needs it)"
+    fi
+    out=$(env CUDA_VISIBLE_DEVICES= "$b" --quick 2>&1)
+    if grep -q "no suitable GPU: no suitable GPU" <<<"$out"; then not_ok "the no-GPU reason says 'no suitable GPU' once" "$out"
+    else ok "the no-GPU reason says 'no suitable GPU' once"; fi
+
+    # CUDA_DEVICE_MAX_CONNECTIONS: the driver reads only leading digits and takes
+    # anything, so a value outside 1..32 is refused before the runtime starts.
+    for v in 0 33 abc -1 8x 1.5 ''; do
+        expect "CUDA_DEVICE_MAX_CONNECTIONS='$v' is refused (exit 2), naming the value" 2 \
+            "CUDA_DEVICE_MAX_CONNECTIONS='${v//./\\.}' in the environment is not an integer in 1\.\.32" \
+            env CUDA_DEVICE_MAX_CONNECTIONS="$v" CUDA_VISIBLE_DEVICES= "$b" --quick
+    done
+    for v in 4 ' 4' 04; do
+        expect "CUDA_DEVICE_MAX_CONNECTIONS='$v' is accepted (without a GPU: 77, not 2)" 77 "^no suitable GPU: " \
+            env CUDA_DEVICE_MAX_CONNECTIONS="$v" CUDA_VISIBLE_DEVICES= "$b" --quick
+    done
+    expect "--connections 2 overrides a bad CUDA_DEVICE_MAX_CONNECTIONS (without a GPU: 77, not 2)" 77 \
+        "note: --connections 2 overrides CUDA_DEVICE_MAX_CONNECTIONS=abc" \
+        env CUDA_DEVICE_MAX_CONNECTIONS=abc CUDA_VISIBLE_DEVICES= "$b" --quick --connections 2
+    expect "GRIDLAB_QUEUE_RULE=bogus is refused (exit 2), naming the value" 2 "GRIDLAB_QUEUE_RULE: 'bogus' is not a queue rule" \
+        env GRIDLAB_QUEUE_RULE=bogus CUDA_VISIBLE_DEVICES= "$b" --quick
+
+    # A sweep stops at the first run without a GPU, and says why once.
+    out=$(env CUDA_VISIBLE_DEVICES= "$b" --quick --connections 1,2,4 2>&1)
+    rc=$?
+    n=$(grep -c "^no suitable GPU: " <<<"$out")
+    if [ "$rc" -eq 77 ] && [ "$n" -eq 1 ] && ! grep -q "== sweep 2 of 3" <<<"$out" &&
+        grep -q "the sweep stops there (not run: CUDA_DEVICE_MAX_CONNECTIONS=2,4)" <<<"$out"; then
+        ok "a sweep without a GPU stops at its first value, gives the reason once and exits 77"
+    else
+        not_ok "a sweep without a GPU stops at its first value, gives the reason once and exits 77" "exit $rc, $n reasons: $out"
+    fi
+fi
+
+# make's own status is 2 for any failure: the program's code is on the last line.
+# ($1: the expected last line of stdout, $2: make's exit status; the rest: make's arguments)
+make_last_line() {
+    local want=$1 want_rc=$2 out rc last
+    shift 2
+    out=$(env CUDA_VISIBLE_DEVICES= make -s --no-print-directory BUILD="${BUILD:-build}" "$@" 2>/dev/null)
+    rc=$?
+    last=$(tail -n 1 <<<"$out")
+    if [ "$rc" -eq "$want_rc" ] && [ "$last" = "$want" ]; then ok "make $* ends with '$want'"
+    else not_ok "make $* ends with '$want'" "make exited $rc; its last line: $last"; fi
+}
+if need_bin false-dependency; then
+    make_last_line "make run-false-dependency: exit 77 (skipped: no suitable GPU)" 2 run-false-dependency
+    make_last_line "make run-false-dependency: exit 2 (usage error)" 2 run-false-dependency ARGS="--repeat 0"
+    make_last_line "make run-false-dependency: exit 0 (ok)" 0 run-false-dependency ARGS="--help"
+    make_last_line "make sweep-connections: exit 77 (skipped: no suitable GPU)" 2 sweep-connections CONNECTIONS=1,2
+    out=$(env CUDA_VISIBLE_DEVICES= make -s --no-print-directory BUILD="${BUILD:-build}" run-false-dependency 2>&1)
+    if [ "$(tail -n 2 <<<"$out" | head -n 1)" = "make run-false-dependency: exit 77 (skipped: no suitable GPU)" ] &&
+        tail -n 1 <<<"$out" | grep -q "Error 77$"; then
+        ok "on the terminal, only make's own 'Error 77' line follows the verdict"
+    else
+        not_ok "on the terminal, only make's own 'Error 77' line follows the verdict" "$(tail -n 4 <<<"$out")"
+    fi
+    make_last_line "make run-false-dependency: exit 0 (ok)" 0 run-false-dependency ARGS="--seed '1' --help"
+fi
+expect "make run-nosuch points to make help and exits 2" 2 "^make: no target 'run-nosuch'; make help lists every target; the experiments are: .*false-dependency" \
+    make -s --no-print-directory BUILD="${BUILD:-build}" run-nosuch
+expect "make with an unknown target exits 2, pointing to make help" 2 "^make: no target 'nosuch'; make help lists every target$" \
+    make -s --no-print-directory BUILD="${BUILD:-build}" nosuch
+
+# run.sh's totals count skipped cases, from a shell suite (lib.sh's skip) and
+# from a unit test (the harness's "K skipped"), and the last line stays the count.
+mkdir -p "$tmpd/b/tests"
+cat >"$tmpd/b/tests/test_a" <<'SUITE'
+#!/usr/bin/env bash
+. tests/lib.sh
+ok "one"
+skip "two" "not here"
+skip "three" "not here either"
+finish
+SUITE
+printf '#!/bin/sh\necho "ok 1 - x # SKIP why"\necho "ok 2 - y"\necho "1 skipped"\necho "1 passed, 0 failed"\n' >"$tmpd/b/tests/test_b"
+chmod +x "$tmpd/b/tests/test_a" "$tmpd/b/tests/test_b"
+out=$(BUILD="$tmpd/b" bash tests/run.sh unit 2>&1)
+rc=$?
+if [ "$rc" -eq 0 ] && [ "$(tail -n 2 <<<"$out" | tr '\n' '|')" = "3 skipped|2 passed, 0 failed|" ] &&
+    grep -q "^ok 2 - two # SKIP not here$" <<<"$out" && grep -q "^  unit/test_a: 2 skipped$" <<<"$out"; then
+    ok "run.sh adds up the suites' skipped cases on the line before its final count"
+else
+    not_ok "run.sh adds up the suites' skipped cases on the line before its final count" "exit $rc: $out"
+fi
+rm -rf "$tmpd"
 finish

@@ -1,10 +1,22 @@
 #!/usr/bin/env bash
-# gpu-large.sh - the Done-means sizes that take minutes each (make test-gpu-large):
-# the hash tables at 2^26 keys, distinct and all one key. Not part of make test.
+# gpu-large.sh - the sizes that take minutes each (make test-gpu-large): every
+# speed claim at 8 seeded random sizes of its range (experiments/claim-sweep.py),
+# and the hash tables at 2^26 keys, distinct and all one key. Not part of make test.
 set -u
 cd "$(dirname "$0")/.."
 . tests/lib.sh
-if [ -x "$BIN/hash-table" ]; then
+# The sweep's own table (the worst ratio of each claim over its sizes) is shown whatever the outcome.
+out=$(timeout 2400 python3 experiments/claim-sweep.py --bin-dir "$BIN" --sizes 8 2>&1)
+rc=$?
+printf '%s\n' "$out" | sed -n '/^| claim/,$p'
+if [ $rc -eq 0 ]; then
+    ok "every speed claim holds at 8 random sizes of its range"
+else
+    not_ok "every speed claim holds at 8 random sizes of its range (exit $rc)" "$(printf '%s' "$out" | grep -E 'FAIL|error|SKIP' | head -n 12)"
+fi
+if [ ! -x "$BIN/hash-table" ]; then
+    not_ok "hash-table at 2^26" "$BIN/hash-table is missing (make all)"
+else
     b=$BIN/hash-table
     # Three samples judge no speed; the host-side checks of 6 GB of tables take a few minutes.
     TEST_TIMEOUT=900 expect "hash-table at 2^26: every table exact" 0 "^verdict: PASS" \

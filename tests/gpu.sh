@@ -14,6 +14,19 @@ for e in $list; do
     expect "$e --quick exits 0" 0 "^verdict: PASS" "$BIN/$e" --quick
 done
 
+# Tools that inject themselves must see the experiment run as it runs alone:
+# compute-sanitizer maps libcuda before main, which once made every gated
+# experiment exit before its first CUDA call. One gated experiment and one
+# that is gated and launches from the device, each in its Sanitize: configuration.
+if command -v "${SANITIZER:-compute-sanitizer}" >/dev/null 2>&1; then
+    for e in histogram nested-reduce; do
+        TEST_TIMEOUT=600 expect "memcheck runs $e as it runs alone, and finds nothing" 0 \
+            "^sanitize $e memcheck: PASS" env SANITIZE_TOOLS=memcheck bash tests/sanitize.sh "$BIN/$e"
+    done
+else
+    skip "memcheck runs histogram and nested-reduce as they run alone" "compute-sanitizer is not on PATH"
+fi
+
 if [ -x "$BIN/false-dependency" ]; then
     b=$BIN/false-dependency
     expect "false-dependency --quick --connections 1: one queue, the staircase model" 0 \

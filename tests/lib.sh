@@ -1,15 +1,39 @@
 # lib.sh - shared helpers of the shell test suites: one "ok"/"not ok" line per
-# case, and a final "N passed, M failed" from finish.
+# case, "ok N - NAME # SKIP WHY" for a case that cannot run here, and from
+# finish a "K skipped" line (when any were) and a final "N passed, M failed".
 pass=0
 fail=0
+skipped=0
 BIN=${BUILD:-build}/bin
 
-ok() { pass=$((pass + 1)); echo "ok $((pass + fail)) - $1"; }
+ok() { pass=$((pass + 1)); echo "ok $((pass + fail + skipped)) - $1"; }
 not_ok() {
     fail=$((fail + 1))
-    echo "not ok $((pass + fail)) - $1"
+    echo "not ok $((pass + fail + skipped)) - $1"
     [ -n "${2:-}" ] && printf '%s\n' "$2" | head -n 12 | sed 's/^/#   /'
     return 0
+}
+# skip NAME WHY: a case that cannot run on this machine (TAP's "# SKIP"),
+# counted as skipped, never as passed.
+skip() {
+    skipped=$((skipped + 1))
+    echo "ok $((pass + fail + skipped)) - $1 # SKIP $2"
+}
+
+# need_bin NAME: true when the experiment binary $BIN/NAME exists; otherwise a
+# failed case saying it is missing, so that its tests fail instead of vanishing.
+need_bin() {
+    [ -x "$BIN/$1" ] && return 0
+    not_ok "$1: its tests need $BIN/$1, which is missing (run make all)"
+    return 1
+}
+
+# need_file PATH WHAT: true when PATH exists; otherwise a failed case saying
+# that WHAT needs it.
+need_file() {
+    [ -f "$1" ] && return 0
+    not_ok "$2 needs $1, which is missing"
+    return 1
 }
 
 # expect NAME CODE PATTERN CMD...: CMD exits with CODE and its output (stdout
@@ -36,6 +60,7 @@ check() {
 }
 
 finish() {
+    [ "$skipped" -eq 0 ] || echo "$skipped skipped"
     echo "$pass passed, $fail failed"
     [ "$fail" -eq 0 ]
 }

@@ -140,8 +140,7 @@ void gl_device_open(gl_device *dev, const gl_common *common, gl_report *rep)
     gl_runtime_mark_started();
     int count = 0;
     cudaError_t err = cudaGetDeviceCount(&count);
-    if (err != cudaSuccess) gl_no_gpu("%s (%s)", cudaGetErrorString(err), cudaGetErrorName(err));
-    if (count == 0) gl_no_gpu("no device is visible");
+    if (err != cudaSuccess || count == 0) gl_no_gpu_cuda(err);
     if (common->device >= count) gl_no_gpu("--device %d requested, but only %d present", common->device, count);
     dev->id = common->device;
     CUDA_CHECK(cudaSetDevice(dev->id));

@@ -1,6 +1,8 @@
 /* errors.cu - CUDA error checks, host-side and for calls made on the device. */
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -35,13 +37,66 @@ void gl_stream_wait(cudaStream_t stream, double timeout_s, const char *what)
 
 void gl_no_gpu(const char *fmt, ...)
 {
+    static const char prefix[] = "no suitable GPU: ";
+    gl_buf why = GL_BUF_INIT;
     va_list ap;
-    fflush(stdout);
-    fputs("no suitable GPU: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    gl_buf_vprintf(&why, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
+    /* A reason passed on from another process (a sweep's child, a probe)
+     * may carry the prefix already: say it once. */
+    const char *text = gl_buf_str(&why);
+    while (strncmp(text, prefix, sizeof prefix - 1) == 0) text += sizeof prefix - 1;
+    fflush(stdout);
+    fprintf(stderr, "%s%s\n", prefix, text);
+    fflush(stderr);
+    exit(GL_EXIT_NO_GPU);
+}
+
+/* "13.0" for 13000: the form nvidia-smi and the toolkit's release notes use. */
+static void cuda_version_text(int v, char *out, size_t n) { snprintf(out, n, "%d.%d", v / 1000, (v % 1000) / 10); }
+
+/* The runtime's one text for both a missing and an old driver reads as
+ * "upgrade your driver", so the cause is worked out here. */
+void gl_no_gpu_cuda(cudaError_t err)
+{
+    static const char cpu_suite[] =
+        "what still works without a GPU: make test runs the CPU suite (the unit and command-line tests)";
+    int driver = 0, runtime = 0;
+    cudaDriverGetVersion(&driver); /* 0 when no driver could be loaded */
+    cudaRuntimeGetVersion(&runtime);
+    char dv[16], rv[16];
+    cuda_version_text(driver, dv, sizeof dv);
+    cuda_version_text(runtime, rv, sizeof rv);
+    gl_buf why = GL_BUF_INIT;
+    if (err == cudaErrorInsufficientDriver) {
+        void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+        if (!lib) {
+            const char *dl = dlerror();
+            if (dl && strncmp(dl, "libcuda.so.1: ", 14) == 0) dl += 14; /* the message names the library already */
+            gl_buf_printf(&why, "no CUDA driver is installed: libcuda.so.1 cannot be loaded (%s)",
+                          dl ? dl : "no reason given");
+        } else {
+            dlclose(lib);
+            if (driver > 0 && driver < runtime)
+                gl_buf_printf(&why,
+                              "the CUDA driver is older than the CUDA runtime of this build: the driver supports CUDA %s, "
+                              "the runtime is CUDA %s; upgrade the NVIDIA driver to one for CUDA %s or newer",
+                              dv, rv, rv);
+        }
+    } else if (err == cudaErrorNoDevice || err == cudaSuccess) { /* cudaSuccess: the runtime counted no devices */
+        const char *visible = getenv("CUDA_VISIBLE_DEVICES");
+        gl_buf_puts(&why, "no GPU is visible");
+        if (driver) gl_buf_printf(&why, " (CUDA driver %s is installed%s", dv, visible ? "; " : ")");
+        if (visible)
+            gl_buf_printf(&why, "%sCUDA_VISIBLE_DEVICES='%s' may hide them)", driver ? "" : " (", visible);
+    }
+    if (why.len == 0) /* a driver and a GPU that cannot work together: the runtime's words are all there is */
+        gl_no_gpu("%s (%s; CUDA driver %s, runtime %s)", cudaGetErrorString(err), cudaGetErrorName(err),
+                  driver ? dv : "none", rv);
+    fflush(stdout);
+    fprintf(stderr, "no suitable GPU: %s\n%s\n", gl_buf_str(&why), cpu_suite);
+    fflush(stderr);
     exit(GL_EXIT_NO_GPU);
 }
 

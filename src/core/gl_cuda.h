@@ -40,6 +40,11 @@ void gl_stream_wait(cudaStream_t stream, double timeout_s, const char *what);
 /* Print "no suitable GPU: <why>" and exit 77: the run is skipped, not failed.
  * For a machine without a GPU, and for a configuration this GPU cannot run. */
 void gl_no_gpu(const char *fmt, ...) GL_PRINTF(1, 2) GL_NORETURN;
+/* Exit 77 for a runtime that found no GPU (err from cudaGetDeviceCount, or
+ * cudaSuccess when it counted none), saying which of no CUDA driver, a driver
+ * older than the runtime (both versions) or no visible GPU it is, and that
+ * make test still runs the CPU suite. */
+void gl_no_gpu_cuda(cudaError_t err) GL_NORETURN;
 
 enum { GL_DEV_ERROR_CODES = 16 }; /* distinct error codes counted one by one */
 

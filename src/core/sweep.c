@@ -231,11 +231,12 @@ int gl_sweep_env(const char *experiment, int argc, char **argv, const gl_common 
     }
     gl_report r;
     gl_report_init(&r, experiment, common);
-    /* A value that cannot run here (77) does not stop the others, and never
-     * hides a failure: errors (3, 4, 5, 6) outrank a failed check (1), which
-     * outranks "nothing could run" (77). */
-    int first_error = 0, failed = 0, skipped = 0, merged = 0;
-    for (int v = 0; v < n_values; v++) {
+    /* A value that cannot run here (77) stops the sweep: the child has said
+     * why, and every later value would meet the same machine and say it again.
+     * Errors (3, 4, 5, 6) outrank a failed check (1), and both outrank 77, so
+     * that a skip never hides a failure. */
+    int first_error = 0, failed = 0, merged = 0, stopped_at = -1;
+    for (int v = 0; v < n_values && stopped_at < 0; v++) {
         gl_buf json = GL_BUF_INIT, trace = GL_BUF_INIT;
         gl_buf_printf(&json, "%s/%d.json", dir, v);
         int k = n;
@@ -251,8 +252,16 @@ int gl_sweep_env(const char *experiment, int argc, char **argv, const gl_common 
         int rc = run_child(args, env, values[v]);
         failed |= rc == GL_EXIT_CHECK;
         if (rc == GL_EXIT_NO_GPU) {
-            fprintf(stderr, "note: the run with %s=%d exited 77 (no suitable GPU for it)\n", env, values[v]);
-            skipped++;
+            stopped_at = v;
+            fflush(stdout);
+            fprintf(stderr, "note: the run with %s=%d exited 77, skipped for the reason above; the sweep stops there", env,
+                    values[v]);
+            if (v + 1 < n_values) {
+                fprintf(stderr, " (not run: %s=", env);
+                for (int u = v + 1; u < n_values; u++) fprintf(stderr, "%s%d", u > v + 1 ? "," : "", values[u]);
+                fputc(')', stderr);
+            }
+            fputc('\n', stderr);
         } else if (rc != GL_EXIT_OK && rc != GL_EXIT_CHECK) {
             fprintf(stderr, "error: the run with %s=%d exited %d\n", env, values[v], rc);
             if (!first_error) first_error = rc;
@@ -274,12 +283,19 @@ int gl_sweep_env(const char *experiment, int argc, char **argv, const gl_common 
     }
     rmdir(dir);
     free(args);
+    int skipped = stopped_at >= 0;
     if (r.n_rows == 0 && r.n_claims == 0) { /* nothing ran to the end: there is nothing to merge */
         gl_report_free(&r);
         return first_error ? first_error : failed ? GL_EXIT_CHECK : skipped ? GL_EXIT_NO_GPU : GL_EXIT_INTERNAL;
     }
-    printf("\n== sweep of %s: %d of %d values merged (%d without a suitable GPU), merged report:\n", env, merged,
-           n_values, skipped);
+    if (skipped)
+        printf("\n== sweep of %s stopped at %s=%d: %d of %d values merged, merged report of those:\n", env, env,
+               values[stopped_at], merged, n_values);
+    else
+        printf("\n== sweep of %s: %d of %d values merged, merged report:\n", env, merged, n_values);
     int rc = gl_report_finish(&r);
-    return first_error ? first_error : (failed || rc == GL_EXIT_CHECK) ? GL_EXIT_CHECK : rc;
+    if (first_error) return first_error;
+    if (failed || rc == GL_EXIT_CHECK) return GL_EXIT_CHECK;
+    if (rc != GL_EXIT_OK) return rc; /* 5: the merged files are incomplete */
+    return skipped ? GL_EXIT_NO_GPU : GL_EXIT_OK;
 }

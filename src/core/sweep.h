@@ -22,9 +22,12 @@ extern "C" {
  * the command line minus --json, --csv, --trace and --option (the option that
  * asked for the sweep). Each row gets a parameter named option with the value
  * when it has none. A --trace FILE becomes one file per value (FILE with
- * "-<value>" before its extension). Returns the exit code for the whole
- * sweep: the first child's code that is neither 0 nor 1 (77 stops the sweep:
- * no child can run), else the merged report's (0 or 1, or 5 on a write error). */
+ * "-<value>" before its extension). A child that exits 77 (no suitable GPU)
+ * stops the sweep: it has said why, and the later values would only say it
+ * again; the values merged before it are still reported. Returns the exit code
+ * for the whole sweep: the first child's code among 3..6, else 1 if a child or
+ * the merged report failed a check, else 5 if the merged report could not be
+ * written, else 77 if the sweep stopped, else 0. */
 int gl_sweep_env(const char *experiment, int argc, char **argv, const gl_common *common, const char *env,
                  const char *option, const int *values, int n_values);
 

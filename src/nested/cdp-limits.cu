@@ -3,6 +3,7 @@
  *
  * Question: what happens at the edges of the CUDA device runtime (pending launches, nesting depth, pool memory) on this GPU?
  * Build: rdc
+ * Sanitize: --quick --skip-timing-claims
  *
  * What the documentation says. The CUDA Programming Guide (CDP2): launches
  * that have not completed wait in a pool of cudaLimitDevRuntimePendingLaunchCount

@@ -2,6 +2,7 @@
  *
  * Question: what does it cost to start a grid: from the host, in a graph, and from device code (CDP2, device graphs)?
  * Build: rdc
+ * Sanitize: --quick --profile --launches 20 --skip-timing-claims
  *
  * Every probe starts tiny one-thread "child" kernels that do real work (atomics
  * on one record: the earliest start, the latest end, a count and the sum of

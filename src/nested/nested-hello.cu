@@ -2,6 +2,7 @@
  *
  * Question: does a kernel tail-launched by the top-level grid start only after every descendant grid has ended?
  * Build: rdc
+ * Sanitize: --quick --skip-timing-claims
  *
  * The textbook's nested hello has thread 0 of every block launch a child grid
  * with half the threads, down to one thread. It relied on CDP1, where a parent

@@ -2,6 +2,7 @@
  *
  * Question: built with --default-stream per-thread, does a kernel on stream 0 still act as a barrier across blocking streams, and which ordinary calls serialize the others?
  * Build: per-thread
+ * Sanitize: --quick --profile --kernel-us 20 --implicit-us 50 --skip-timing-claims
  *
  * The same experiment as default-stream.cu (its header comment has the
  * pattern, the variants, the model and the claims), compiled so that stream 0,

@@ -2,6 +2,7 @@
  *
  * Question: when does a kernel on the NULL stream, or an ordinary call between launches, serialize the other streams?
  * Build: none
+ * Sanitize: --quick --profile --kernel-us 20 --implicit-us 50 --skip-timing-claims
  *
  * The pattern (the textbook's "默认流的阻塞行为"): in each of S streams
  * (--streams) kernel_1 then kernel_2, issued stream by stream; then kernel_3

@@ -2,6 +2,7 @@
  *
  * Question: how long do S independent streams take when the host issues them depth-first or breadth-first through C hardware queues?
  * Build: none
+ * Sanitize: --quick --profile --kernel-us 20 --span-cost-kernels 10 --skip-timing-claims
  *
  * The GPU takes work from the host through CUDA_DEVICE_MAX_CONNECTIONS
  * hardware queues (C, default 8, at most 32); streams share them round-robin.

@@ -3,6 +3,7 @@
  *
  * Question: which streams share a hardware queue on this GPU, and how well does the scheduling model predict what C queues cost?
  * Build: none
+ * Sanitize: --quick --profile --kernel-us 20 --legacy-kernel-us 20 --legacy-streams 8 --map-streams 8 --streams 16 --skip-timing-claims
  *
  * Hyper-Q gives the host C hardware queues (CUDA_DEVICE_MAX_CONNECTIONS, 8 by
  * default, at most 32). Every prediction here comes from the core's

@@ -20,7 +20,10 @@ static int child(int argc, char **argv)
             return 2;
     int value = atoi(getenv("GL_TEST_VALUE") ? getenv("GL_TEST_VALUE") : "0");
     if (value == 5) return 3;
-    if (value == 77) return 77;
+    if (value == 77) {
+        fprintf(stderr, "no suitable GPU: the test child has none\n");
+        return 77;
+    }
     gl_common common;
     gl_common_defaults(&common);
     common.json_path = json;
@@ -33,6 +36,14 @@ static int child(int argc, char **argv)
     gl_claim_near(&r, row, GL_CLAIM_TIMING, "value is not 3", 0, value == 3 ? 1 : 0, 0, 0.5, "");
     gl_claim_fact(&r, NULL, GL_CLAIM_ORDERING, 1, "run claim", "value %d", value);
     return gl_report_finish(&r);
+}
+
+/* How many times needle occurs in text. */
+static int count_of(const char *text, const char *needle)
+{
+    int n = 0;
+    for (const char *p = strstr(text, needle); p; p = strstr(p + 1, needle)) n++;
+    return n;
 }
 
 static int validate_json(const char *path, const char *e1, const char *e2)
@@ -101,8 +112,33 @@ int main(int argc, char **argv)
     capture_begin();
     rc = gl_sweep_env("sweep-child", 6, args, &common, "GL_TEST_VALUE", "value", no_gpu, 2);
     capture_end();
-    test_cond("a value without a suitable GPU (77) does not stop the others",
-              rc == GL_EXIT_OK && strstr(captured, "GL_TEST_VALUE=1") && validate_json(merged, "rows.0.params.value.value=1", "verdict=PASS") == 0);
+    test_cond("a value without a suitable GPU (77) stops the sweep, which exits 77",
+              rc == GL_EXIT_NO_GPU && strstr(captured, "== sweep 2 of 2") == NULL);
+    test_cond("the stop is said once, naming the value and the values not run",
+              count_of(captured, "exited 77") == 1 &&
+                  strstr(captured, "the run with GL_TEST_VALUE=77 exited 77, skipped for the reason above; the sweep stops "
+                                   "there (not run: GL_TEST_VALUE=1)"));
+
+    int all_77[] = {77, 77, 77};
+    capture_begin();
+    rc = gl_sweep_env("sweep-child", 6, args, &common, "GL_TEST_VALUE", "value", all_77, 3);
+    capture_end();
+    test_cond("when no value can run, the sweep exits 77 after the first, saying so once",
+              rc == GL_EXIT_NO_GPU && count_of(captured, "== sweep") == 1 && count_of(captured, "exited 77") == 1 &&
+                  count_of(captured, "no suitable GPU") == 1);
+
+    int ran_then_77[] = {1, 77, 2};
+    remove(merged);
+    capture_begin();
+    rc = gl_sweep_env("sweep-child", 6, args, &common, "GL_TEST_VALUE", "value", ran_then_77, 3);
+    capture_end();
+    char *one_row[] = {(char *)"python3", (char *)"tests/validate.py", (char *)"report", merged, (char *)"--rows",
+                       (char *)"1", NULL};
+    test_cond("values before the stop are still merged and reported; the sweep exits 77",
+              rc == GL_EXIT_NO_GPU && strstr(captured, "stopped at GL_TEST_VALUE=77: 1 of 3 values merged") &&
+                  strstr(captured, "GL_TEST_VALUE=2") && run_argv(one_row) == 0 &&
+                  validate_json(merged, "rows.0.params.value.value=1", "verdict=PASS") == 0);
+    test_cond("a value after the stop is never run", strstr(captured, "== sweep 3 of 3") == NULL);
 
     int fail_then_77[] = {3, 77};
     capture_begin();
@@ -110,11 +146,21 @@ int main(int argc, char **argv)
     capture_end();
     test_cond("a later 77 never hides an earlier failed claim: the sweep exits 1", rc == GL_EXIT_CHECK);
 
-    int all_77[] = {77, 77};
+    int error_then_77[] = {5, 77, 1};
     capture_begin();
-    rc = gl_sweep_env("sweep-child", 6, args, &common, "GL_TEST_VALUE", "value", all_77, 2);
+    rc = gl_sweep_env("sweep-child", 6, args, &common, "GL_TEST_VALUE", "value", error_then_77, 3);
     capture_end();
-    test_cond("when no value can run, the sweep exits 77", rc == GL_EXIT_NO_GPU);
+    test_cond("a later 77 never hides an earlier error: the sweep exits 3, and still stops",
+              rc == GL_EXIT_CUDA && strstr(captured, "== sweep 3 of 3") == NULL);
+
+    common.json_path = NULL; /* the note must not depend on the files */
+    int no_gpu_last[] = {1, 77};
+    capture_begin();
+    rc = gl_sweep_env("sweep-child", 6, args, &common, "GL_TEST_VALUE", "value", no_gpu_last, 2);
+    capture_end();
+    common.json_path = merged;
+    test_cond("a stop at the last value names no values as not run",
+              rc == GL_EXIT_NO_GPU && strstr(captured, "the sweep stops there\n") != NULL);
 
     gl_report r;
     gl_report_init(&r, "x", &common);
