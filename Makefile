@@ -210,8 +210,8 @@ sweep-hyperq: $(BUILD)/bin/hyperq | $(BUILD)/sweep
 	exit $$rc
 
 # The scheduling model on random shapes (seeded); results under experiments/results/<gpu>/.
-validate-model: $(BUILD)/bin/false-dependency
-	$(PYTHON) experiments/validate-model.py --bin $(BUILD)/bin/false-dependency $(ARGS)
+validate-model: $(BUILD)/bin/false-dependency $(BUILD)/bin/stream-events
+	$(PYTHON) experiments/validate-model.py --bin $(BUILD)/bin/false-dependency --events-bin $(BUILD)/bin/stream-events $(ARGS)
 
 clean:
 	rm -rf $(BUILD)
@@ -232,7 +232,7 @@ help:
 	@echo "  test-gpu-large             every speed claim at 8 random sizes of its range, the hash tables at 2^26 keys (minutes)"
 	@echo "  sanitize-all               compute-sanitizer memcheck, racecheck and synccheck on every experiment (its Sanitize: configuration)"
 	@echo "  sweep-hyperq               hyperq once per C in CONNECTIONS=$(CONNECTIONS); results and plot in experiments/results/<gpu>/"
-	@echo "  validate-model             the scheduling model against false-dependency on 72 random shapes (ARGS=--shapes N --seed S)"
+	@echo "  validate-model             the model on 72 random shapes (false-dependency) and 72 random stream-event programs (stream-events --part random) (ARGS=--population shapes|events|both --shapes N --programs N --seed S)"
 	@echo "  sweep-connections          false-dependency once per CUDA_DEVICE_MAX_CONNECTIONS in CONNECTIONS=$(CONNECTIONS), one merged table"
 	@echo "  clean                      remove $(BUILD)/"
 	@for f in $(FAMILIES); do \

@@ -1,23 +1,33 @@
 #!/usr/bin/env python3
-"""validate-model.py - the scheduling model checked on shapes nobody picked.
+"""validate-model.py - the scheduling model checked on shapes and programs nobody picked.
 
-Draws random (seeded, reproducible) shapes over the domain the issue names,
-runs false-dependency once per shape with its own simulation, and reports how
-far the measured makespan, peak concurrency and kernel start times fall from
-the model's:
+Two populations, each drawn at random (seeded, reproducible), each run with
+its own simulation, reporting how far the measured makespan and peak
+concurrency fall from the model's:
+
+shapes: false-dependency once per shape, over the domain the issue names:
 
     S streams 1..256, K kernels 1..16, T 20 us..5 ms (log-uniform),
     blocks 1..2x what the GPU holds at once, threads 32..1024, C 1..32, order.
 
-A shape whose rough makespan estimate exceeds --max-ms (100) is drawn again,
-so that the whole run stays within a few minutes of GPU time.
+  A shape whose rough makespan estimate exceeds --max-ms (100) is drawn again,
+  so that the whole run stays within a few minutes of GPU time.
+
+events: stream-events --part random, once per C in --event-connections
+  (1, 2, 3, 4, 6, 8, 12, 16, 24, 32; the driver reads C once per process),
+  --programs (72) random stream-event programs shared out among them: fan-in,
+  fan-out, random DAGs, cross-stream waits and legacy-stream programs, S 2..64
+  streams, T 50 us..1 ms. Program i has seed --seed + i, and the summary
+  prints the command that runs any one of them alone.
 
     make validate-model                     (or: python3 experiments/validate-model.py --bin build/bin/false-dependency)
 
-Writes experiments/results/<gpu>/validate-model.{csv,json,txt}. Exit 0 when
-the bounds hold (makespan error p90 <= 10%, max <= 15%, peak exact in >= 90%
-of shapes), 1 when they do not, 77 without a GPU, 2 on bad arguments, 3 when
-a run fails in a way that is not a verdict.
+Writes experiments/results/<gpu>/validate-model.{csv,json,txt} (shapes) and
+validate-model-events.{csv,json,md} (events). Exit 0 when the bounds hold for
+every population run (makespan error p90 <= 10%, max <= 15%, peak exact in >=
+90%; events also: every edge held in every run, every kernel ran its time),
+1 when they do not, 77 without a GPU (said once, at the first run that finds
+none), 2 on bad arguments, 3 when a run fails in a way that is not a verdict.
 """
 import argparse
 import csv
@@ -93,17 +103,228 @@ def run_shape(binary, shape, repeat, timeout_s):
         return p.returncode, rows[0] if rows else None, rows[0]["device"] if rows else None, p.stdout
 
 
-def resummarize(args):
-    """The summary, JSON and text of a recorded CSV (the GPU and the seconds come from --gpu-name and 0)."""
+# ---- the events population: random stream-event programs through stream-events --part random ----
+
+# C values the programs are shared out among, one process each (the driver reads C once per process).
+EVENT_CONNECTIONS = [1, 2, 3, 4, 6, 8, 12, 16, 24, 32]
+# What the programs are drawn from, passed on every command so that a printed command stays exact
+# if stream-events' defaults change: S 2..64, K 1..4, T 50 us..1 ms (stream-events' header, "random").
+EVENT_DRAWS = ["--streams-min", "2", "--streams-max", "64", "--kernels", "4", "--kernel-us", "1000"]
+
+
+def events_command(binary, connections, seed, programs, repeat):
+    """The stream-events command of `programs` random programs from seed at C = connections."""
+    return [binary, "--part", "random", "--programs", str(programs), "--seed", str(seed),
+            "--connections", str(connections)] + EVENT_DRAWS + ["--repeat", str(repeat), "--warmup", "1"]
+
+
+def run_events(binary, connections, seed, programs, repeat, timeout_s):
+    """Run one stream-events process; returns (exit code, its "random" rows or None, output)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "r.json")
+        cmd = events_command(binary, connections, seed, programs, repeat) + ["--json", out]
+        try:
+            p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout_s)
+        except subprocess.TimeoutExpired:
+            return 124, None, "timed out after %d s: %s" % (timeout_s, " ".join(cmd))
+        if p.returncode not in (0, 1) or not os.path.exists(out):
+            return p.returncode, None, p.stdout + p.stderr
+        with open(out) as f:
+            doc = json.load(f)
+        return p.returncode, [r for r in doc["rows"] if r["table"] == "random"], p.stdout
+
+
+def event_result(row, binary, repeat):
+    """One program's row of the JSON as a flat record, with the command that runs it alone."""
+    p, v = row["params"], row["values"]
+    meas, model = v["makespan"]["median"], v["model_makespan"]["median"]
+    seed, connections = int(p["seed"]["value"]), int(p["connections"]["value"])
+    failed = [c["text"] for c in row["claims"] if c["verdict"] == "FAIL"]
+    return {
+        "kind": row["variant"],
+        "seed": seed,
+        "connections": connections,
+        "streams": int(p["streams"]["value"]),
+        "kernels": int(p["kernels"]["value"]),
+        "kernel_us": p["kernel_us"]["value"],
+        "blocks": int(p["blocks"]["value"]),
+        "threads": int(p["threads"]["value"]),
+        "records": int(p["records"]["value"]),
+        "waits": int(p["waits"]["value"]),
+        "legacy": int(p["legacy"]["value"]),
+        "edges": int(p["edges"]["value"]),
+        "makespan_ms": meas,
+        "model_ms": model,
+        "error_pct": 100.0 * (meas - model) / model,
+        "peak": v["peak_concurrency"]["median"],
+        "model_peak": v["model_peak"]["median"],
+        "start_error_us": v["start_error"]["median"],
+        "issue_ms": v["issue_time"]["median"],
+        "edge_checks": int(v["edge_checks"]["value"]),
+        "edges_held": int(v["edges_held"]["value"]),
+        "checks_failed": row["tally"]["checks_failed"],
+        "verdict": row["verdict"],
+        "failed_claims": len(failed),
+        "command": " ".join(events_command(binary, connections, seed, 1, repeat)),
+    }
+
+
+def events_population(args):
+    """Share the programs out among the C values, run one process per C (stopping at the first that finds no
+    GPU), then report them."""
+    per_c, extra = divmod(args.programs, len(args.event_connections))
+    plan, seed = [], args.seed
+    for i, c in enumerate(args.event_connections):
+        n = per_c + (1 if i < extra else 0)
+        if n:
+            plan.append((c, seed, n))
+            seed += n
+    results, device = [], None
+    t_start = time.time()
+    for c, first_seed, n in plan:
+        cmd = " ".join(events_command(args.events_bin, c, first_seed, n, args.repeat))
+        print("== C=%d: programs %d..%d: %s" % (c, first_seed, first_seed + n - 1, cmd), flush=True)
+        rc, rows, text = run_events(args.events_bin, c, first_seed, n, args.repeat, 600)
+        if rc == 77:
+            print("SKIP:", skip_line(text))
+            return 77
+        if rows is None or len(rows) != n:
+            print("error: stream-events at C=%d exited %d with %s of %d rows:\n%s" %
+                  (c, rc, "none" if rows is None else len(rows), n, text), file=sys.stderr)
+            return 3
+        device = device or rows[0]["device"]
+        if int(rows[0]["device"].get("max_connections", c)) != c:
+            print("warning: asked for C=%d, the driver runs with %s" % (c, rows[0]["device"]["max_connections"]),
+                  file=sys.stderr)
+        for row in rows:
+            r = event_result(row, args.events_bin, args.repeat)
+            results.append(r)
+            print("%3d  C=%-2d %-7s seed=%-10d S=%-2d kernels=%-3d T=%-7g blocks=%-2d threads=%-3d legacy=%-2d "
+                  "waits=%-3d  measured %8.3f ms  model %8.3f ms (%+5.1f%%)  peak %2.0f/%-2.0f  edges %d/%d  %s" %
+                  (len(results) - 1, r["connections"], r["kind"], r["seed"], r["streams"], r["kernels"],
+                   r["kernel_us"], r["blocks"], r["threads"], r["legacy"], r["waits"], r["makespan_ms"],
+                   r["model_ms"], r["error_pct"], r["peak"], r["model_peak"], r["edges_held"], r["edge_checks"],
+                   r["verdict"]), flush=True)
+    out_dir = args.out or os.path.join(HERE, "results", gpu_folder(device["name"]))
+    return report_events(results, args, device["name"], out_dir, time.time() - t_start)
+
+
+def error_stats(rows):
+    """|makespan error| median, p90 and max over rows (NaN for none)."""
+    errs = [abs(r["error_pct"]) for r in rows]
+    if not errs:
+        return {"median": float("nan"), "p90": float("nan"), "max": float("nan")}
+    return {"median": quantile(errs, 0.5), "p90": quantile(errs, 0.9), "max": max(errs)}
+
+
+def peak_exact(r):
+    """Whether the program's median peak is the simulation's."""
+    return round(r["peak"]) == round(r["model_peak"])
+
+
+def report_events(results, args, gpu_name, out_dir, seconds):
+    """Summarize the programs, print the summary, write CSV, JSON and markdown; 0 when the bounds hold."""
+    os.makedirs(out_dir, exist_ok=True)
+    n = len(results)
+    exact = sum(1 for r in results if peak_exact(r))
+    held = sum(1 for r in results if r["edges_held"] == r["edge_checks"])
+    complete = sum(1 for r in results if r["checks_failed"] == 0)
+    seeds = sorted(r["seed"] for r in results)
+    starts = [r["start_error_us"] for r in results]
+    summary = {
+        "programs": n,
+        "seeds": [seeds[0], seeds[-1]],
+        "repeat": args.repeat,
+        "gpu": gpu_name,
+        "seconds": round(seconds, 1) if seconds is not None else None,
+        "connections": sorted({r["connections"] for r in results}),
+        "makespan_error_pct": error_stats(results),
+        "start_error_us": {"median": quantile(starts, 0.5), "p90": quantile(starts, 0.9), "max": max(starts)},
+        "peak_exact_fraction": exact / n,
+        "edges_held_programs": held,
+        "complete_programs": complete,
+        "bounds": {"makespan_p90_pct": 10, "makespan_max_pct": 15, "peak_exact_fraction": 0.9,
+                   "edges_held": "every program", "complete": "every program"},
+    }
+    m = summary["makespan_error_pct"]
+    ok = m["p90"] <= 10 and m["max"] <= 15 and exact / n >= 0.9 and held == n and complete == n
+    summary["verdict"] = "PASS" if ok else "FAIL"
+
+    lines = []
+    lines.append("# validate-model: random stream-event programs")
+    lines.append("")
+    lines.append("%d programs (seeds %d..%d, %d repeats each after a warm-up) at C = %s on %s, %s%s" %
+                 (n, seeds[0], seeds[-1], args.repeat, ",".join(str(c) for c in summary["connections"]), gpu_name,
+                  "%.0f s" % seconds if seconds is not None else "summarized again from the recorded CSV",
+                  "" if n >= 60 else " (fewer than 60: the bounds are meant for 60 or more)"))
+    lines.append("")
+    lines.append("| measure | median | p90 | max | bound |")
+    lines.append("|---|---:|---:|---:|---|")
+    lines.append("| makespan error vs model (%%) | %.2f | %.2f | %.2f | p90<=10, max<=15 |" % (m["median"], m["p90"], m["max"]))
+    s = summary["start_error_us"]
+    lines.append("| kernel start error (us) | %.2f | %.2f | %.2f | |" % (s["median"], s["p90"], s["max"]))
+    lines.append("")
+    lines.append("- peak concurrency exact in %d of %d programs (%.0f%%; bound 90%%)" % (exact, n, 100.0 * exact / n))
+    lines.append("- every edge (waits, legacy barriers, a DAG's stream order) held in every run in %d of %d programs "
+                 "(bound: all)" % (held, n))
+    lines.append("- every kernel ran its time and left its result in every run in %d of %d programs (bound: all)" %
+                 (complete, n))
+    for key, title in (("kind", "by kind"), ("connections", "by C")):
+        lines.append("")
+        lines.append("| %s | programs | error median %% | p90 %% | max %% | peak exact |" % title)
+        lines.append("|---|---:|---:|---:|---:|---:|")
+        for value in sorted({r[key] for r in results}):
+            group = [r for r in results if r[key] == value]
+            g = error_stats(group)
+            lines.append("| %s | %d | %.2f | %.2f | %.2f | %d of %d |" %
+                         (value, len(group), g["median"], g["p90"], g["max"], sum(1 for r in group if peak_exact(r)),
+                          len(group)))
+
+    def program_line(r):
+        return ("%s seed %d, C=%d, S=%d, %d kernels of T=%g us, %d x %d threads, %d waits, %d legacy: measured "
+                "%.3f ms, model %.3f ms (%+.1f%%), peak %.0f vs %.0f, edges %d/%d, issue %.3f ms" %
+                (r["kind"], r["seed"], r["connections"], r["streams"], r["kernels"], r["kernel_us"], r["blocks"],
+                 r["threads"], r["waits"], r["legacy"], r["makespan_ms"], r["model_ms"], r["error_pct"], r["peak"],
+                 r["model_peak"], r["edges_held"], r["edge_checks"], r["issue_ms"]))
+
+    groups = [("worst programs by makespan error", sorted(results, key=lambda r: -abs(r["error_pct"]))[:args.worst]),
+              ("programs whose peak differs", [r for r in results if not peak_exact(r)]),
+              ("programs with an edge that did not hold", [r for r in results if r["edges_held"] != r["edge_checks"]]),
+              ("programs with a kernel that did not run its time", [r for r in results if r["checks_failed"]])]
+    for title, group in groups:
+        if not group:
+            continue
+        lines.append("")
+        lines.append("%s (each alone: the command below it):" % title)
+        lines.append("")
+        for r in group:
+            lines.append("- " + program_line(r))
+            lines.append("  `%s`" % r["command"])
+    lines.append("")
+    lines.append("verdict: %s" % summary["verdict"])
+    text = "\n".join(lines)
+    print()
+    print(text)
+
+    with open(os.path.join(out_dir, "validate-model-events.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(results[0].keys()))
+        w.writeheader()
+        w.writerows(results)
+    with open(os.path.join(out_dir, "validate-model-events.json"), "w") as f:
+        json.dump({"summary": summary, "programs": results}, f, indent=1)
+    with open(os.path.join(out_dir, "validate-model-events.md"), "w") as f:
+        f.write(text + "\n")
+    print("results: %s/validate-model-events.{csv,json,md}" % out_dir)
+    return 0 if ok else 1
+
+
+def read_csv_rows(path):
+    """The rows of a recorded CSV, each cell an int, a float or text as it reads; (rows, None) or (None, why)."""
     try:
-        with open(args.from_csv) as f:
+        with open(path) as f:
             rows = list(csv.DictReader(f))
     except OSError as e:
-        print("error: cannot read %s: %s" % (args.from_csv, e), file=sys.stderr)
-        return 2
-    if not rows:
-        print("error: %s has no shapes" % args.from_csv, file=sys.stderr)
-        return 2
+        return None, "cannot read %s: %s" % (path, e)
     results = []
     for r in rows:
         x = {}
@@ -116,39 +337,111 @@ def resummarize(args):
                 except ValueError:
                     x[k] = v
         results.append(x)
+    return results, None
+
+
+def resummarize(args):
+    """The summary, JSON and text of a recorded CSV, shapes or events by its columns (the GPU and the seconds
+    come from --gpu-name and 0)."""
+    results, why = read_csv_rows(args.from_csv)
+    if results is None:
+        print("error: %s" % why, file=sys.stderr)
+        return 2
+    if not results:
+        print("error: %s has no shapes or programs" % args.from_csv, file=sys.stderr)
+        return 2
     out_dir = args.out or os.path.dirname(os.path.abspath(args.from_csv))
+    if "kind" in results[0]:
+        return report_events(results, args, args.gpu_name, out_dir, None)
     return report(results, args, args.gpu_name, out_dir, None)
+
+
+def skip_line(text):
+    """The run's own "no suitable GPU: ..." line (the reason it gave), else its last line."""
+    lines = [line for line in text.strip().splitlines() if line.strip()]
+    for line in lines:
+        if line.startswith("no suitable GPU:"):
+            return line
+    return "no suitable GPU: " + (lines[-1] if lines else "(the run said nothing)")
+
+
+def int_list(text):
+    """argparse type: "1,2,4" -> [1, 2, 4]."""
+    try:
+        return [int(x) for x in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError("'%s' is not a list of integers" % text)
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--bin", default="build/bin/false-dependency")
+    ap.add_argument("--events-bin", default=None,
+                    help="stream-events for the events population (default: beside --bin)")
+    ap.add_argument("--population", choices=["shapes", "events", "both"], default="both")
     ap.add_argument("--shapes", type=int, default=72, help="shapes to draw (the bounds are meant for 60 or more)")
-    ap.add_argument("--seed", type=int, default=20261122)
+    ap.add_argument("--programs", type=int, default=72,
+                    help="random stream-event programs (the bounds are meant for 60 or more)")
+    ap.add_argument("--event-connections", type=int_list, default=list(EVENT_CONNECTIONS),
+                    help="the C values the programs are shared out among, one stream-events process each")
+    ap.add_argument("--seed", type=int, default=20261122,
+                    help="the shapes' draws; program i of the events has seed --seed + i")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--max-ms", type=float, default=100.0, help="redraw shapes estimated to take longer")
     ap.add_argument("--out", default=None, help="results folder (default experiments/results/<gpu>)")
-    ap.add_argument("--worst", type=int, default=8, help="worst shapes listed")
+    ap.add_argument("--worst", type=int, default=8, help="worst shapes (and programs) listed")
     ap.add_argument("--gpu-name", default="the GPU of the recorded run", help="with --from-csv: the GPU's name")
-    ap.add_argument("--from-csv", metavar="CSV", help="summarize a recorded validate-model.csv again, without a GPU")
+    ap.add_argument("--from-csv", metavar="CSV",
+                    help="summarize a recorded validate-model.csv or validate-model-events.csv again, without a GPU")
     args = ap.parse_args()
+    if args.events_bin is None:
+        args.events_bin = os.path.join(os.path.dirname(args.bin), "stream-events")
     if args.from_csv:
         return resummarize(args)
     if args.shapes < 1 or args.repeat < 1:
         print("error: --shapes and --repeat must be at least 1", file=sys.stderr)
         return 2
+    if args.programs < 1:
+        print("error: --programs must be at least 1", file=sys.stderr)
+        return 2
     if not args.max_ms >= 1:
         print("error: --max-ms must be at least 1 (no shape is estimated under about 0.03 ms)", file=sys.stderr)
         return 2
-    if not os.access(args.bin, os.X_OK):
-        print("error: %s is not built (make %s)" % (args.bin, args.bin), file=sys.stderr)
+    if not args.event_connections or any(c < 1 or c > 32 for c in args.event_connections) or \
+            len(set(args.event_connections)) != len(args.event_connections):
+        print("error: --event-connections must be distinct values in 1..32", file=sys.stderr)
         return 2
+    binaries = ([args.bin] if args.population != "events" else []) + \
+        ([args.events_bin] if args.population != "shapes" else [])
+    for b in binaries:
+        if not os.access(b, os.X_OK):
+            print("error: %s is not built (make %s)" % (b, b), file=sys.stderr)
+            return 2
 
+    verdicts = []
+    if args.population in ("shapes", "both"):
+        rc = shapes_population(args)
+        if rc not in (0, 1):
+            return rc
+        verdicts.append(("shapes", rc))
+    if args.population in ("events", "both"):
+        rc = events_population(args)
+        if rc not in (0, 1):
+            return rc
+        verdicts.append(("events", rc))
+    if len(verdicts) > 1:
+        print()
+        print("validate-model: " + ", ".join("%s %s" % (name, "PASS" if rc == 0 else "FAIL") for name, rc in verdicts))
+    return 1 if any(rc for _, rc in verdicts) else 0
+
+
+def shapes_population(args):
+    """Draw and run the shapes, then report them; returns the exit code."""
     # One tiny run first: it says whether there is a GPU, and how many SMs it has.
     rc, row, device, text = run_shape(args.bin, {"streams": 1, "kernels": 1, "kernel_us": 20, "blocks": 1,
                                                  "threads": 32, "connections": 8, "order": "depth"}, 1, 120)
     if rc == 77:
-        print("SKIP: no suitable GPU:", text.strip().splitlines()[-1] if text.strip() else "")
+        print("SKIP:", skip_line(text))
         return 77
     if row is None:
         print("error: the first run failed (exit %d):\n%s" % (rc, text), file=sys.stderr)

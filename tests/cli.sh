@@ -197,11 +197,25 @@ if need_bin stream-events; then
     expect "stream-events --dags 0 exits 2" 2 "--dags: '0' is out of range; accepted: integer 1\.\.1000" "$b" --dags 0
     expect "stream-events --dags 1001 exits 2" 2 "--dags: '1001' is out of range" "$b" --dags 1001
     expect "stream-events --tolerance -0.1 exits 2" 2 "--tolerance" "$b" --tolerance -0.1
-    for p in fan-in fan-out dag cost accuracy; do
+    for p in fan-in fan-out dag cost accuracy random; do
         expect "stream-events --part $p without a GPU exits 77" 77 "^no suitable GPU: " \
             env CUDA_VISIBLE_DEVICES= "$b" --quick --part $p
     done
+    expect "stream-events --programs 0 exits 2" 2 "--programs: '0' is out of range; accepted: integer 1\.\.1000" "$b" --part random --programs 0
+    expect "stream-events --streams-max 65 exits 2" 2 "--streams-max: '65' is out of range; accepted: integer 2\.\.64" "$b" --part random --streams-max 65
+    expect "stream-events --streams-min 1 exits 2" 2 "--streams-min: '1' is out of range" "$b" --part random --streams-min 1
+    expect "stream-events --streams-min above --streams-max exits 2" 2 "--streams-min 16 is more than --streams-max 8" "$b" --part random --streams-min 16 --streams-max 8
+    expect "stream-events --programs without --part random exits 2" 2 "--programs applies to --part random only" "$b" --programs 4
+    expect "stream-events --part random --streams exits 2" 2 "--streams: --part random draws S per program" "$b" --part random --streams 8
+    expect "stream-events --part random --dags exits 2" 2 "--dags: --part random draws its DAGs among --programs" "$b" --part random --dags 3
+    expect "stream-events: 64 streams are accepted" 77 "^no suitable GPU: " env CUDA_VISIBLE_DEVICES= "$b" --quick --part random --streams-min 64 --streams-max 64
 fi
+expect "validate-model.py --programs 0 exits 2" 2 "--programs must be at least 1" python3 experiments/validate-model.py --programs 0
+expect "validate-model.py --event-connections 0,4 exits 2" 2 "--event-connections must be distinct values in 1\.\.32" python3 experiments/validate-model.py --event-connections 0,4
+expect "validate-model.py without a GPU: SKIP once, with its reason" 77 "^SKIP: no suitable GPU: ([^n]|n[^o]|no [^s])" env CUDA_VISIBLE_DEVICES= python3 experiments/validate-model.py --bin "$BIN/false-dependency" --events-bin "$BIN/stream-events"
+expect "claim-sweep.py --sizes 1 exits 2" 2 "--sizes must be >= 2" python3 experiments/claim-sweep.py --sizes 1
+expect "claim-sweep.py --sweeps nowhere exits 2" 2 "unknown sweep" python3 experiments/claim-sweep.py --sweeps nowhere
+expect "claim-sweep.py without a GPU: SKIP with its reason" 77 "^SKIP: no suitable GPU: " env CUDA_VISIBLE_DEVICES= python3 experiments/claim-sweep.py --bin-dir "$BIN" --sweeps nested-reduce
 
 
 if need_bin histogram; then

@@ -31,12 +31,13 @@
  *     fan-out: 2*K*T (the producer's K*T, then the S-1 consumers' side by side), peak S-1
  *     diamond: 3*T, peak 2
  *     DAG:     its critical path (printed as critical_path), plus a dispatch gap per link
- * They stop holding when the calls need more queues than C. The seed's order
- * alternates between stream i and stream S-1, 2(S-1) picks of a queue (the
- * call sequence picks queues on Hopper, gl_sched.h "Queues"); S = 4 takes 6 of
- * C = 8. With --streams 8 the calls share queues, and the model does not yet
- * follow: on the H200 a quick run's fan-in took 1.715 ms against 2.259 ms
- * predicted (its makespan claim fails). The tests claim S = 4 only.
+ * They stop holding when the streams need more queues than C. The seed's
+ * order alternates between stream i's kernels and stream S-1's waits, but a
+ * wait picks no queue (gl_sched.h, "Events"): only the S streams' kernels do.
+ * With S > C streams share queues in turn; on an H100 the fan-in with S = 9,
+ * 16 and 24 at C = 8 took 1.755, 2.344 and 2.961 ms, each within 0.2% of the
+ * simulation (a rule in which waits picked queues had predicted 2.245 and
+ * 6.512 ms for the first two).
  *
  * Parts (--part):
  *  fan-in   (table "pattern") the seed's pattern above, S x K kernels of T.
@@ -66,6 +67,23 @@
  *           200 us kernel while the host issues the region, so only the
  *           device is timed; "idle": the first event lands on an idle stream,
  *           as in most samples, and the host's issue time is timed too.
+ *  random   (table "random"; not in --part all) --programs random programs,
+ *           program i drawn from seed --seed + i alone (so --programs 1 --seed
+ *           <its seed> runs it again), its kind by seed mod 5: fan-in and
+ *           fan-out (the patterns above), dag (a random DAG as above), cross
+ *           (random records and waits between streams: waits on recent
+ *           records and on ones made much earlier, events recorded again,
+ *           one event waited for by many streams) and legacy (kernels on the
+ *           legacy NULL stream between phases of blocking streams' work, some
+ *           streams non-blocking, some legacy kernels waited for through an
+ *           event). S log-uniform in --streams-min..--streams-max (2..64), K
+ *           in 1..--kernels, T log-uniform in max(--kernel-us/20, 20 us)..
+ *           --kernel-us, one block of 32..256 threads or, one program in six,
+ *           2..16 blocks; T, then K, shrink so that the kernels take at most
+ *           20 ms end to end (256 kernels at most): a few ms a run at most
+ *           values of C, at worst tens of ms at C=1.
+ *           make validate-model runs this part once per C and judges the
+ *           programs as a population (experiments/validate-model.py).
  *
  * Claims:
  *  fan-in, fan-out, diamond: every event edge (gl_sched_edges) holds in every
@@ -78,6 +96,12 @@
  *    every run (ordering); the median makespan is within --tolerance of the
  *    simulation's in every DAG (timing). Both over all DAGs at once, with the
  *    worst DAG named; the per-DAG numbers are rows of the table.
+ *  random: per program, as fan-in: every edge (its waits', its legacy
+ *    kernels', a DAG's stream order too) holds in every run (ordering); peak
+ *    concurrency equal to the simulation's, median makespan within
+ *    --tolerance of it (timing). A run of --part random fails when one program
+ *    misses; the bounds over a population (makespan error p90 and max, the
+ *    share of exact peaks) are validate-model's.
  *  cost: the event edges of each chain hold in every run (ordering).
  *  accuracy: the event interval is never shorter than the span, less 1 us
  *    (cudaEventElapsedTime's resolution is "around 0.5 us", runtime API) and
@@ -87,12 +111,14 @@
  *
  * Run:   make run-stream-events ARGS="--part dag --dags 100 --seed 7"
  *        make run-stream-events ARGS="--part fan-in --streams 8 --connections 8,16"
+ *        make run-stream-events ARGS="--part random --programs 8 --connections 4"
  * Nsight Systems (make profile-stream-events ARGS=--quick): NVTX ranges
- * "fan-in S=..", "fan-out S=..", "diamond", "dag N", "cost ..", "accuracy ..";
- * streams are named "stream 0".."stream S-1". In fan-in the last stream's row
- * starts where the others end; in fan-out the consumers' rows start together
- * where the producer's ends. --trace and --timeline show each run beside its
- * simulation.
+ * "fan-in S=..", "fan-out S=..", "diamond", "dag N", "cost ..", "accuracy ..",
+ * "random N (kind, seed ..)"; streams are named "stream 0".."stream S-1" (a
+ * random program's legacy kernels are on "legacy stream" in --trace and
+ * --timeline). In fan-in the last stream's row starts where the others end;
+ * in fan-out the consumers' rows start together where the producer's ends.
+ * --trace and --timeline show each run beside its simulation.
  */
 #include <math.h>
 #include <stdio.h>
@@ -105,7 +131,7 @@
 #include "schedrun.h"
 #include "trace.h"
 
-enum { PART_ALL, PART_FAN_IN, PART_FAN_OUT, PART_DAG, PART_COST, PART_ACCURACY };
+enum { PART_ALL, PART_FAN_IN, PART_FAN_OUT, PART_DAG, PART_COST, PART_ACCURACY, PART_RANDOM };
 enum { THREADS = 32 };        /* every work kernel is one block of one warp */
 enum { COST_CHAIN = 32 };     /* kernels in a cost chain */
 enum { REGION_KERNELS = 4 };  /* kernels in an accuracy region */
@@ -114,6 +140,13 @@ static const double HOLD_US = 200;           /* holds a stream while the host is
 static const double EVENT_RESOLUTION_NS = 1000; /* cudaEventElapsedTime: "around 0.5 us", doubled */
 static const double REGION_US[] = {10, 100, 1000, 10000, 100000};
 
+/* The grid of a program's work kernels: every kernel of one program has the same. */
+typedef struct grid {
+    int blocks;  /* blocks per kernel */
+    int threads; /* threads per block */
+    int per_sm;  /* blocks of this size that fit on one SM at once (the occupancy calculator) */
+} grid;
+
 /* What every part needs: the device, the model's machine, the options, the outputs. */
 typedef struct lab {
     gl_device dev;            /* the GPU */
@@ -121,8 +154,9 @@ typedef struct lab {
     const gl_common *common;  /* the common options */
     gl_report *rep;           /* rows and claims */
     gl_trace trace;           /* --trace */
-    int per_sm;               /* work-kernel blocks that fit on one SM */
-    int streams, kernels;     /* S and K */
+    grid one;                 /* one block of THREADS: the kernels of every part but random */
+    int streams, kernels;     /* S and K (random: K at most) */
+    int streams_min, streams_max; /* random: the range of S */
     double kernel_us;         /* T */
     double tolerance;         /* of the makespan claims */
     double slack_ns;          /* two %globaltimer ticks */
@@ -221,10 +255,10 @@ static void show_run(lab *L, const run_ctx *x, const char *title, const gl_names
     gl_show_run(&L->trace, L->common, t, &x->run.model_tl, NULL, 0, names);
 }
 
-/* Add a one-block work kernel of ns to stream, named label on track; returns its op. */
-static int launch(lab *L, gl_sched_program *p, int stream, int track, int label, double ns)
+/* Add a work kernel of grid k whose blocks run ns to stream, named label on track; returns its op. */
+static int launch(const grid *k, gl_sched_program *p, int stream, int track, int label, double ns)
 {
-    int op = gl_sched_launch(p, 0, stream, 1, THREADS, L->per_sm, ns, 0);
+    int op = gl_sched_launch(p, 0, stream, k->blocks, k->threads, k->per_sm, ns, 0);
     p->ops[op].label = label;
     p->ops[op].track = track;
     return op;
@@ -238,13 +272,13 @@ static void new_streams(gl_sched_program *p, int *st, int n)
 
 /* ---- fan-in and fan-out ---------------------------------------------------------------- */
 
-/* The seed's fan-in: each stream's K kernels, its record, and the last stream's wait for it. */
-static void build_fan_in(lab *L, gl_sched_program *p)
+/* The seed's fan-in: each of S streams' K kernels of T_ns, its record, and the last stream's wait for it. */
+static void build_fan_in(gl_sched_program *p, const grid *k, int S, int K, double T_ns)
 {
-    int S = L->streams, *st = (int *)gl_xcalloc((size_t)S, sizeof(int));
+    int *st = (int *)gl_xcalloc((size_t)S, sizeof(int));
     new_streams(p, st, S);
     for (int s = 0; s < S; s++) {
-        for (int k = 0; k < L->kernels; k++) launch(L, p, st[s], s, k, L->kernel_us * 1e3);
+        for (int j = 0; j < K; j++) launch(k, p, st[s], s, j, T_ns);
         int ev = gl_sched_event_new(p);
         gl_sched_record(p, 0, st[s], ev);
         gl_sched_wait(p, 0, st[S - 1], ev);
@@ -252,20 +286,23 @@ static void build_fan_in(lab *L, gl_sched_program *p)
     free(st);
 }
 
-/* One producer, S-1 consumers of its one event. */
-static void build_fan_out(lab *L, gl_sched_program *p)
+/* One producer of K kernels, S-1 consumers of its one event, K kernels each. */
+static void build_fan_out(gl_sched_program *p, const grid *k, int S, int K, double T_ns)
 {
-    int S = L->streams, *st = (int *)gl_xcalloc((size_t)S, sizeof(int));
+    int *st = (int *)gl_xcalloc((size_t)S, sizeof(int));
     new_streams(p, st, S);
     int ev = gl_sched_event_new(p);
-    for (int k = 0; k < L->kernels; k++) launch(L, p, st[0], 0, k, L->kernel_us * 1e3);
+    for (int j = 0; j < K; j++) launch(k, p, st[0], 0, j, T_ns);
     gl_sched_record(p, 0, st[0], ev);
     for (int s = 1; s < S; s++) {
         gl_sched_wait(p, 0, st[s], ev);
-        for (int k = 0; k < L->kernels; k++) launch(L, p, st[s], s, k, L->kernel_us * 1e3);
+        for (int j = 0; j < K; j++) launch(k, p, st[s], s, j, T_ns);
     }
     free(st);
 }
+
+/* How fan-in and fan-out are built: S streams x K kernels of T_ns, in grid k. */
+typedef void (*pattern_fn)(gl_sched_program *p, const grid *k, int S, int K, double T_ns);
 
 /* The claims of a pattern: every edge held, the peak is the model's, the makespan near the model's. */
 static void pattern_claims(lab *L, gl_row *row, const run_ctx *x, const char *name, const char *edge_text)
@@ -290,11 +327,11 @@ static void pattern_claims(lab *L, gl_row *row, const run_ctx *x, const char *na
 }
 
 /* Run a fan-in or fan-out program as a row of table "pattern", with its claims. */
-static void pattern_part(lab *L, const char *variant, void (*build)(lab *, gl_sched_program *), const char *edge_text)
+static void pattern_part(lab *L, const char *variant, pattern_fn build, const char *edge_text)
 {
     gl_sched_program p;
     gl_sched_program_init(&p);
-    build(L, &p);
+    build(&p, &L->one, L->streams, L->kernels, L->kernel_us * 1e3);
     gl_sched_edge *edges = NULL;
     run_ctx x;
     run_open(&x, L, &p, 0);
@@ -412,7 +449,7 @@ static double dag_critical_ns(const dag *g)
  * depends on it. *edges gets every dependency (op indices; stream order too,
  * kind 0), and the program's own event edges must be exactly the cross-stream
  * ones. Returns the edge count; *waits gets the waits issued. */
-static int dag_program(lab *L, const dag *g, gl_sched_program *p, gl_sched_edge **edges, int *waits)
+static int dag_program(const grid *k, const dag *g, gl_sched_program *p, gl_sched_edge **edges, int *waits)
 {
     int *st = (int *)gl_xcalloc((size_t)g->streams, sizeof(int)), *ev = (int *)gl_xcalloc((size_t)g->n, sizeof(int));
     int *op = (int *)gl_xcalloc((size_t)g->n, sizeof(int));
@@ -431,7 +468,7 @@ static int dag_program(lab *L, const dag *g, gl_sched_program *p, gl_sched_edge 
                 gl_sched_wait(p, 0, s, ev[g->dep[d]]);
                 (*waits)++;
             }
-        op[j] = launch(L, p, s, g->stream[j], j, g->ns[j]);
+        op[j] = launch(k, p, s, g->stream[j], j, g->ns[j]);
         if (ev[j] >= 0) gl_sched_record(p, 0, s, ev[j]);
         for (int d = g->first_dep[j]; d < g->first_dep[j + 1]; d++) {
             int c = g->stream[g->dep[d]] != g->stream[j];
@@ -478,7 +515,7 @@ static void dag_row(lab *L, const dag *g, const char *variant, int index, dag_su
     gl_sched_program p;
     gl_sched_program_init(&p);
     gl_sched_edge *edges = NULL;
-    int waits = 0, n_edges = dag_program(L, g, &p, &edges, &waits);
+    int waits = 0, n_edges = dag_program(&L->one, g, &p, &edges, &waits);
     run_ctx x;
     run_open(&x, L, &p, 0);
     x.edges = edges;
@@ -569,6 +606,337 @@ static void dag_part(lab *L, int n_dags)
     gl_claim_every(L->rep, row, GL_CLAIM_TIMING, text, sum.within, sum.dags, what, "no DAGs");
 }
 
+/* ---- random: programs nobody picked, one row each (make validate-model) ---------------------- */
+
+enum { KIND_FAN_IN, KIND_FAN_OUT, KIND_DAG, KIND_CROSS, KIND_LEGACY, N_KINDS };
+static const char *const kind_name[N_KINDS] = {"fan-in", "fan-out", "dag", "cross", "legacy"};
+/* What the ordering claim of each kind says. */
+static const char *const kind_edges[N_KINDS] = {
+    "every wait holds: the last stream's first kernel starts after every other stream's last kernel ends (in every "
+    "run)",
+    "every wait holds: each consumer's first kernel starts after the producer's last kernel ends (in every run)",
+    "every dependency edge (event waits and stream order) holds in every run",
+    "every wait holds: the waiting stream's next kernel starts after the recorded stream's kernel before the record "
+    "ends (in every run)",
+    "every wait and every legacy-stream barrier holds (in every run)"};
+static const int RANDOM_THREADS[] = {32, 64, 128, 256};
+static const double RANDOM_WORK_NS = 20e6; /* a program's kernels end to end, each its mean time: what C=1 may cost */
+enum { RANDOM_MAX_KERNELS = 256 };          /* a few hundred kernels at most, whatever the options */
+enum { DRAW_CHUNK = 256 };                  /* draws filled at a time */
+
+/* Uniform draws in [0, 1) from one seed, taken in order, a chunk at a time
+ * from splitmix64 streams 2000, 2001, ... (dag_random takes 1000 + its index):
+ * the same seed gives the same program on every machine. */
+typedef struct draws {
+    unsigned long long seed; /* the program's seed */
+    unsigned chunk;          /* chunks filled so far */
+    int next;                /* the next unused draw in u */
+    double u[DRAW_CHUNK];    /* the current chunk */
+} draws;
+
+/* Draws from seed, none taken yet. */
+static void draws_init(draws *d, unsigned long long seed)
+{
+    d->seed = seed;
+    d->chunk = 0;
+    d->next = DRAW_CHUNK;
+}
+
+/* The next draw, in [0, 1). */
+static double draw_u(draws *d)
+{
+    if (d->next == DRAW_CHUNK) {
+        gl_fill_f64(d->u, DRAW_CHUNK, d->seed, 2000u + d->chunk++, 0.0, 1.0);
+        d->next = 0;
+    }
+    return d->u[d->next++];
+}
+
+/* An integer uniformly in [lo, hi]. */
+static int draw_int(draws *d, int lo, int hi)
+{
+    return lo + (int)fmin(hi - lo, floor(draw_u(d) * (hi - lo + 1)));
+}
+
+/* An integer in [lo, hi], log-uniformly: as many programs of 2..3 streams as of 32..63. */
+static int draw_log_int(draws *d, int lo, int hi)
+{
+    double x = exp(log((double)lo) + draw_u(d) * (log(hi + 1.0) - log((double)lo)));
+    return (int)fmax(lo, fmin(hi, floor(x)));
+}
+
+/* The shortest T a random program draws: kernel-us/20, but not under 20 us
+ * (where the host's few us per launch would be most of a kernel) unless
+ * --kernel-us itself is. */
+static double random_min_us(double kernel_us) { return fmin(kernel_us, fmax(kernel_us / 20, 20)); }
+
+/* One random program as drawn: what builds it again from its seed. */
+typedef struct program_spec {
+    unsigned long long seed; /* --seed + its index: alone, it is --programs 1 --seed <this> */
+    int kind;                /* KIND_*: seed mod N_KINDS, so that consecutive seeds take turns */
+    int streams;             /* S */
+    int kernels;             /* K: kernels per stream (legacy: per stream and phase) */
+    int phases;              /* legacy: phases of the streams' work, legacy kernels between them */
+    double kernel_ns;        /* T: fan-in and fan-out kernels run it; the others T/2..3T/2 */
+    grid k;                  /* every kernel's grid */
+} program_spec;
+
+/* About how many kernels a spec issues: what the work budget divides. */
+static int spec_kernels(const program_spec *ps)
+{
+    if (ps->kind == KIND_LEGACY) return ps->streams * ps->kernels * ps->phases + 2 * ps->phases;
+    return ps->streams * ps->kernels;
+}
+
+/* Draw program seed's spec: S log-uniform in --streams-min..--streams-max, K
+ * uniform in 1..--kernels, T log-uniform in random_min_us..--kernel-us, one
+ * block of 32..256 threads, or (one program in six) 2..16 blocks of 64 or
+ * 128. T, then K, shrink until the kernels take at most RANDOM_WORK_NS end
+ * to end, so that even one queue (C=1) runs a program in tens of ms. d is
+ * left at the draws that build the program. */
+static void random_spec(const lab *L, unsigned long long seed, program_spec *ps, draws *d)
+{
+    draws_init(d, seed);
+    memset(ps, 0, sizeof *ps);
+    ps->seed = seed;
+    ps->kind = (int)(seed % N_KINDS);
+    ps->streams = draw_log_int(d, L->streams_min, L->streams_max);
+    int K = draw_int(d, 1, L->kernels);
+    ps->phases = draw_int(d, 2, 3);
+    ps->kernels = ps->kind == KIND_LEGACY ? (K / ps->phases > 1 ? K / ps->phases : 1) : K;
+    double lo = random_min_us(L->kernel_us) * 1e3, hi = L->kernel_us * 1e3;
+    ps->kernel_ns = exp(log(lo) + draw_u(d) * (log(hi) - log(lo)));
+    if (draw_u(d) < 1.0 / 6) {
+        ps->k.blocks = draw_log_int(d, 2, 16);
+        ps->k.threads = draw_u(d) < 0.5 ? 64 : 128;
+    } else {
+        ps->k.blocks = 1;
+        ps->k.threads = RANDOM_THREADS[draw_int(d, 0, GL_ARRAY_LEN(RANDOM_THREADS) - 1)];
+    }
+    ps->k.per_sm = gl_work_blocks_per_sm(ps->k.threads);
+    while (ps->kernels > 1 && spec_kernels(ps) > RANDOM_MAX_KERNELS) ps->kernels--;
+    ps->kernel_ns = fmax(lo, fmin(ps->kernel_ns, RANDOM_WORK_NS / spec_kernels(ps)));
+    while (ps->kernels > 1 && spec_kernels(ps) * ps->kernel_ns > RANDOM_WORK_NS) ps->kernels--;
+    /* To 0.1 us, the row's kernel_us: the T the row states is the T its kernels ran. */
+    ps->kernel_ns = round(ps->kernel_ns / 100) * 100;
+}
+
+/* Random records and waits between S non-blocking streams: S*K kernels of
+ * T/2..3T/2, each on a stream drawn uniformly. Before a kernel, one time in
+ * two, its stream waits for one or two events recorded on other streams: half
+ * of the time one of the last four records, else any record so far (one made
+ * much earlier). After a kernel, two times in five, its stream records an
+ * event: a new one or, one time in four, one recorded before (later waits name
+ * the newer record, as cudaStreamWaitEvent does); and one such record in five
+ * is waited for at once by 2..S-1 other streams. */
+static void build_cross(gl_sched_program *p, const program_spec *ps, draws *d)
+{
+    int S = ps->streams, n = S * ps->kernels, n_rec = 0;
+    int *st = (int *)gl_xcalloc((size_t)S, sizeof(int)), *others = (int *)gl_xcalloc((size_t)S, sizeof(int));
+    int *rec = (int *)gl_xcalloc((size_t)n, sizeof(int));           /* the event of each record, in order */
+    int *recorded_on = (int *)gl_xcalloc((size_t)n, sizeof(int));   /* each event's latest recording stream */
+    new_streams(p, st, S);
+    for (int j = 0; j < n; j++) {
+        int s = draw_int(d, 0, S - 1);
+        if (n_rec > 0 && draw_u(d) < 0.5) {
+            int waits = draw_u(d) < 0.3 ? 2 : 1;
+            for (int w = 0; w < waits; w++) {
+                int recent = draw_u(d) < 0.5;
+                int r = recent ? n_rec - 1 - draw_int(d, 0, n_rec < 4 ? n_rec - 1 : 3) : draw_int(d, 0, n_rec - 1);
+                if (recorded_on[rec[r]] != s) gl_sched_wait(p, 0, st[s], rec[r]);
+            }
+        }
+        launch(&ps->k, p, st[s], s, j, ps->kernel_ns * (0.5 + draw_u(d)));
+        if (draw_u(d) >= 0.4) continue;
+        int ev = n_rec > 0 && draw_u(d) < 0.25 ? rec[draw_int(d, 0, n_rec - 1)] : gl_sched_event_new(p);
+        gl_sched_record(p, 0, st[s], ev);
+        recorded_on[ev] = s;
+        rec[n_rec++] = ev;
+        if (S > 2 && draw_u(d) < 0.2) {
+            /* 2..S-1 of the other streams, a partial shuffle of them. */
+            int n_others = 0, m = draw_int(d, 2, S - 1);
+            for (int o = 0; o < S; o++)
+                if (o != s) others[n_others++] = o;
+            for (int i = 0; i < m; i++) {
+                int pick = draw_int(d, i, n_others - 1), o = others[pick];
+                others[pick] = others[i];
+                others[i] = o;
+                gl_sched_wait(p, 0, st[o], ev);
+            }
+        }
+    }
+    free(st);
+    free(others);
+    free(rec);
+    free(recorded_on);
+}
+
+/* Kernels on the legacy NULL stream between phases of S streams' work: the
+ * streams are blocking (cudaStreamCreate), one in four non-blocking (never
+ * the first); each phase gives every stream K kernels of T/2..3T/2, issued
+ * depth- or breadth-first. Between two phases come one or two legacy kernels
+ * (and, one time in two, one before the first phase or after the last), each
+ * waiting for every blocking stream's work issued before it and holding back
+ * the blocking streams' next kernels, while the non-blocking streams run on;
+ * one legacy kernel in two is recorded, and a non-blocking stream waits for it. */
+static void build_legacy(gl_sched_program *p, const program_spec *ps, draws *d)
+{
+    int S = ps->streams, K = ps->kernels, P = ps->phases, label = 0, n_nb = 0;
+    int *st = (int *)gl_xcalloc((size_t)S, sizeof(int)), *nonblocking = (int *)gl_xcalloc((size_t)S, sizeof(int));
+    for (int s = 0; s < S; s++) {
+        int nb = s > 0 && draw_u(d) < 0.25;
+        st[s] = gl_sched_stream_new(p, nb ? GL_SCHED_STREAM_NONBLOCKING : GL_SCHED_STREAM_BLOCKING, 0, -1);
+        if (nb) nonblocking[n_nb++] = s;
+    }
+    int order = draw_u(d) < 0.5 ? GL_SCHED_DEPTH_FIRST : GL_SCHED_BREADTH_FIRST;
+    for (int phase = 0; phase <= P; phase++) {
+        int n_legacy = phase > 0 && phase < P ? draw_int(d, 1, 2) : draw_u(d) < 0.5;
+        for (int l = 0; l < n_legacy; l++) {
+            launch(&ps->k, p, GL_SCHED_LEGACY, S, label++, ps->kernel_ns * (0.5 + draw_u(d)));
+            if (n_nb > 0 && draw_u(d) < 0.5) {
+                int ev = gl_sched_event_new(p);
+                gl_sched_record(p, 0, GL_SCHED_LEGACY, ev);
+                gl_sched_wait(p, 0, st[nonblocking[draw_int(d, 0, n_nb - 1)]], ev);
+            }
+        }
+        for (int n = 0; phase < P && n < S * K; n++) {
+            int s, j;
+            gl_sched_issue_order(order, S, K, n, &s, &j);
+            launch(&ps->k, p, st[s], s, label++, ps->kernel_ns * (0.5 + draw_u(d)));
+        }
+    }
+    free(st);
+    free(nonblocking);
+}
+
+/* Build the program ps describes into p (its remaining draws in d), and the
+ * dependencies every run must keep into *edges (op indices): a DAG's own
+ * (event waits and stream order), else what the program's waits and legacy
+ * kernels promise (gl_sched_edges). Returns the edge count. */
+static int random_program(const program_spec *ps, draws *d, gl_sched_program *p, gl_sched_edge **edges)
+{
+    switch (ps->kind) {
+    case KIND_FAN_IN: build_fan_in(p, &ps->k, ps->streams, ps->kernels, ps->kernel_ns); break;
+    case KIND_FAN_OUT: build_fan_out(p, &ps->k, ps->streams, ps->kernels, ps->kernel_ns); break;
+    case KIND_CROSS: build_cross(p, ps, d); break;
+    case KIND_LEGACY: build_legacy(p, ps, d); break;
+    default: {
+        dag g;
+        int waits = 0;
+        dag_random(&g, ps->streams, ps->kernels, ps->kernel_ns, ps->seed, 0);
+        int n = dag_program(&ps->k, &g, p, edges, &waits);
+        dag_free(&g);
+        return n;
+    }
+    }
+    return gl_sched_edges(p, GL_SCHED_EDGE_EVENT | GL_SCHED_EDGE_LEGACY, edges);
+}
+
+/* Tracks 0..S-1 are a random program's streams; track S (ctx) is the legacy stream's. */
+static void random_track(int index, gl_buf *out, const void *ctx)
+{
+    if (index == *(const int *)ctx) gl_buf_puts(out, "legacy stream");
+    else gl_buf_printf(out, "stream %d", index);
+}
+
+/* One run of a random program: sample_pattern's values, and how long the host took to issue it. */
+static void sample_random(gl_sample *s, void *arg)
+{
+    run_ctx *x = (run_ctx *)arg;
+    sample_pattern(s, arg);
+    double last = x->run.t0_ns;
+    for (int i = 0; i < x->run.prog->n_ops; i++) last = fmax(last, x->run.return_ns[i]);
+    gl_sample_put(s, "issue_time", (last - x->run.t0_ns) / 1e6);
+}
+
+/* What the random programs showed, for the line after them (validate-model judges the population). */
+typedef struct random_summary {
+    int programs;        /* rows */
+    int within;          /* makespan within --tolerance of the simulation */
+    int peak_equal;      /* median peak equal to the simulation's */
+    int edges_all_held;  /* every edge held in every run */
+    double worst_error;  /* the largest |makespan error| (fraction of the model's) */
+    unsigned long long worst_seed; /* its program's seed */
+} random_summary;
+
+/* Run the program of seed --seed + index as a row of table "random", with its claims. */
+static void random_row(lab *L, int index, random_summary *sum)
+{
+    program_spec ps;
+    draws d;
+    random_spec(L, L->common->seed + (unsigned long long)index, &ps, &d);
+    gl_sched_program p;
+    gl_sched_program_init(&p);
+    gl_sched_edge *edges = NULL;
+    int n_edges = random_program(&ps, &d, &p, &edges);
+    run_ctx x;
+    run_open(&x, L, &p, 0);
+    x.edges = edges;
+    x.n_edges = n_edges;
+    int launches = 0, legacy = 0, waits = 0, records = 0;
+    for (int i = 0; i < p.n_ops; i++) {
+        launches += p.ops[i].kind == GL_SCHED_LAUNCH;
+        legacy += p.ops[i].kind == GL_SCHED_LAUNCH && p.ops[i].stream == GL_SCHED_LEGACY;
+        waits += p.ops[i].kind == GL_SCHED_WAIT;
+        records += p.ops[i].kind == GL_SCHED_RECORD;
+    }
+
+    gl_row *row = gl_report_row(L->rep, "random", kind_name[ps.kind]);
+    gl_row_param(row, "seed", "%llu", ps.seed);
+    gl_row_param_num(row, "streams", "", 0, ps.streams);
+    gl_row_param_num(row, "kernels", "", 0, launches);
+    gl_row_param_num(row, "kernel_us", "", 1, ps.kernel_ns / 1e3);
+    gl_row_param_num(row, "blocks", "", 0, ps.k.blocks);
+    gl_row_param_num(row, "threads", "", 0, ps.k.threads);
+    gl_row_param_num(row, "connections", "", 0, L->machine.connections);
+    gl_row_param_num(row, "records", "", 0, records);
+    gl_row_param_num(row, "waits", "", 0, waits);
+    gl_row_param_num(row, "legacy", "", 0, legacy);
+    gl_row_param_num(row, "edges", "", 0, n_edges);
+    gl_sampler smp;
+    pattern_sampler(L, &smp);
+    gl_sampler_series(&smp, "issue_time", "ms", 3, GL_HIDE);
+    char name[96];
+    snprintf(name, sizeof name, "random %d (%s, seed %llu)", index, kind_name[ps.kind], ps.seed);
+    sample_row(&x, &smp, row, sample_random, name);
+    pattern_claims(L, row, &x, name, kind_edges[ps.kind]);
+    gl_row_number(row, "edge_checks", "", 0, GL_HIDE, (double)x.checked);
+    gl_row_number(row, "edges_held", "", 0, GL_HIDE, (double)x.held);
+
+    double mk = gl_row_median(row, "makespan"), model_mk = gl_row_median(row, "model_makespan");
+    double error = (mk - model_mk) / model_mk;
+    sum->programs++;
+    sum->within += fabs(mk - model_mk) <= L->tolerance * model_mk + L->slack_ns / 1e6;
+    sum->peak_equal += lround(gl_row_median(row, "peak_concurrency")) == lround(gl_row_median(row, "model_peak"));
+    sum->edges_all_held += x.held == x.checked;
+    if (!(fabs(error) <= sum->worst_error)) {
+        sum->worst_error = fabs(error);
+        sum->worst_seed = ps.seed;
+    }
+    gl_names names = {"n%d", NULL, NULL, NULL, random_track, &ps.streams, 0};
+    char title[128];
+    snprintf(title, sizeof title, "%s C=%d", name, L->machine.connections);
+    show_run(L, &x, title, &names);
+    gl_sampler_free(&smp);
+    gl_sched_run_destroy(&x.run);
+    free(edges);
+    gl_sched_program_free(&p);
+}
+
+/* --programs random programs, one row each, then one line over them: the
+ * bounds over a population are validate-model's to judge, not a claim here. */
+static void random_part(lab *L, int programs)
+{
+    random_summary sum;
+    memset(&sum, 0, sizeof sum);
+    for (int i = 0; i < programs; i++) random_row(L, i, &sum);
+    printf("random: %d programs from seed %llu at C=%d: makespan within %.0f%% of the simulation in %d, peak "
+           "concurrency equal in %d, every edge held in every run in %d (worst makespan: seed %llu, %.1f%% off); "
+           "make validate-model judges such programs as a population\n",
+           sum.programs, L->common->seed, L->machine.connections, 100 * L->tolerance, sum.within, sum.peak_equal,
+           sum.edges_all_held, sum.worst_seed, 100 * sum.worst_error);
+}
+
 /* ---- cost: what a record and a wait cost the host and the device --------------------------- */
 
 /* A chain of COST_CHAIN kernels, each after the one before: in one stream by
@@ -585,7 +953,7 @@ static void build_chain(lab *L, gl_sched_program *p, int events, int cross)
             gl_sched_record(p, 0, st[prev], ev);
             gl_sched_wait(p, 0, st[s], ev);
         }
-        launch(L, p, st[s], s, k, COST_KERNEL_US * 1e3);
+        launch(&L->one, p, st[s], s, k, COST_KERNEL_US * 1e3);
     }
 }
 
@@ -741,10 +1109,11 @@ static void accuracy_part(lab *L)
             gl_sched_program_init(&p);
             int st;
             new_streams(&p, &st, 1);
-            if (held) launch(L, &p, st, 0, 0, HOLD_US * 1e3);
+            if (held) launch(&L->one, &p, st, 0, 0, HOLD_US * 1e3);
             int e0 = gl_sched_event_new(&p), e1 = gl_sched_event_new(&p);
             int rec0 = gl_sched_record(&p, 0, st, e0), first = p.n_ops;
-            for (int k = 0; k < REGION_KERNELS; k++) launch(L, &p, st, 0, 1 + k, REGION_US[i] * 1e3 / REGION_KERNELS);
+            for (int k = 0; k < REGION_KERNELS; k++)
+                launch(&L->one, &p, st, 0, 1 + k, REGION_US[i] * 1e3 / REGION_KERNELS);
             int last = p.n_ops - 1, rec1 = gl_sched_record(&p, 0, st, e1);
             run_ctx x;
             run_open(&x, L, &p, 1);
@@ -797,21 +1166,42 @@ int main(int argc, char **argv)
         "concurrent, and what does an event cost?",
         "Model: the core's scheduling simulation (gl_sched.h) of each run, issued through schedrun.h; claims: every\n"
         "event edge holds, peak concurrency and makespan match the simulation. --part picks one part; --dags N\n"
-        "random DAGs from --seed."};
-    int streams = 4, kernels = 4, dags = 20, part = PART_ALL;
+        "random DAGs from --seed. --part random (not in all): --programs N random programs, program i from seed\n"
+        "--seed + i (alone: --programs 1 --seed <its seed>), each a row; make validate-model judges them."};
+    int streams = 4, kernels = 4, dags = 20, part = PART_ALL, programs = 8, streams_min = 2, streams_max = 64;
     double kernel_us = 1000, tolerance = 0.10;
     gl_option opts[] = {
         {"streams", GL_OPT_INT, &streams, 2, 64, NULL, NULL, "streams (S) of fan-in, fan-out and the random DAGs", 0},
-        {"kernels", GL_OPT_INT, &kernels, 1, 64, NULL, NULL, "kernels per stream (K); a random DAG has S*K", 0},
+        {"kernels", GL_OPT_INT, &kernels, 1, 64, NULL, NULL,
+         "kernels per stream (K); a random DAG has S*K; --part random draws K from 1..this", 0},
         {"kernel-us", GL_OPT_DOUBLE, &kernel_us, 1, 1e6, NULL, "200",
-         "duration of each work kernel in us (T; a random DAG's kernels take T/2..3T/2)", 0},
+         "duration of each work kernel in us (T; a random DAG's kernels take T/2..3T/2; --part random draws T "
+         "log-uniformly from max(this/20, 20) to this)", 0},
         {"dags", GL_OPT_INT, &dags, 1, 1000, NULL, NULL, "random DAGs, seeded from --seed", 0},
         {"tolerance", GL_OPT_DOUBLE, &tolerance, 0, 10, NULL, NULL, "relative tolerance of the makespan claims", 0},
-        {"part", GL_OPT_CHOICE, &part, 0, 0, "all|fan-in|fan-out|dag|cost|accuracy", NULL, "which part to run", 0},
+        {"part", GL_OPT_CHOICE, &part, 0, 0, "all|fan-in|fan-out|dag|cost|accuracy|random", NULL,
+         "which part to run (all: every part but random)", 0},
+        {"programs", GL_OPT_INT, &programs, 1, 1000, NULL, "4",
+         "--part random: random programs (fan-in, fan-out, dag, cross, legacy), program i from seed --seed + i", 0},
+        {"streams-min", GL_OPT_INT, &streams_min, 2, 64, NULL, NULL,
+         "--part random: the fewest streams a program draws (S, log-uniform)", 0},
+        {"streams-max", GL_OPT_INT, &streams_max, 2, 64, NULL, "8", "--part random: the most streams a program draws",
+         0},
     };
     gl_common common;
     gl_common_defaults(&common);
     gl_options_parse_or_exit(&exp, opts, GL_ARRAY_LEN(opts), &common, argc, argv);
+    /* Options that this run would ignore are refused, before the device is opened. */
+    static const char *const random_only[] = {"programs", "streams-min", "streams-max"};
+    for (int i = 0; i < GL_ARRAY_LEN(random_only); i++)
+        if (part != PART_RANDOM && gl_option_find(opts, GL_ARRAY_LEN(opts), random_only[i])->given)
+            gl_die(GL_EXIT_USAGE, "--%s applies to --part random only", random_only[i]);
+    if (part == PART_RANDOM && gl_option_find(opts, GL_ARRAY_LEN(opts), "streams")->given)
+        gl_die(GL_EXIT_USAGE, "--streams: --part random draws S per program from --streams-min..--streams-max");
+    if (part == PART_RANDOM && gl_option_find(opts, GL_ARRAY_LEN(opts), "dags")->given)
+        gl_die(GL_EXIT_USAGE, "--dags: --part random draws its DAGs among --programs");
+    if (streams_min > streams_max)
+        gl_die(GL_EXIT_USAGE, "--streams-min %d is more than --streams-max %d", streams_min, streams_max);
 
     gl_report rep;
     gl_report_init(&rep, exp.name, &common);
@@ -823,28 +1213,38 @@ int main(int argc, char **argv)
     L.kernels = kernels;
     L.kernel_us = kernel_us;
     L.tolerance = tolerance;
+    L.streams_min = streams_min;
+    L.streams_max = streams_max;
     gl_device_open(&L.dev, &common, &rep);
-    L.per_sm = gl_work_blocks_per_sm(THREADS);
-    if (L.per_sm < 1) gl_no_gpu("a block of %d threads of the work kernel does not fit on an SM of this GPU", THREADS);
+    L.one.blocks = 1;
+    L.one.threads = THREADS;
+    L.one.per_sm = gl_work_blocks_per_sm(THREADS);
+    if (L.one.per_sm < 1)
+        gl_no_gpu("a block of %d threads of the work kernel does not fit on an SM of this GPU", THREADS);
     L.slack_ns = 2 * L.dev.tick_ns;
+    /* Random programs' T spans a range: the dispatch gap is measured at its middle (geometric). */
+    double calibration_us = part == PART_RANDOM ? sqrt(random_min_us(kernel_us) * kernel_us) : kernel_us;
     gl_sched_calibration cal;
-    gl_sched_calibrate(&L.dev, &rep, THREADS, kernel_us, &L.machine, &cal);
+    gl_sched_calibrate(&L.dev, &rep, THREADS, calibration_us, &L.machine, &cal);
     gl_trace_init(&L.trace);
-    printf("setup: S=%d streams x K=%d kernels x T=%g us, 1 block x %d threads each; C=%d connections; %d random "
-           "DAGs of %d kernels from seed %llu\n",
-           streams, kernels, kernel_us, THREADS, L.machine.connections, dags, streams * kernels, common.seed);
+    if (part == PART_RANDOM)
+        printf("setup: %d random programs from seed %llu (kinds fan-in, fan-out, dag, cross, legacy by seed mod 5): "
+               "S=%d..%d streams, K=1..%d, T=%g..%g us, 1 block of 32..256 threads or 2..16 blocks of 64 or 128; "
+               "C=%d connections\n",
+               programs, common.seed, streams_min, streams_max, kernels, random_min_us(kernel_us), kernel_us,
+               L.machine.connections);
+    else
+        printf("setup: S=%d streams x K=%d kernels x T=%g us, 1 block x %d threads each; C=%d connections; %d random "
+               "DAGs of %d kernels from seed %llu\n",
+               streams, kernels, kernel_us, THREADS, L.machine.connections, dags, streams * kernels, common.seed);
 
     if (part == PART_ALL || part == PART_FAN_IN)
-        pattern_part(&L, "fan-in", build_fan_in,
-                     "every wait holds: the last stream's first kernel starts after every other stream's last kernel "
-                     "ends (in every run)");
-    if (part == PART_ALL || part == PART_FAN_OUT)
-        pattern_part(&L, "fan-out", build_fan_out,
-                     "every wait holds: each consumer's first kernel starts after the producer's last kernel ends (in "
-                     "every run)");
+        pattern_part(&L, "fan-in", build_fan_in, kind_edges[KIND_FAN_IN]);
+    if (part == PART_ALL || part == PART_FAN_OUT) pattern_part(&L, "fan-out", build_fan_out, kind_edges[KIND_FAN_OUT]);
     if (part == PART_ALL || part == PART_DAG) dag_part(&L, dags);
     if (part == PART_ALL || part == PART_COST) cost_part(&L);
     if (part == PART_ALL || part == PART_ACCURACY) accuracy_part(&L);
+    if (part == PART_RANDOM) random_part(&L, programs);
 
     gl_trace_finish(&L.trace, &common, &rep);
     gl_device_close(&L.dev);
