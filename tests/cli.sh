@@ -294,7 +294,7 @@ if need_bin atomic-lock; then
             env CUDA_VISIBLE_DEVICES= "$b" --quick --part $p
     done
     expect "make help has a section for src/patterns" 0 "^experiments in src/patterns:" make -s --no-print-directory help
-    expect "make help lists run-atomic-lock, built with cub" 0 "sanitize-atomic-lock .*\(built with: cub\)" \
+    expect "make help lists run-atomic-lock, built with openmp and cub" 0 "sanitize-atomic-lock .*\(built with: openmp cub\)" \
         make -s --no-print-directory help
 fi
 

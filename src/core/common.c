@@ -1,5 +1,6 @@
 /* common.c - fatal errors, checked allocation and the text buffer. */
 #include "gl_common.h"
+#include "progress.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 void gl_die(int code, const char *fmt, ...)
 {
     va_list ap;
+    gl_progress_clear(); /* the message starts on a clean line */
     fflush(stdout);
     fputs("error: ", stderr);
     va_start(ap, fmt);

@@ -7,10 +7,12 @@
 #include <unistd.h>
 
 #include "gl_cuda.h"
+#include "progress.h"
 
 void gl_cuda_check(cudaError_t err, const char *what, const char *file, int line)
 {
     if (err == cudaSuccess) return;
+    gl_progress_clear(); /* the message starts on a clean line */
     fflush(stdout);
     fprintf(stderr, "CUDA error at %s:%d: %s: %s (%s)\n", file, line, what, cudaGetErrorName(err),
             cudaGetErrorString(err));

@@ -6,6 +6,7 @@
 #include "connections.h"
 #include "gl_common.h"
 #include "gl_sched.h"
+#include "progress.h"
 #include "sweep.h"
 
 #include <errno.h>
@@ -27,7 +28,7 @@ void gl_common_defaults(gl_common *c)
 
 /* The common options, bound to one gl_common. Rebuilt per parse so that the
  * table points at the caller's struct. */
-enum { N_COMMON = 14 };
+enum { N_COMMON = 15 };
 static void common_table(gl_common *c, gl_option t[N_COMMON])
 {
     gl_option tmp[N_COMMON] = {
@@ -48,6 +49,8 @@ static void common_table(gl_common *c, gl_option t[N_COMMON])
          "do not flush the L2 cache before timed samples that move declared bytes", 0},
         {"connections", GL_OPT_INT_LIST, &c->connections, 1, GL_CONNECTIONS_MAX, NULL, NULL,
          "CUDA_DEVICE_MAX_CONNECTIONS, set before the runtime starts; a list (1,2,4) runs once per value and merges the results", 0},
+        {"quiet", GL_OPT_FLAG, &c->quiet, 0, 0, NULL, NULL,
+         "no progress line on stderr (shown only on a terminal, in runs longer than 2 s)", 0},
         {"help", GL_OPT_FLAG, NULL, 0, 0, NULL, NULL, "show this help and exit", 0},
     };
     memcpy(t, tmp, sizeof(tmp));
@@ -296,7 +299,8 @@ static void print_help(const gl_experiment *exp, const gl_option *opts, int nopt
         for (int i = 0; i < nopts; i++) print_option(out, &opts[i]);
     }
     fprintf(out, "\ncommon options:\n");
-    for (int i = 0; i < N_COMMON; i++) print_option(out, &common[i]);
+    for (int i = 0; i < N_COMMON; i++) /* one the experiment took over is listed once, as its own */
+        if (!gl_option_find(opts, nopts, common[i].name)) print_option(out, &common[i]);
     fprintf(out, "\nexit codes: 0 ok, 1 a check or claim failed, 2 usage error, 3 CUDA error (or a crash), 4 out of host "
                  "memory, 5 a result file could not be written, 6 internal error (a bug), 77 no suitable GPU for this "
                  "configuration\n");
@@ -326,8 +330,8 @@ int gl_options_parse(const gl_experiment *exp, gl_option *opts, int nopts, gl_co
         const char *name = arg + 2;
         const char *eq = strchr(name, '=');
         size_t len = eq ? (size_t)(eq - name) : strlen(name);
-        gl_option *o = find_len(opts, nopts, name, len);
-        if (!o) o = find_len(ctab, N_COMMON, name, len);
+        gl_option *o = find_len(opts, nopts, name, len), *same = find_len(ctab, N_COMMON, name, len);
+        if (!o) o = same;
         if (!o) {
             fprintf(err, "error: unknown option '--%.*s' (see --help)\n", (int)len, name);
             return GL_EXIT_USAGE;
@@ -352,6 +356,10 @@ int gl_options_parse(const gl_experiment *exp, gl_option *opts, int nopts, gl_co
         int rc = set_value(o, text, err);
         if (rc) return rc;
         o->given = 1;
+        if (same && same != o && same->type == GL_OPT_FLAG && o->type == GL_OPT_FLAG) { /* see options.h */
+            set_value(same, "", err);
+            same->given = 1;
+        }
     }
 
     if (common->quick) {
@@ -402,6 +410,7 @@ void gl_options_parse_or_exit(const gl_experiment *exp, gl_option *opts, int nop
     if (rc == GL_PARSE_HELP) exit(GL_EXIT_OK);
     if (rc != GL_PARSE_OK) exit(GL_EXIT_USAGE);
     if (gl_outputs_check(common, stderr)) exit(GL_EXIT_USAGE);
+    gl_progress_setup(exp->name, common->quiet);
     char rule_err[160];
     if (gl_sched_queue_rule_env(0, rule_err, sizeof rule_err) < 0) gl_die(GL_EXIT_USAGE, "%s", rule_err);
     if (common->connections.n > 1)

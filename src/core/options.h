@@ -55,6 +55,7 @@ typedef struct gl_common {
     int profile;             /* one run of each configuration, no warm-up, no repeats (for nsys) */
     int no_l2_flush;         /* do not flush the L2 cache before samples that declare bytes */
     gl_int_list connections; /* CUDA_DEVICE_MAX_CONNECTIONS: one value is set before the runtime starts; several re-execute the binary once per value */
+    int quiet;               /* no progress line on stderr (progress.h), even on a terminal */
 } gl_common;
 
 /* Who the experiment is, for --help. */
@@ -70,7 +71,12 @@ void gl_common_defaults(gl_common *common);
 
 /* Parse argv against the experiment's table plus the common options. Returns
  * GL_PARSE_OK, GL_PARSE_HELP (help was printed to out), or GL_EXIT_USAGE (a
- * message was printed to err). Applies --quick values afterwards. */
+ * message was printed to err). Applies --quick values afterwards.
+ * An experiment's option may have the name of a common one: the experiment's
+ * is the one the parser fills and --help lists; when both are flags, the
+ * common flag is set as well, so that a word means one thing to the user
+ * (nested-hello's --quiet, which counts its hello lines instead of printing
+ * them, also silences the progress line). */
 int gl_options_parse(const gl_experiment *exp, gl_option *opts, int nopts, gl_common *common,
                      int argc, char **argv, FILE *out, FILE *err);
 
@@ -80,7 +86,8 @@ int gl_options_parse(const gl_experiment *exp, gl_option *opts, int nopts, gl_co
 int gl_outputs_check(const gl_common *common, FILE *err);
 
 /* gl_options_parse for main(): exits 0 after --help and 2 after a usage error
- * or an unwritable output path. Then applies --connections: one value is set
+ * or an unwritable output path. Sets up the progress line (progress.h: on a
+ * terminal, unless --quiet). Then applies --connections: one value is set
  * in the environment before the CUDA runtime starts; several re-execute this
  * binary once per value, merge the results, and exit (gl_sweep_env). */
 void gl_options_parse_or_exit(const gl_experiment *exp, gl_option *opts, int nopts,

@@ -1,5 +1,6 @@
 /* report.c - rows of values, claims and checks, and the verdicts derived from them. */
 #include "report.h"
+#include "progress.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -237,6 +238,7 @@ void gl_row_skip(gl_row *row, const char *fmt, ...)
     free(row->skip_reason);
     row->skip_reason = vformat(fmt, ap);
     va_end(ap);
+    gl_progress_clear(); /* the line starts clean under a progress line */
     printf("SKIP %s %s: %s\n", row->table, row->variant, row->skip_reason);
     fflush(stdout);
 }
@@ -262,6 +264,7 @@ static gl_verdict add_claim(gl_report *r, gl_row *row, gl_claim *c)
     gl_grow((void **)&r->claims, &r->cap_claims, r->n_claims + 1, sizeof(gl_claim));
     r->claims[r->n_claims++] = *c;
     if (!r->quiet_claims) {
+        gl_progress_clear(); /* the line starts clean under a progress line */
         printf("%s %s: %s (%s)\n", counts_as_check(c) ? "CHECK" : "CLAIM", c->text, gl_verdict_name(c->verdict),
                c->evidence);
         fflush(stdout);

@@ -1,6 +1,8 @@
 /* sample.c - warm-up, repeats and named series, turned into a row's statistics. */
 #include "sample.h"
+#include "progress.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,6 +59,27 @@ void gl_sample_put(gl_sample *smp, const char *name, double value)
     x->x[x->n++] = value;
 }
 
+void gl_sampler_plan(const gl_sampler *s, int configurations)
+{
+    gl_progress_begin((double)configurations * (s->warmup + s->repeat), 0, "timing");
+}
+
+/* The configuration as the progress line names it: the variant, then each parameter as name=value. */
+static void describe(const gl_row *row, char *buf, size_t n)
+{
+    size_t len = (size_t)snprintf(buf, n, "%s", row->variant);
+    for (int i = 0; i < row->n_values && len < n; i++) {
+        const gl_value *v = &row->values[i];
+        if (!v->is_param) continue;
+        if (v->type == GL_VALUE_TEXT)
+            len += (size_t)snprintf(buf + len, n - len, " %s=%s", v->name, v->text);
+        else if (v->type == GL_VALUE_NUMBER && v->precision >= 0)
+            len += (size_t)snprintf(buf + len, n - len, " %s=%.*f%s", v->name, v->precision, v->number, v->unit);
+        else if (v->type == GL_VALUE_NUMBER)
+            len += (size_t)snprintf(buf + len, n - len, " %s=%g%s", v->name, v->number, v->unit);
+    }
+}
+
 int gl_sampler_run(gl_sampler *s, gl_row *row, gl_sample_fn fn, void *ctx)
 {
     for (int i = 0; i < s->n_series; i++) {
@@ -65,6 +88,13 @@ int gl_sampler_run(gl_sampler *s, gl_row *row, gl_sample_fn fn, void *ctx)
         s->series[i].n = 0;
     }
     int flush = s->flush_enabled && s->flush && row->bytes > 0;
+    if (gl_progress_enabled()) {
+        char what[192];
+        describe(row, what, sizeof what);
+        gl_progress_at("%s", what);
+    }
+    int runs = s->warmup + s->repeat;
+    gl_progress_item("runs", 0, runs);
     for (int i = -s->warmup; i < s->repeat; i++) {
         gl_sample smp = {s, i, i >= 0};
         if (flush) {
@@ -75,7 +105,10 @@ int gl_sampler_run(gl_sampler *s, gl_row *row, gl_sample_fn fn, void *ctx)
         for (int k = 0; k < s->n_series && smp.timed; k++)
             if (s->series[k].n != i + 1)
                 gl_die(GL_EXIT_INTERNAL, "repetition %d did not put sample '%s'", i, s->series[k].name);
+        gl_progress_item("runs", i + s->warmup + 1, runs);
+        gl_progress_step(1);
     }
+    gl_progress_clear(); /* what the experiment prints next starts on a clean line */
     for (int k = 0; k < s->n_series; k++) {
         const gl_series *x = &s->series[k];
         gl_row_stats(row, x->name, x->unit, x->precision, x->flags, gl_stats_of(x->x, x->n));

@@ -10,7 +10,12 @@
  * Before each sample of a row that declared the bytes it moves (gl_row_work),
  * the loop flushes the L2 cache, unless --no-l2-flush: without the flush a
  * small working set is served from L2 and the "DRAM" bandwidth is the cache's.
- * The flush itself is the CUDA side's (gl_device_sampler); this file is pure C. */
+ * The flush itself is the CUDA side's (gl_device_sampler); this file is pure C.
+ *
+ * The loop also keeps the progress line (progress.h) of a long run: it says
+ * which configuration runs (the row's variant and parameters) and how many of
+ * its runs are done, with the time left in it; each run counts one unit of a
+ * phase the experiment declared, which gl_sampler_plan does in one call. */
 #ifndef GL_SAMPLE_H
 #define GL_SAMPLE_H
 
@@ -64,6 +69,12 @@ void gl_sampler_series(gl_sampler *s, const char *name, const char *unit, int pr
  * warm-up). Putting an undeclared name, or one name twice in a repetition, is a
  * bug and exits saying so. */
 void gl_sample_put(gl_sample *s, const char *name, double value);
+
+/* Declare the timing phase to the progress line: configurations rows, each
+ * run warm-up + repeat times by this sampler. The line then counts every run
+ * against the whole plan and estimates the time left in it; gl_progress_end
+ * (progress.h) closes it. Without it the line still shows each configuration. */
+void gl_sampler_plan(const gl_sampler *s, int configurations);
 
 /* Run fn warm-up + repeat times for row, then add each series' statistics to
  * the row (a series with no samples is an error: every repetition must put

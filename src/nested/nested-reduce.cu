@@ -912,6 +912,7 @@ int main(int argc, char **argv)
     gl_sampler smp;
     gl_device_sampler(&smp, &dev, &common);
     gl_sampler_series(&smp, "time", "us", 1, GL_SHOW_MIN | GL_SHOW_NOISE);
+    gl_sampler_plan(&smp, n_run); /* the progress line counts every variant's runs */
     gl_row *rows[N_VARIANTS] = {NULL};
     gl_timeline tl;
     memset(&tl, 0, sizeof tl);

@@ -1,7 +1,8 @@
 /* atomic-lock.cu - the textbook's atomic Lock: a dot product finished under it, what it costs, and why a warp no longer deadlocks on it.
  *
  * Question: what does the seed's atomicCAS lock cost against float atomics, a second pass and CUB, and does a per-thread lock still deadlock a warp?
- * Build: cub
+ * Build: openmp cub
+ * Sanitize: --quick --profile --n 10007 --acquires 64 --skip-timing-claims
  *
  * The seed (CUDA by Example, appendix A) builds a Lock from atomicCAS and
  * atomicExch, finishes a dot product by adding each block's partial sum under
@@ -21,7 +22,12 @@
  *                a functor returning a[i] * b[i]: no products buffer, so CUB
  *                reads the same 8n bytes as the others (but through an
  *                iterator, so without its vectorized pointer loads)
- *      cpu-double  the reference: exact products, Neumaier-compensated double sum
+ *      cpu-double  exact products, Neumaier-compensated double sum, in order on one
+ *                core; the reference itself is the exact sum of the products (each
+ *                a whole number of 2^-48: the inputs are 24-bit fractions), added in
+ *                128-bit integers on every host core in any order and rounded once
+ *                to double: the same on any number of threads, and within half an
+ *                ulp of the true value (Neumaier's is within about one)
  *      cpu-float   a sequential float sum on the CPU, shown for its error only
  *    Each GPU variant's time (events around its launches, the stream held by
  *    the gate until all are queued) and its error against the reference: the
@@ -368,8 +374,8 @@ static lock_record read_record(const bench *b)
 
 /* ---- host: part 1 ---------------------------------------------------------------------------- */
 
-/* The reference: exact products (24 + 24 bits fit in a double's 53), Neumaier-compensated sum. */
-static double dot_reference(const float *a, const float *b, long long n)
+/* cpu-double: exact products (24 + 24 bits fit in a double's 53), Neumaier-compensated sum, in order. */
+static double dot_neumaier(const float *a, const float *b, long long n)
 {
     double s = 0, comp = 0;
     for (long long i = 0; i < n; i++) {
@@ -378,6 +384,44 @@ static double dot_reference(const float *a, const float *b, long long n)
         s = t;
     }
     return s + comp;
+}
+
+/* OpenMP directives where the build has it (atomic-lock's Build line does not ask for it yet:
+ * the reference then runs on one thread, with the same result). */
+#ifdef _OPENMP
+#define OMP(directive) _Pragma(#directive)
+#else
+#define OMP(directive)
+#endif
+
+/* The reference: a . b exactly, rounded once. gl_fill_f32 over [0, 1) draws multiples of 2^-24,
+ * so a[i] * b[i] * 2^48 is a whole number below 2^48 and the sum of n <= 2^28 of them is below
+ * 2^76: 128-bit integers hold it exactly, whatever the order the threads add in. Inputs that are
+ * not such fractions (none here) take the compensated sum in order. */
+static double dot_reference(const float *a, const float *b, long long n)
+{
+    int whole = n <= (1LL << 28);
+    unsigned long long lo = 0, hi = 0; /* the sum, as two 64-bit halves (OpenMP reduces no 128-bit type) */
+    OMP(omp parallel reduction(&& : whole))
+    {
+        unsigned __int128 part = 0;
+        OMP(omp for schedule(static) nowait)
+        for (long long i = 0; i < n; i++) {
+            float qa = a[i] * 0x1p24f, qb = b[i] * 0x1p24f; /* exact: scaling by a power of two */
+            int in = qa >= 0 && qa < 0x1p24f && qb >= 0 && qb < 0x1p24f;
+            unsigned ka = in ? (unsigned)qa : 0, kb = in ? (unsigned)qb : 0;
+            whole = whole && in && (float)ka == qa && (float)kb == qb;
+            part += (unsigned long long)ka * kb;
+        }
+        OMP(omp critical)
+        {
+            unsigned __int128 sum = ((unsigned __int128)hi << 64 | lo) + part;
+            lo = (unsigned long long)sum;
+            hi = (unsigned long long)(sum >> 64);
+        }
+    }
+    if (!whole) return dot_neumaier(a, b, n);
+    return ldexp((double)((unsigned __int128)hi << 64 | lo), -48); /* one rounding, then an exact scaling */
 }
 
 /* The naive CPU loop, in float and in order: its error grows with n, beyond any tree's. */
@@ -402,7 +446,7 @@ static dot_result run_dot(bench *b, int v)
     dot_result r = {0, 0, 0, 0};
     if (v == V_CPU_DOUBLE || v == V_CPU_FLOAT) {
         double t0 = gl_host_ns();
-        r.got = v == V_CPU_DOUBLE ? dot_reference(b->h_a, b->h_b, b->n) : (double)dot_cpu_float(b->h_a, b->h_b, b->n);
+        r.got = v == V_CPU_DOUBLE ? dot_neumaier(b->h_a, b->h_b, b->n) : (double)dot_cpu_float(b->h_a, b->h_b, b->n);
         r.ms = (gl_host_ns() - t0) / 1e6;
         return r;
     }

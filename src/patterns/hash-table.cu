@@ -2,7 +2,8 @@
  * against a single-threaded CPU table and against the GPU's own limit on random accesses.
  *
  * Question: how fast are inserts and lookups in a chained hash table with a lock per bucket, a lock-free chained one and linear probing, against the CPU and the GPU's random-access limit?
- * Build: none
+ * Build: openmp
+ * Sanitize: --quick --profile --keys 10007 --skip-timing-claims
  *
  * The seed (CUDA by Example, appendix A) builds a chained table: an array of
  * bucket heads, a preallocated pool of entries (insert i takes pool[i]), and a
@@ -145,6 +146,12 @@
  * (keys in, results or pool entries out): GB/s is mostly random traffic. CPU
  * rows run at most 3 times, without warm-up (an insert of 2^26 keys takes
  * seconds); the reference build and its checks came first.
+ * Host time: the CPU table stays one thread (it is the baseline, and inserts
+ * in order decide which insert of a key is its first), while the workload's
+ * keys, every check of a table and the sector counts run on every host core
+ * (OpenMP). A check counts its problems in parallel and, only when there are
+ * some, walks again in order to describe the first SHOWN, so that its words
+ * are the same on any number of threads.
  * Nsight Systems (make profile-hash-table): NVTX ranges "validate <table>", then
  * "<table> gather" and "<table> <op>" on the stream "hash-table"; lookups run
  * on the validated table, inserts last, each after a reset (two memsets) and a
@@ -160,6 +167,7 @@
 #include "check.h"
 #include "gl_cuda.h"
 #include "nvtx.h"
+#include "progress.h"
 
 enum { T_LOCK, T_LOCKFREE, T_OA, N_TABLES };
 static const char *const table_names[N_TABLES] = {"chained-lock", "chained-lockfree", "open-addressing"};
@@ -451,10 +459,13 @@ static void make_workload(workload *w, unsigned n, unsigned dups, unsigned long 
     w->mult = (unsigned *)gl_xcalloc(w->universe, sizeof(unsigned));
     memset(w->first, 0xFF, sizeof(unsigned) * w->universe);
     w->distinct = w->max_mult = 0;
+#pragma omp parallel for schedule(static)
     for (unsigned i = 0; i < n; i++) {
-        unsigned u = w->uidx[i];
-        w->keys[i] = key_of(&g, 2 * u);
+        w->keys[i] = key_of(&g, 2 * w->uidx[i]);
         w->absent[i] = key_of(&g, 2 * i + 1);
+    }
+    for (unsigned i = 0; i < n; i++) { /* in order: the first insert of each key is the smallest index */
+        unsigned u = w->uidx[i];
         if (w->first[u] == EMPTY) {
             w->first[u] = i;
             w->distinct++;
@@ -486,6 +497,20 @@ static void note(problems *p, const char *fmt, ...) GL_PRINTF(2, 3);
 static void note(problems *p, const char *fmt, ...)
 {
     if (p->count++ >= SHOWN) return;
+    if (p->first.len) gl_buf_puts(&p->first, "; ");
+    va_list ap;
+    va_start(ap, fmt);
+    gl_buf_vprintf(&p->first, fmt, ap);
+    va_end(ap);
+}
+
+/* Count one problem in *bad and, when p is given, describe it (note): a check's parallel pass
+ * passes no p and only counts; its ordered pass, run when that count is not 0, words them. */
+static void problem(problems *p, long long *bad, const char *fmt, ...) GL_PRINTF(3, 4);
+static void problem(problems *p, long long *bad, const char *fmt, ...)
+{
+    ++*bad;
+    if (!p || p->count++ >= SHOWN) return;
     if (p->first.len) gl_buf_puts(&p->first, "; ");
     va_list ap;
     va_start(ap, fmt);
@@ -620,6 +645,35 @@ static void build_table(bench *b, table *t)
 
 /* ---- host: verification ----------------------------------------------------------------------- */
 
+/* Walk every bucket of a chained table copied back, marking the entries reached in seen (all 0
+ * before), and count what is wrong: a link past the pool, an entry reached twice, an entry with
+ * the wrong key or value or in the wrong bucket. On every core when p is NULL; in bucket order,
+ * describing the problems in p, when it is given. Returns the problems; *found is the entries reached. */
+static long long walk_chained(const table *t, const workload *w, const unsigned *heads, const entry *pool,
+                              unsigned char *seen, unsigned *found, problems *p)
+{
+    long long bad = 0;
+    unsigned reached = 0;
+#pragma omp parallel for schedule(dynamic, 4096) reduction(+ : bad, reached) if (!p)
+    for (unsigned bk = 0; bk < t->m; bk++)
+        for (unsigned e = heads[bk]; e != EMPTY; e = pool[e].next) {
+            if (e >= w->n) { problem(p, &bad, "bucket %u links to %u, past the pool of %u", bk, e, w->n); break; }
+            if (__atomic_exchange_n(&seen[e], 1, __ATOMIC_RELAXED)) { /* atomic: two walks may meet on one entry */
+                problem(p, &bad, "entry %u is reached twice (bucket %u)", e, bk);
+                break;
+            }
+            reached++;
+            const entry *x = &pool[e];
+            if (x->key != w->keys[e] || x->value != e)
+                problem(p, &bad, "entry %u holds key %08x value %u; insert %u was key %08x", e, x->key, x->value, e,
+                        w->keys[e]);
+            else if (home_of(x->key, t->m) != bk)
+                problem(p, &bad, "key %08x hashes to bucket %u but is in bucket %u", x->key, home_of(x->key, t->m), bk);
+        }
+    *found = reached;
+    return bad;
+}
+
 /* The seed's verify_table on a chained table, copied back. Returns 1 when every check passed. */
 static int verify_chained(bench *b, table *t, gl_report *rep, gl_row *row, const char *when)
 {
@@ -631,24 +685,19 @@ static int verify_chained(bench *b, table *t, gl_report *rep, gl_row *row, const
     CUDA_CHECK(cudaMemcpy(pool, t->d_pool, sizeof(entry) * w->n, cudaMemcpyDeviceToHost));
     problems p = {0, GL_BUF_INIT};
     unsigned found = 0;
-    for (unsigned bk = 0; bk < t->m; bk++)
-        for (unsigned e = heads[bk]; e != EMPTY; e = pool[e].next) {
-            if (e >= w->n) { note(&p, "bucket %u links to %u, past the pool of %u", bk, e, w->n); break; }
-            if (seen[e]) { note(&p, "entry %u is reached twice (bucket %u)", e, bk); break; }
-            seen[e] = 1;
-            found++;
-            const entry *x = &pool[e];
-            if (x->key != w->keys[e] || x->value != e)
-                note(&p, "entry %u holds key %08x value %u; insert %u was key %08x", e, x->key, x->value, e, w->keys[e]);
-            else if (home_of(x->key, t->m) != bk)
-                note(&p, "key %08x hashes to bucket %u but is in bucket %u", x->key, home_of(x->key, t->m), bk);
-        }
+    if (walk_chained(t, w, heads, pool, seen, &found, NULL)) { /* again in order, to say what */
+        memset(seen, 0, w->n);
+        walk_chained(t, w, heads, pool, seen, &found, &p);
+    }
     char text[160], ok_what[96];
     snprintf(text, sizeof text, "%s%s: every entry holds its insert's key and value, in the bucket its key hashes to",
              table_names[t->kind], when);
     snprintf(ok_what, sizeof ok_what, "all %u entries reached", found);
     int ok = report_problems(rep, row, &p, text, ok_what);
-    for (unsigned i = 0; i < w->n; i++) /* an insert no list reaches was lost (the seed's race without locks) */
+    long long lost = 0;
+#pragma omp parallel for schedule(static) reduction(+ : lost)
+    for (unsigned i = 0; i < w->n; i++) lost += !seen[i];
+    for (unsigned i = 0; lost && i < w->n; i++) /* an insert no list reaches was lost (the seed's race without locks) */
         if (!seen[i]) note(&p, "insert %u (key %08x) is in no bucket", i, w->keys[i]);
     snprintf(text, sizeof text, "%s%s: every key present exactly as often as inserted (%u entries, %u inserts)",
              table_names[t->kind], when, found, w->n);
@@ -658,6 +707,44 @@ static int verify_chained(bench *b, table *t, gl_report *rep, gl_row *row, const
     free(pool);
     free(seen);
     return ok;
+}
+
+/* Check every slot of open addressing copied back against the CPU table, counting in seen (all
+ * 0 before) how often each CPU slot's key is stored. On every core when p is NULL; in slot order,
+ * describing the problems in p, when it is given. Returns the problems; *used and *total are the
+ * slots in use and the sum of the counts. */
+static long long check_slots(const bench *b, const table *t, const slot *slots, const unsigned *counts,
+                             unsigned char *seen, unsigned *used, unsigned long long *total, problems *p)
+{
+    long long bad = 0;
+    unsigned in_use = 0;
+    unsigned long long sum = 0;
+#pragma omp parallel for schedule(dynamic, 4096) reduction(+ : bad, in_use, sum) if (!p)
+    for (unsigned s = 0; s < t->m; s++) {
+        unsigned k = slots[s].key;
+        sum += counts[s];
+        if (k == EMPTY) {
+            if (counts[s] || slots[s].value != EMPTY)
+                problem(p, &bad, "empty slot %u has count %u value %u", s, counts[s], slots[s].value);
+            continue;
+        }
+        in_use++;
+        unsigned c = cpu_find(&b->cpu, k);
+        if (c == EMPTY) { problem(p, &bad, "slot %u holds key %08x, never inserted", s, k); continue; }
+        if (__atomic_fetch_add(&seen[c], 1, __ATOMIC_RELAXED)) problem(p, &bad, "key %08x is stored twice (again in slot %u)", k, s);
+        if (slots[s].value != b->cpu.slots[c].value || counts[s] != b->cpu.counts[c])
+            problem(p, &bad, "key %08x: first insert %u, count %u; expected %u, %u", k, slots[s].value, counts[s],
+                    b->cpu.slots[c].value, b->cpu.counts[c]);
+        unsigned h = home_of(k, t->m);
+        for (unsigned x = h; x != s; x = next_slot(x, t->m))
+            if (slots[x].key == EMPTY) {
+                problem(p, &bad, "key %08x in slot %u: slot %u between it and its home %u is empty", k, s, x, h);
+                break;
+            }
+    }
+    *used = in_use;
+    *total = sum;
+    return bad;
 }
 
 /* Open addressing copied back, against the CPU table (itself checked against the workload). */
@@ -672,23 +759,9 @@ static int verify_oa(bench *b, table *t, gl_report *rep, gl_row *row, const char
     problems p = {0, GL_BUF_INIT};
     unsigned used = 0;
     unsigned long long total = 0;
-    for (unsigned s = 0; s < t->m; s++) {
-        unsigned k = slots[s].key;
-        total += counts[s];
-        if (k == EMPTY) {
-            if (counts[s] || slots[s].value != EMPTY) note(&p, "empty slot %u has count %u value %u", s, counts[s], slots[s].value);
-            continue;
-        }
-        used++;
-        unsigned c = cpu_find(&b->cpu, k);
-        if (c == EMPTY) { note(&p, "slot %u holds key %08x, never inserted", s, k); continue; }
-        if (seen[c]++) note(&p, "key %08x is stored twice (again in slot %u)", k, s);
-        if (slots[s].value != b->cpu.slots[c].value || counts[s] != b->cpu.counts[c])
-            note(&p, "key %08x: first insert %u, count %u; expected %u, %u", k, slots[s].value, counts[s],
-                 b->cpu.slots[c].value, b->cpu.counts[c]);
-        unsigned h = home_of(k, t->m);
-        for (unsigned x = h; x != s; x = next_slot(x, t->m))
-            if (slots[x].key == EMPTY) { note(&p, "key %08x in slot %u: slot %u between it and its home %u is empty", k, s, x, h); break; }
+    if (check_slots(b, t, slots, counts, seen, &used, &total, NULL)) { /* again in order, to say what */
+        memset(seen, 0, b->cpu.m);
+        check_slots(b, t, slots, counts, seen, &used, &total, &p);
     }
     char text[200], ok_what[128];
     snprintf(text, sizeof text, "open-addressing%s: every stored key was inserted, once, reachable from its home slot, "
@@ -716,6 +789,7 @@ static int check_lookups(bench *b, table *t, int op, gl_report *rep, gl_row *row
         cpu_lookup(&b->cpu, op == OP_ABSENT ? w->absent : w->keys, w->n, got);
     }
     const char *name = t ? table_names[t->kind] : "cpu";
+#pragma omp parallel for schedule(static)
     for (unsigned i = 0; i < w->n; i++) {
         unsigned firsti = w->first[w->uidx[i]];
         if (op == OP_ABSENT) b->h_ref[i] = EMPTY;
@@ -730,21 +804,33 @@ static int check_lookups(bench *b, table *t, int op, gl_report *rep, gl_row *row
     return gl_check_compare(rep, row, text, GL_U32, b->h_ref, got, w->n, 0, 0);
 }
 
+/* Check each key's first insert and count in the CPU table: on every core when p is NULL, in
+ * insert order describing the problems in p when it is given. Returns the problems. */
+static long long check_cpu_keys(const bench *b, problems *p)
+{
+    const workload *w = &b->w;
+    long long bad = 0;
+#pragma omp parallel for schedule(static) reduction(+ : bad) if (!p)
+    for (unsigned i = 0; i < w->n; i++) {
+        unsigned u = w->uidx[i];
+        if (w->first[u] != i) continue; /* each key once, at its first insert */
+        unsigned s = cpu_find(&b->cpu, w->keys[i]);
+        if (s == EMPTY) problem(p, &bad, "key %08x (insert %u) not found", w->keys[i], i);
+        else if (b->cpu.slots[s].value != i || b->cpu.counts[s] != w->mult[u])
+            problem(p, &bad, "key %08x: first insert %u, count %u; expected %u, %u", w->keys[i],
+                    b->cpu.slots[s].value, b->cpu.counts[s], i, w->mult[u]);
+    }
+    return bad;
+}
+
 /* The CPU table against the workload alone: each key's count and first insert, and the slots used. */
 static int verify_cpu(bench *b, gl_report *rep, gl_row *row)
 {
     const workload *w = &b->w;
     problems p = {0, GL_BUF_INIT};
-    for (unsigned i = 0; i < w->n; i++) {
-        unsigned u = w->uidx[i];
-        if (w->first[u] != i) continue; /* each key once, at its first insert */
-        unsigned s = cpu_find(&b->cpu, w->keys[i]);
-        if (s == EMPTY) note(&p, "key %08x (insert %u) not found", w->keys[i], i);
-        else if (b->cpu.slots[s].value != i || b->cpu.counts[s] != w->mult[u])
-            note(&p, "key %08x: first insert %u, count %u; expected %u, %u", w->keys[i], b->cpu.slots[s].value,
-                 b->cpu.counts[s], i, w->mult[u]);
-    }
+    if (check_cpu_keys(b, NULL)) check_cpu_keys(b, &p); /* again in order, to say what */
     unsigned used = 0;
+#pragma omp parallel for schedule(static) reduction(+ : used)
     for (unsigned s = 0; s < b->cpu.m; s++) used += b->cpu.slots[s].key != EMPTY;
     if (used != w->distinct) note(&p, "%u slots used, %u distinct keys", used, w->distinct);
     char ok_what[64];
@@ -762,52 +848,58 @@ static unsigned span_sectors(unsigned from, unsigned to, unsigned m)
     return ((m - 1) / SLOTS_PER_SECTOR - a + 1) + z + 1;
 }
 
-/* Walk every op as its kernel does and average the random sectors it touches. */
+/* Walk every op as its kernel does and average the random sectors it touches (whole numbers,
+ * summed on every core: exact in any order). */
 static void count_sectors(bench *b, table *t)
 {
     const workload *w = &b->w;
-    double sum[N_OPS] = {0, 0, 0};
+    unsigned long long present = 0, absent = 0, insert = 0;
     if (t->kind == T_OA) {
         slot *slots = (slot *)gl_xmalloc(sizeof(slot) * t->m);
         CUDA_CHECK(cudaMemcpy(slots, t->d_slots, sizeof(slot) * t->m, cudaMemcpyDeviceToHost));
+#pragma omp parallel for schedule(static) reduction(+ : present, absent)
         for (unsigned i = 0; i < w->n; i++) {
             unsigned h = home_of(w->keys[i], t->m), s = h;
             while (slots[s].key != w->keys[i]) s = next_slot(s, t->m); /* verified: it is there */
-            sum[OP_PRESENT] += span_sectors(h, s, t->m);
+            present += span_sectors(h, s, t->m);
             h = s = home_of(w->absent[i], t->m);
             while (slots[s].key != EMPTY) s = next_slot(s, t->m);
-            sum[OP_ABSENT] += span_sectors(h, s, t->m);
+            absent += span_sectors(h, s, t->m);
         }
-        sum[OP_INSERT] = sum[OP_PRESENT] + w->n; /* the same walk, and the count word */
+        insert = present + w->n; /* the same walk, and the count word */
         free(slots);
     } else {
         unsigned *heads = (unsigned *)gl_xmalloc(sizeof(unsigned) * t->m);
         entry *pool = (entry *)gl_xmalloc(sizeof(entry) * w->n);
         CUDA_CHECK(cudaMemcpy(heads, t->d_heads, sizeof(unsigned) * t->m, cudaMemcpyDeviceToHost));
         CUDA_CHECK(cudaMemcpy(pool, t->d_pool, sizeof(entry) * w->n, cudaMemcpyDeviceToHost));
+#pragma omp parallel for schedule(static) reduction(+ : present, absent)
         for (unsigned i = 0; i < w->n; i++) {
             unsigned visited = 1, e = heads[home_of(w->keys[i], t->m)];
             for (; pool[e].key != w->keys[i]; e = pool[e].next) visited++; /* verified: it is there */
-            sum[OP_PRESENT] += 1 + visited;
+            present += 1 + visited;
             visited = 0;
             for (e = heads[home_of(w->absent[i], t->m)]; e != EMPTY; e = pool[e].next) visited++;
-            sum[OP_ABSENT] += 1 + visited;
+            absent += 1 + visited;
         }
-        if (t->kind == T_LOCKFREE) sum[OP_INSERT] = w->n; /* the head */
+        if (t->kind == T_LOCKFREE) insert = w->n; /* the head */
         else /* the head and the lock word, once per group: a warp's lanes whose keys share a bucket */
+#pragma omp parallel for schedule(static) reduction(+ : insert)
             for (unsigned base = 0; base < w->n; base += WARP) {
                 unsigned bk[WARP], lanes = w->n - base < (unsigned)WARP ? w->n - base : (unsigned)WARP;
                 for (unsigned j = 0; j < lanes; j++) {
                     bk[j] = home_of(w->keys[base + j], t->m);
                     unsigned p = 0;
                     while (bk[p] != bk[j]) p++;
-                    if (p == j) sum[OP_INSERT] += 2; /* j leads its group */
+                    if (p == j) insert += 2; /* j leads its group */
                 }
             }
         free(heads);
         free(pool);
     }
-    for (int op = 0; op < N_OPS; op++) t->sectors[op] = sum[op] / w->n;
+    t->sectors[OP_INSERT] = (double)insert / w->n;
+    t->sectors[OP_PRESENT] = (double)present / w->n;
+    t->sectors[OP_ABSENT] = (double)absent / w->n;
 }
 
 /* ---- host: sampling ----------------------------------------------------------------------------- */
@@ -983,6 +1075,11 @@ int main(int argc, char **argv)
         gl_sampler_series(&cpu_smp, "time", "us", 1, GL_SHOW_MIN | GL_SHOW_NOISE);
         gl_device_sampler(&smp, &dev, &common);
         gl_sampler_series(&smp, "time", "us", 1, GL_SHOW_MIN | GL_SHOW_NOISE);
+        int tables_run = 0;
+        for (int k = 0; k < N_TABLES; k++) tables_run += run[k];
+        /* the plan, for the progress line: the CPU's ops, then per table the gather and its ops */
+        gl_progress_begin((double)N_OPS * (cpu_smp.warmup + cpu_smp.repeat) +
+                              (double)tables_run * (1 + N_OPS) * (smp.warmup + smp.repeat), 0, "timing");
         for (int op = 0; op < N_OPS; op++) {
             b.cur_op = op;
             gl_row_work(cpu_rows[op], "time", 0, w->n);
@@ -1013,6 +1110,7 @@ int main(int argc, char **argv)
             if (k == T_OA) verify_oa(&b, t, &rep, t->rows[OP_INSERT], " (the last timed insert)");
             else verify_chained(&b, t, &rep, t->rows[OP_INSERT], " (the last timed insert)");
         }
+        gl_progress_end();
         gl_sampler_free(&cpu_smp);
         gl_sampler_free(&smp);
 

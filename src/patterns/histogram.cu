@@ -1,7 +1,8 @@
 /* histogram.cu - the textbook's parallel histogram, every variant made exact for any size, beside CUB and gridlab's own.
  *
  * Question: how fast can a GPU count bytes, from the textbook's global atomics to privatized shared atomics, against cub::DeviceHistogram, and does contention still slow atomics?
- * Build: cub
+ * Build: openmp cub
+ * Sanitize: --quick --profile --n 100003 --skip-timing-claims
  *
  * The histogram of --n bytes (1..2^31), checked exactly against the CPU for
  * every input and every variant before anything is timed.
@@ -42,6 +43,17 @@
  *                    117 121 123, for 7 bins (even levels cannot stop the last bin at 'z')
  * Every GPU variant's time includes zeroing its output (cub zeroes its own, in an
  * init kernel). Counters are 32-bit: 2^31 bytes fit.
+ *
+ * Host time. The inputs are generated (text and zipf chunk by chunk, each chunk
+ * its own random stream, so the bytes do not depend on the thread count) and
+ * the reference counted on every host core (OpenMP: per-thread counts, added
+ * exactly); cpu stays the seed's loop on one core. A configuration whose
+ * validation run took over SLOW_RUN_MS is timed at most SLOW_REPEAT times, without
+ * warm-up (the validation run was its warm-up): at 2^30 bytes that is cpu
+ * (0.6-3.2 s a run) and the three global-atomic forms (0.26-0.79 s, noise
+ * 0.01%), which with 2 + 10 runs each took 120 of the 147 s the run took on an
+ * H100; three runs say what twelve did, and --n 2^30 with every input and
+ * variant takes under a minute.
  *
  * best. One kernel on a grid of SMs x resident blocks (512 threads, 4 per SM):
  *  - 16-byte loads, two in flight per thread, grid-stride; the tail of fewer than
@@ -91,6 +103,7 @@
 #include "check.h"
 #include "gl_cuda.h"
 #include "nvtx.h"
+#include "progress.h"
 
 enum { V_CPU, V_GLOBAL, V_BLOCK, V_INTERLEAVED, V_PRIVATIZED, V_AGGREGATED, V_BEST, V_CUB, N_VARIANTS };
 static const char *const variant_names[N_VARIANTS] = {"cpu", "global-atomic", "block-partition", "interleaved",
@@ -107,7 +120,9 @@ enum {
     LETTER_BINS = 7,       /* the seed's letter groups */
     SINGLE_VALUE = 'e',    /* the single input's byte */
     GEN_CHUNK = 1 << 20,   /* bytes generated per random stream (text, zipf) */
-    MODEL_GROUPS = 1 << 16 /* 32-byte groups the bank model looks at */
+    MODEL_GROUPS = 1 << 16, /* 32-byte groups the bank model looks at */
+    SLOW_RUN_MS = 100,     /* a validation run this long: the configuration is timed SLOW_REPEAT times, no warm-up */
+    SLOW_REPEAT = 3        /* timed runs of such a configuration, at most */
 };
 
 /* ---- bins -------------------------------------------------------------------------------- */
@@ -278,16 +293,22 @@ static void table_from_weights(uint8_t *table, const double *w, const uint8_t *v
     }
 }
 
-/* x[i] = table[a 16-bit draw]; each chunk of GEN_CHUNK bytes is its own random stream. */
+/* x[i] = table[a 16-bit draw]; each chunk of GEN_CHUNK bytes is its own random stream, so
+ * the chunks are generated on every core and the bytes are the same on any number of them. */
 static void fill_from_table(uint8_t *x, long long n, unsigned long long seed, unsigned int stream0, const uint8_t *table)
 {
-    uint32_t *draw = (uint32_t *)gl_xmalloc(sizeof(uint32_t) * GEN_CHUNK);
-    for (long long c = 0; c * GEN_CHUNK < n; c++) {
-        long long base = c * GEN_CHUNK, len = n - base < GEN_CHUNK ? n - base : (long long)GEN_CHUNK;
-        gl_fill_u32(draw, (size_t)len, seed, stream0 + (unsigned int)c, 0, 65535);
-        for (long long i = 0; i < len; i++) x[base + i] = table[draw[i]];
+    long long chunks = (n + GEN_CHUNK - 1) / GEN_CHUNK;
+#pragma omp parallel
+    {
+        uint32_t *draw = (uint32_t *)gl_xmalloc(sizeof(uint32_t) * GEN_CHUNK);
+#pragma omp for schedule(static)
+        for (long long c = 0; c < chunks; c++) {
+            long long base = c * GEN_CHUNK, len = n - base < GEN_CHUNK ? n - base : (long long)GEN_CHUNK;
+            gl_fill_u32(draw, (size_t)len, seed, stream0 + (unsigned int)c, 0, 65535);
+            for (long long i = 0; i < len; i++) x[base + i] = table[draw[i]];
+        }
+        free(draw);
     }
-    free(draw);
 }
 
 /* Generate input `which` into x. */
@@ -317,23 +338,33 @@ static void generate(int which, uint8_t *x, long long n, unsigned long long seed
     free(table);
 }
 
-/* The reference: a 4-way byte count (independent of the seed's loop), folded into the bins. Returns bytes in no bin. */
+/* The reference: a 4-way byte count (independent of the seed's loop) on every core, each
+ * thread over its own slice, the threads' counts added (integers: exact in any order),
+ * folded into the bins. Returns bytes in no bin. */
 static long long reference(const uint8_t *x, long long n, int bins, unsigned int *ref)
 {
-    static unsigned long long c[4][BYTE_BINS];
-    memset(c, 0, sizeof c);
-    long long i = 0;
-    for (; i + 4 <= n; i += 4) {
-        c[0][x[i]]++;
-        c[1][x[i + 1]]++;
-        c[2][x[i + 2]]++;
-        c[3][x[i + 3]]++;
+    unsigned long long total[BYTE_BINS] = {0};
+    long long quads = n / 4;
+#pragma omp parallel
+    {
+        unsigned long long c[4][BYTE_BINS]; /* four counters per value: consecutive equal bytes do not wait on one */
+        memset(c, 0, sizeof c);
+#pragma omp for schedule(static) nowait
+        for (long long q = 0; q < quads; q++) {
+            const uint8_t *p = x + 4 * q;
+            c[0][p[0]]++;
+            c[1][p[1]]++;
+            c[2][p[2]]++;
+            c[3][p[3]]++;
+        }
+#pragma omp critical
+        for (int v = 0; v < BYTE_BINS; v++) total[v] += c[0][v] + c[1][v] + c[2][v] + c[3][v];
     }
-    for (; i < n; i++) c[0][x[i]]++;
+    for (long long i = 4 * quads; i < n; i++) total[x[i]]++;
     long long nowhere = 0;
     memset(ref, 0, sizeof(unsigned int) * bins);
     for (int v = 0; v < BYTE_BINS; v++) {
-        unsigned long long k = c[0][v] + c[1][v] + c[2][v] + c[3][v];
+        unsigned long long k = total[v];
         int b = bin_of_host(bins, (unsigned int)v);
         if (b < 0) nowhere += (long long)k;
         else ref[b] += (unsigned int)k;
@@ -341,7 +372,7 @@ static long long reference(const uint8_t *x, long long n, int bins, unsigned int
     return nowhere;
 }
 
-/* cpu: the seed's sequential_histogram. */
+/* cpu: the seed's sequential_histogram, on one core (it is what the GPU variants are set against). */
 static void cpu_histogram(const uint8_t *x, long long n, int bins, unsigned int *h)
 {
     memset(h, 0, sizeof(unsigned int) * bins);
@@ -573,15 +604,25 @@ int main(int argc, char **argv)
     /* ---- validate every configuration before timing any ---- */
     gl_row *rows[N_INPUTS][N_VARIANTS];
     memset(rows, 0, sizeof rows);
+    double check_ms[N_INPUTS][N_VARIANTS]; /* host time of each validation run: what a timed run will cost */
     unsigned int ref[BYTE_BINS], got[BYTE_BINS];
-    int all_exact = 1;
+    int all_exact = 1, n_run = 0;
+    for (int v = 0; v < N_VARIANTS; v++) n_run += run[v];
+    gl_progress_begin(n_inputs * (3.0 + n_run), 0, "validation"); /* per input: generate, reference, upload, each variant */
     for (int i = 0; i < N_INPUTS; i++) {
         if (!use[i]) continue;
         h_in[i] = (uint8_t *)gl_xmalloc((size_t)b.n);
+        gl_progress_at("generating %s", input_names[i]);
         generate(i, h_in[i], b.n, common.seed);
+        gl_progress_step(1);
+        gl_progress_at("reference %s", input_names[i]);
         long long nowhere = reference(h_in[i], b.n, b.bins, ref);
+        gl_progress_step(1);
+        gl_progress_at("uploading %s", input_names[i]);
         CUDA_CHECK(cudaMemcpy(d_in[i], h_in[i], (size_t)b.n, cudaMemcpyHostToDevice));
+        gl_progress_step(1);
         double passes = bank_passes(h_in[i], b.n);
+        gl_progress_clear();
         printf("input %s: %lld bytes in no bin; model: a warp's 32 consecutive bytes into one 256-counter shared "
                "array take %.2f bank passes (best's per-lane columns: 1)\n",
                input_names[i], nowhere, passes);
@@ -598,20 +639,51 @@ int main(int argc, char **argv)
             else gl_row_param(row, "grid", "%ux%d", b.grid[v], b.threads[v]);
             if (v != V_CPU) /* poison: a bin the variant fails to zero or write shows */
                 CUDA_CHECK(cudaMemset(b.d_hist, 0xA5, sizeof(unsigned int) * BYTE_BINS));
+            gl_progress_at("checking %s on %s", variant_names[v], input_names[i]);
+            double t0 = gl_host_ns();
             run_variant(&b, v, got);
+            check_ms[i][v] = (gl_host_ns() - t0) / 1e6;
+            gl_progress_step(1);
             char text[160];
             snprintf(text, sizeof text, "%s on %s: %d bins of %lld bytes match the CPU reference exactly",
                      variant_names[v], input_names[i], b.bins, b.n);
             all_exact &= gl_check_compare(&rep, row, text, GL_U32, ref, got, (size_t)b.bins, 0, 0);
         }
     }
+    gl_progress_end();
     if (!all_exact) goto done; /* wrong histograms are not timed */
 
-    /* ---- time ---- */
+    /* ---- time: configurations of over SLOW_RUN_MS a run SLOW_REPEAT times, without warm-up ---- */
     {
-        gl_sampler smp;
+        gl_sampler smp, slow_smp;
+        gl_common slow_common = common;
+        slow_common.repeat = common.repeat < SLOW_REPEAT ? common.repeat : SLOW_REPEAT;
+        slow_common.warmup = 0; /* the validation run was its warm-up */
         gl_device_sampler(&smp, &dev, &common);
+        gl_device_sampler(&slow_smp, &dev, &slow_common);
         gl_sampler_series(&smp, "time", "us", 1, GL_SHOW_MIN | GL_SHOW_NOISE);
+        gl_sampler_series(&slow_smp, "time", "us", 1, GL_SHOW_MIN | GL_SHOW_NOISE);
+        double runs = 0, cost = 0; /* the plan, for the progress line: runs, and their ms as validation measured them */
+        gl_buf slow_list = GL_BUF_INIT;
+        for (int v = 0; v < N_VARIANTS; v++) {
+            int first = 1;
+            for (int i = 0; i < N_INPUTS; i++) {
+                if (!rows[i][v]) continue;
+                int slow = check_ms[i][v] > SLOW_RUN_MS;
+                const gl_sampler *s = slow ? &slow_smp : &smp;
+                runs += s->warmup + s->repeat;
+                cost += (s->warmup + s->repeat) * check_ms[i][v];
+                if (!slow) continue;
+                if (first) gl_buf_printf(&slow_list, "%s%s on %s", slow_list.len ? "; " : "", variant_names[v], input_names[i]);
+                else gl_buf_printf(&slow_list, ", %s", input_names[i]);
+                first = 0;
+            }
+        }
+        if (slow_list.len)
+            printf("\ntiming: over %d ms a run in validation, so timed %d time%s without warm-up: %s\n", (int)SLOW_RUN_MS,
+                   slow_smp.repeat, slow_smp.repeat == 1 ? "" : "s", gl_buf_str(&slow_list));
+        gl_buf_free(&slow_list);
+        gl_progress_begin(runs, cost, "timing");
         for (int i = 0; i < N_INPUTS; i++) {
             if (!use[i]) continue;
             b.h_in = h_in[i];
@@ -621,11 +693,14 @@ int main(int argc, char **argv)
                 gl_nvtx_push("input=%s variant=%s", input_names[i], variant_names[v]);
                 b.variant = v;
                 gl_row_work(rows[i][v], "time", (double)b.n, (double)b.n);
-                gl_sampler_run(&smp, rows[i][v], sample_variant, &b);
+                gl_progress_cost(check_ms[i][v]);
+                gl_sampler_run(check_ms[i][v] > SLOW_RUN_MS ? &slow_smp : &smp, rows[i][v], sample_variant, &b);
                 gl_nvtx_pop();
             }
         }
+        gl_progress_end();
         gl_sampler_free(&smp);
+        gl_sampler_free(&slow_smp);
     }
 
     /* ---- ratios, the contention finding, and the claims ---- */

@@ -1,7 +1,8 @@
 /* scan-nocdp.cu - scan, built without the device runtime, for the sanitizers.
  *
  * Question: with no relocatable device code linked in, are the scans other than hierarchical-cdp free of shared-memory races and barrier misuse?
- * Build: cub
+ * Build: openmp cub
+ * Sanitize: --quick --profile --n 50003 --skip-timing-claims
  *
  * The same experiment as scan.cu (its header comment has the variants, the
  * model and the claims), without hierarchical-cdp: compute-sanitizer's

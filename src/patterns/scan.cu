@@ -1,7 +1,8 @@
 /* scan.cu - prefix sums from the textbook's single-block scans to a single-pass decoupled look-back, beside CUB.
  *
  * Question: how close do the textbook's scans, a three-kernel hierarchy and a single-pass decoupled look-back come to CUB, for any n?
- * Build: rdc cub
+ * Build: rdc openmp cub
+ * Sanitize: --quick --profile --n 50003 --skip-timing-claims
  *
  * Inclusive and exclusive sums (--kind) of n seeded random int32 or floats
  * (--type), any n from 1 to 2^30, each variant checked against the CPU before
@@ -15,12 +16,20 @@
  *          (check.h). That bound is loose at large n (1e3 at 2^28), which is
  *          why every kernel is one template: the int32 run of the same code is
  *          the exact check of the algorithm, the float run checks the float path.
+ * The references run on every host core (OpenMP): each fixed block of
+ * REF_BLOCK elements is summed, the block sums are scanned, then each block is
+ * scanned from its prefix. For int32 that is exact (wrapping addition does not
+ * care about order). For floats it is bit-identical to one pass in double
+ * because every partial sum is exact: the inputs are multiples of 2^-23 of at
+ * most 1 in size (gl_fill_f32 over [-1, 1) draws 24 bits), so at n <= 2^30 every
+ * partial sum is a multiple of 2^-23 below 2^30, 53 bits; inputs that are not
+ * (none here) take the one pass.
  * Every device output is poisoned (all bits set: -1, NaN) before each
  * validation run, so a variant that skips an element cannot pass on what the
  * previous one left.
  *
  * Variants (--variant all, the default, or a comma-separated list):
- *   cpu                 one sequential pass on the host, in the element type
+ *   cpu                 one sequential pass on the host, in the element type (one core)
  *   kogge-stone         the seed's work-inefficient scan, one element per thread, made
  *                       race-free by double buffering (one barrier per step instead of
  *                       the seed's two, in place)
@@ -128,6 +137,7 @@
 #include "device_check.cuh"
 #include "gl_cuda.h"
 #include "nvtx.h"
+#include "progress.h"
 
 enum { V_CPU, V_KS, V_BK, V_HIER, V_CDP, V_LOOKBACK, V_CUB, N_VARIANTS };
 static const char *const variant_names[N_VARIANTS] = {"cpu", "kogge-stone", "brent-kung", "hierarchical",
@@ -148,7 +158,12 @@ enum {
     WARP_CHUNK = 32 * ITEMS, /* contiguous elements a warp owns */
     TILE = THREADS * ITEMS,  /* elements per tile: 4096 */
     MAX_BLOCK = 1024,        /* largest --block */
-    MAX_LEVELS = 8           /* levels of sums + 1: 2^30 in sections of 32 needs 6 */
+    MAX_LEVELS = 8,          /* levels of sums + 1: 2^30 in sections of 32 needs 6 */
+    /* decoupled-lookback: at least 8 blocks per SM (64 registers, a few spilled,
+     * instead of 70 and 7 blocks). On an H100 at 2^28 + 5, against cub: float
+     * 0.94x instead of 0.91x, int32 0.93x as before; 128 x 24 tiles, streaming
+     * loads or stores, a poll back-off, 10 or 12 blocks per SM were no better. */
+    LOOKBACK_BLOCKS_PER_SM = 8
 };
 static const unsigned FULL = 0xFFFFFFFFu;
 static const double LOOKBACK_VS_CUB = 0.9, HIER_VS_CUB = 0.6; /* the claims' bounds */
@@ -433,7 +448,7 @@ __device__ __forceinline__ T look_back(unsigned long long *status, long long til
 }
 
 template <typename T>
-__global__ void __launch_bounds__(THREADS) lookback_scan(const T *__restrict__ in, T *__restrict__ out, long long n,
+__global__ void __launch_bounds__(THREADS, LOOKBACK_BLOCKS_PER_SM) lookback_scan(const T *__restrict__ in, T *__restrict__ out, long long n,
                                                          unsigned long long *status, unsigned long long *tickets,
                                                          unsigned long long ticket_base, unsigned epoch, int exclusive,
                                                          int ticketed)
@@ -540,20 +555,73 @@ __global__ void add_back(T *out, long long n, const T *scanned, unsigned section
 
 /* ---- host: the references ---------------------------------------------------------------- */
 
+/* OpenMP directives where this file is built with OpenMP (scan-nocdp.cu includes it, and may
+ * be built without: there the references run on one thread, with the same results). */
+#ifdef _OPENMP
+#define OMP(directive) _Pragma(#directive)
+#else
+#define OMP(directive)
+#endif
+
+enum { REF_BLOCK = 1 << 16 }; /* elements per block of the parallel reference: fixed, so its sums do not depend on the thread count */
+
+/* y = the scan of x in Acc arithmetic (unsigned: wrapping int32; double: floats rounded once
+ * per element), over fixed blocks in parallel: each block's sum, the sums' exclusive scan,
+ * then each block from its prefix. Equal to one pass in order whenever Acc's additions are
+ * exact (see the header). */
+template <typename T, typename Acc>
+static void scan_in_blocks(const T *x, T *y, long long n, int exclusive)
+{
+    long long blocks = (n + REF_BLOCK - 1) / REF_BLOCK;
+    Acc *prefix = (Acc *)gl_xmalloc(sizeof(Acc) * (size_t)(blocks > 0 ? blocks : 1));
+    OMP(omp parallel for schedule(static))
+    for (long long k = 0; k < blocks; k++) {
+        long long end = (k + 1) * REF_BLOCK < n ? (k + 1) * REF_BLOCK : n;
+        Acc sum = 0;
+        for (long long i = k * REF_BLOCK; i < end; i++) sum += (Acc)x[i];
+        prefix[k] = sum;
+    }
+    Acc run = 0;
+    for (long long k = 0; k < blocks; k++) {
+        Acc sum = prefix[k];
+        prefix[k] = run;
+        run += sum;
+    }
+    OMP(omp parallel for schedule(static))
+    for (long long k = 0; k < blocks; k++) {
+        long long end = (k + 1) * REF_BLOCK < n ? (k + 1) * REF_BLOCK : n;
+        Acc acc = prefix[k];
+        for (long long i = k * REF_BLOCK; i < end; i++) {
+            if (exclusive) y[i] = (T)acc;
+            acc += (Acc)x[i];
+            if (!exclusive) y[i] = (T)acc;
+        }
+    }
+    free(prefix);
+}
+
+/* 1 when every partial sum of x is exact in double: each element a multiple of 2^-23 of
+ * magnitude at most 1, and n <= 2^30 (every partial sum then needs at most 53 bits). */
+static int double_sums_exact(const float *x, long long n)
+{
+    int exact = n <= (1LL << 30);
+    OMP(omp parallel for schedule(static) reduction(&& : exact))
+    for (long long i = 0; i < n; i++) {
+        double q = (double)x[i] * 0x1p23;
+        exact = exact && q == floor(q) && fabs((double)x[i]) <= 1.0;
+    }
+    return exact;
+}
+
 /* What every variant must produce: int32 in wrapping arithmetic, floats summed
  * in double and rounded once per element. */
 static void reference_scan(int type, const void *in, void *ref, long long n, int exclusive)
 {
     if (type == T_INT) {
-        const int *x = (const int *)in;
-        int *y = (int *)ref;
-        unsigned acc = 0;
-        for (long long i = 0; i < n; i++) {
-            if (exclusive) y[i] = (int)acc;
-            acc += (unsigned)x[i];
-            if (!exclusive) y[i] = (int)acc;
-        }
-    } else {
+        scan_in_blocks<int, unsigned>((const int *)in, (int *)ref, n, exclusive);
+    } else if (double_sums_exact((const float *)in, n)) {
+        scan_in_blocks<float, double>((const float *)in, (float *)ref, n, exclusive);
+    } else { /* one pass in order: the sums may round, and then only this order is the reference */
         const float *x = (const float *)in;
         float *y = (float *)ref;
         double acc = 0;
@@ -1019,6 +1087,11 @@ int main(int argc, char **argv)
     gl_device_sampler(&smp, &dev, &common);
     gl_sampler_series(&smp, "time", "us", 1, GL_SHOW_MIN | GL_SHOW_NOISE);
     if (!all_exact) printf("\na result did not match: nothing is timed\n");
+    int to_time = 0; /* for the progress line's plan */
+    for (int t = 0; t < N_TYPES; t++)
+        for (int e = 0; e < 2; e++)
+            for (int v = 0; v < N_VARIANTS; v++) to_time += rows[t][e][v] && !rows[t][e][v]->skip_reason;
+    if (all_exact) gl_sampler_plan(&smp, to_time);
     for (int t = 0; all_exact && t < N_TYPES; t++)
         for (int e = 0; e < 2; e++)
             for (int v = 0; v < N_VARIANTS; v++) {
@@ -1032,6 +1105,7 @@ int main(int argc, char **argv)
                 gl_sampler_run(&smp, row, sample_run, &b);
                 gl_nvtx_pop();
             }
+    gl_progress_end();
 
     /* ---- ratios to cub, and the claims on speed ---- */
     for (int t = 0; all_exact && t < N_TYPES; t++)

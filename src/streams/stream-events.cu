@@ -2,6 +2,7 @@
  *
  * Question: do events order exactly the dependencies they name (fan-in, fan-out, random DAGs), leave the rest concurrent, and what does an event cost?
  * Build: none
+ * Sanitize: --quick --profile --kernel-us 20 --dags 3 --skip-timing-claims
  *
  * cudaEventRecord(e, a) marks a point in stream a; cudaStreamWaitEvent(b, e)
  * holds everything issued to b after it until a has reached that point. The

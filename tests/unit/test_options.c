@@ -173,6 +173,42 @@ int main(void)
                   strstr(f.out, "--repeat") && strstr(f.out, "--trace") && strstr(f.out, "exit codes") &&
                   strstr(f.out, "what does the parser do?"));
 
+    {
+        /* The fixture's own --quiet takes over the common one: listed once, and setting both. */
+        const char *const quiet_lines[] = {"  --quiet"};
+        const char *p = strstr(f.out, quiet_lines[0]), *again = p ? strstr(p + 1, quiet_lines[0]) : NULL;
+        test_cond("--help lists an option the experiment took over from the common ones once, as its own",
+                  p && !again && strstr(p, "be quiet") && !strstr(f.out, "no progress line"));
+    }
+    fixture_init(&f);
+    test_cond("an experiment's flag named like a common flag sets both (--quiet)",
+              parse(&f, ARGS("--quiet")) == GL_PARSE_OK && f.quiet == 1 && f.common.quiet == 1);
+    fixture_init(&f);
+    test_cond("--quiet is off by default", parse(&f, ARGS("--streams", "2")) == GL_PARSE_OK && !f.common.quiet && !f.quiet);
+    {
+        /* An experiment without its own --quiet gets the common one. */
+        gl_common c;
+        gl_common_defaults(&c);
+        int streams = 1;
+        gl_option only[1] = {{"streams", GL_OPT_INT, &streams, 1, 8, NULL, NULL, "streams", 0}};
+        char *argv_quiet[] = {(char *)"demo", (char *)"--quiet", NULL};
+        FILE *out = tmpfile(), *err = tmpfile();
+        int rc = gl_options_parse(&exp, only, 1, &c, 2, argv_quiet, out, err);
+        test_cond("the common --quiet sets common.quiet", rc == GL_PARSE_OK && c.quiet == 1);
+        char *argv_help[] = {(char *)"demo", (char *)"--help", NULL};
+        rc = gl_options_parse(&exp, only, 1, &c, 2, argv_help, out, err);
+        rewind(out);
+        char text[8192];
+        size_t n = fread(text, 1, sizeof text - 1, out);
+        text[n] = '\0';
+        const char *common_part = strstr(text, "common options:");
+        test_cond("--help lists --quiet among the common options, saying what it silences",
+                  rc == GL_PARSE_HELP && common_part && strstr(common_part, "--quiet") &&
+                      strstr(common_part, "no progress line on stderr"));
+        fclose(out);
+        fclose(err);
+    }
+
     fixture_init(&f);
     test_cond("a failed parse reports the first bad option only once",
               parse(&f, ARGS("--streams", "0", "--order", "x")) == GL_EXIT_USAGE && strstr(f.err, "--streams") &&
