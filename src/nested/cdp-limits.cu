@@ -317,8 +317,7 @@ static void open_device(int device, device_info *info)
     gl_runtime_mark_started();
     int count = 0;
     cudaError_t e = cudaGetDeviceCount(&count);
-    if (e != cudaSuccess) gl_no_gpu("%s (%s)", cudaGetErrorString(e), cudaGetErrorName(e));
-    if (count == 0) gl_no_gpu("no device is visible");
+    if (e != cudaSuccess || count == 0) gl_no_gpu_cuda(e);
     if (device >= count) gl_no_gpu("--device %d requested, but only %d present", device, count);
     CUDA_CHECK(cudaSetDevice(device));
     cudaDeviceProp p;
