@@ -40,7 +40,9 @@ SWEEPS = {
 
 
 def draw_sizes(rng, lo, hi, count):
-    """count sizes in [lo, hi]: both ends, the rest log-uniform, every other one odd."""
+    """count sizes in [lo, hi] (all of them, if the range holds fewer): both ends, the rest
+    log-uniform, every other one odd."""
+    count = min(count, hi - lo + 1)
     sizes = {lo, hi}
     while len(sizes) < count:
         n = int(round(math.exp(rng.uniform(math.log(lo), math.log(hi)))))
@@ -89,6 +91,7 @@ def main():
     rng = random.Random(args.seed)
     worst = {}  # claim text (size-free) -> (margin, measured, bound, form, experiment, size, verdict)
     failed = 0
+    judged = set()  # sweeps in which at least one speed claim was judged, not SKIP
     l2 = None
     for name in names:
         exp, opt, elem, mult, floor, hi, variant_args = SWEEPS[name]
@@ -116,16 +119,31 @@ def main():
                 return 77 if rc == 77 else 3
             claims = [c for r in data["rows"] for c in r.get("claims", [])] + data.get("run_claims", [])
             speed = [c for c in claims if c.get("kind") == "timing" and margin(c) is not None]
+            # A wrong result or any other failed claim fails the sweep too, and so does an exit 1 that
+            # no FAIL in the report explains.
+            others = [c for c in claims if c["verdict"] == "FAIL" and c not in speed]
+            for c in others:
+                failed += 1
+                print(f"  FAIL at {opt} {n}: {c['text']}: {c.get('evidence', '')}")
+            if rc == 1 and not others and not any(c["verdict"] == "FAIL" for c in speed):
+                failed += 1
+                print(f"  FAIL at {opt} {n}: exit 1 with no failed claim in the JSON:\n{out}")
             for c in speed:
                 key = f"{exp}: {c['text']}"
                 mg = margin(c)
                 if c["verdict"] == "FAIL":
                     failed += 1
                     print(f"  FAIL at {opt} {n}: {c['text']}: {c.get('evidence', '')}")
+                if c["verdict"] != "SKIP":
+                    judged.add(name)
                 if c["verdict"] != "SKIP" and (key not in worst or mg < worst[key][0]):
                     worst[key] = (mg, c["measured"], c["predicted"], c["form"], n, c["verdict"])
             print(f"  {opt} {n}: {sum(c['verdict'] == 'PASS' for c in speed)} of {len(speed)} speed claims PASS",
                   flush=True)
+    for name in names:
+        if name not in judged:
+            failed += 1
+            print(f"FAIL: {name} judged no speed claim at any size (every one SKIP or absent)")
     print("\n| claim | worst measured | bound | at size | verdict |")
     print("|---|---:|---:|---:|---|")
     for key in sorted(worst):

@@ -61,9 +61,12 @@ int gl_connections_env_check(char *err, size_t errlen)
 {
     const char *env = getenv("CUDA_DEVICE_MAX_CONNECTIONS");
     if (!env) return 0;
+    /* Leading blanks, then digits only: the forms measured to mean what they say
+     * (' 4' and '04' ran with 4 queues); a sign was never measured. */
+    const char *digits = env + strspn(env, " \t");
     char *end = NULL;
-    long v = strtol(env, &end, 10);
-    if (*env && end != env && *end == '\0' && v >= 1 && v <= GL_CONNECTIONS_MAX) return 0;
+    long v = strtol(digits, &end, 10);
+    if (*digits >= '0' && *digits <= '9' && *end == '\0' && v >= 1 && v <= GL_CONNECTIONS_MAX) return 0;
     snprintf(err, errlen,
              "CUDA_DEVICE_MAX_CONNECTIONS='%s' in the environment is not an integer in 1..%d. The driver would not "
              "refuse it: it %s. So gridlab does not run with it: set a value in 1..%d, unset it (the default is %d), "
@@ -101,12 +104,25 @@ int gl_connections_effective(char *desc, size_t desclen)
         snprintf(desc, desclen, "%d (default)", GL_CONNECTIONS_DEFAULT);
         return GL_CONNECTIONS_DEFAULT;
     }
+    /* What the driver made of a value outside 1..32 (GL_CONNECTIONS_DRIVER_WORDS);
+     * gl_options_parse_or_exit refuses such values, so only a caller that skips
+     * that check sees these. */
     char *end = NULL;
     long v = strtol(env, &end, 10);
-    if (end == env || *end != '\0' || v < 1 || v > GL_CONNECTIONS_MAX) {
-        snprintf(desc, desclen, "%d (assumed default: CUDA_DEVICE_MAX_CONNECTIONS='%s' is not in 1..%d)",
-                 GL_CONNECTIONS_DEFAULT, env, GL_CONNECTIONS_MAX);
+    if (end == env || v == 0) {
+        snprintf(desc, desclen, "%d (the driver's default for CUDA_DEVICE_MAX_CONNECTIONS='%s')",
+                 GL_CONNECTIONS_DEFAULT, env);
         return GL_CONNECTIONS_DEFAULT;
+    }
+    if (v < 0 || v > GL_CONNECTIONS_MAX) {
+        snprintf(desc, desclen, "%d (the driver reads CUDA_DEVICE_MAX_CONNECTIONS='%s' as %d)", GL_CONNECTIONS_MAX,
+                 env, GL_CONNECTIONS_MAX);
+        return GL_CONNECTIONS_MAX;
+    }
+    if (*end != '\0') {
+        snprintf(desc, desclen, "%ld (the driver reads only the leading digits of CUDA_DEVICE_MAX_CONNECTIONS='%s')", v,
+                 env);
+        return (int)v;
     }
     snprintf(desc, desclen, "%ld (CUDA_DEVICE_MAX_CONNECTIONS)", v);
     return (int)v;

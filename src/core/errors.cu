@@ -30,6 +30,7 @@ void gl_stream_wait(cudaStream_t stream, double timeout_s, const char *what)
         struct timespec nap = {0, 50 * 1000}; /* 50 us: no busy core, and far below any tree's time */
         nanosleep(&nap, NULL);
     }
+    gl_progress_clear(); /* _exit below skips the exit hook that would erase it */
     fflush(stdout);
     fprintf(stderr, "CUDA error: %s did not finish within %.0f s: the device is hung; exiting without waiting for it\n",
             what, timeout_s);
@@ -49,6 +50,7 @@ void gl_no_gpu(const char *fmt, ...)
      * may carry the prefix already: say it once. */
     const char *text = gl_buf_str(&why);
     while (strncmp(text, prefix, sizeof prefix - 1) == 0) text += sizeof prefix - 1;
+    gl_progress_clear();
     fflush(stdout);
     fprintf(stderr, "%s%s\n", prefix, text);
     fflush(stderr);
@@ -94,8 +96,9 @@ void gl_no_gpu_cuda(cudaError_t err)
             gl_buf_printf(&why, "%sCUDA_VISIBLE_DEVICES='%s' may hide them)", driver ? "" : " (", visible);
     }
     if (why.len == 0) /* a driver and a GPU that cannot work together: the runtime's words are all there is */
-        gl_no_gpu("%s (%s; CUDA driver %s, runtime %s)", cudaGetErrorString(err), cudaGetErrorName(err),
-                  driver ? dv : "none", rv);
+        gl_buf_printf(&why, "%s (%s; CUDA driver %s, runtime %s)", cudaGetErrorString(err), cudaGetErrorName(err),
+                      driver ? dv : "none", rv);
+    gl_progress_clear();
     fflush(stdout);
     fprintf(stderr, "no suitable GPU: %s\n%s\n", gl_buf_str(&why), cpu_suite);
     fflush(stderr);
@@ -141,6 +144,7 @@ void gl_dev_error_check(const gl_dev_error *d_err)
     if (h.count == 0) return;
     gl_buf text = GL_BUF_INIT;
     gl_dev_error_describe(&h, &text);
+    gl_progress_clear();
     fflush(stdout);
     fprintf(stderr, "CUDA error: device-side call failed: %s (%s)\n", cudaGetErrorName((cudaError_t)h.code),
             gl_buf_str(&text));

@@ -27,6 +27,14 @@ enum gl_exit_code {
 
 #define GL_ARRAY_LEN(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
+/* An OpenMP directive where the file is built with OpenMP ("Build: openmp"),
+ * nothing elsewhere: the loop then runs on one thread, with the same result. */
+#ifdef _OPENMP
+#define GL_OMP(directive) _Pragma(#directive)
+#else
+#define GL_OMP(directive)
+#endif
+
 #if defined(__GNUC__)
 #define GL_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
 #define GL_NORETURN __attribute__((noreturn))

@@ -388,8 +388,9 @@ static int head_ready(const sim *s, const queue *q)
 /* The dispatch latency for the number of chains in progress: the distinct
  * streams among the queue heads, taken before any of them goes at this
  * instant. A stream spread over several queues (issued breadth-first) counts
- * once. A head counts from its submission (it may still be on its way) and
- * whatever its kind: what matters is which streams have work queued. */
+ * once. A head counts from its submission (it may still be on its way): what
+ * matters is which streams have kernels queued (records and waits are not
+ * queue entries, gl_sched.h "Events"). */
 static double dispatch_now(const sim *s)
 {
     int seen[GL_SCHED_MAX_QUEUES], n = 0;
@@ -428,7 +429,7 @@ static int advance_queues(sim *s)
             if (s->resident > s->max_resident) s->max_resident = s->resident;
             if (s->m->release_rule == GL_SCHED_RELEASE_DISPATCHED) q->holding = op;
             heap_push(s, s->now + dispatch, EV_ACCEPT, op, 0, 0);
-        } else {
+        } else { /* only kernels are queue entries today; an entry of another kind ends as it leaves */
             finish(s, op);
         }
     }

@@ -2,7 +2,7 @@
  *
  * Question: what does a recursive (device-launched) reduction cost against the best flat reduction, in each textbook variant made race-free?
  * Build: rdc cub openmp
- * Sanitize: --quick --profile --n 5003 --block 64 --skip-timing-claims
+ * Sanitize: --quick --profile --n 16387 --block 64 --skip-timing-claims
  *
  * The sum of n random 32-bit ints, accumulated in 64 bits (so every sum is
  * exact: 2^30 terms of at most 2^31 stay below 2^61), checked against the
@@ -843,7 +843,8 @@ int main(int argc, char **argv)
     int *h_in = (int *)gl_xmalloc(sizeof(int) * (size_t)b.n);
     gl_fill_i32(h_in, (size_t)b.n, common.seed, 0, INT32_MIN, INT32_MAX);
     b.h_in = h_in;
-    b.h_copy = (long long *)gl_xmalloc(sizeof(long long) * (size_t)b.n);
+    /* cpu-recursive's 64-bit working copy (8 GiB at 2^30): only when it runs */
+    b.h_copy = run[V_CPU] ? (long long *)gl_xmalloc(sizeof(long long) * (size_t)b.n) : NULL;
     b.want = reference_sum(h_in, b.n);
     int per_sm = 0;
     CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, flat_reduce<int>, FLAT_THREADS, 0));

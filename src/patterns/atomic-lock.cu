@@ -386,14 +386,6 @@ static double dot_neumaier(const float *a, const float *b, long long n)
     return s + comp;
 }
 
-/* OpenMP directives where the build has it (atomic-lock's Build line does not ask for it yet:
- * the reference then runs on one thread, with the same result). */
-#ifdef _OPENMP
-#define OMP(directive) _Pragma(#directive)
-#else
-#define OMP(directive)
-#endif
-
 /* The reference: a . b exactly, rounded once. gl_fill_f32 over [0, 1) draws multiples of 2^-24,
  * so a[i] * b[i] * 2^48 is a whole number below 2^48 and the sum of n <= 2^28 of them is below
  * 2^76: 128-bit integers hold it exactly, whatever the order the threads add in. Inputs that are
@@ -402,10 +394,10 @@ static double dot_reference(const float *a, const float *b, long long n)
 {
     int whole = n <= (1LL << 28);
     unsigned long long lo = 0, hi = 0; /* the sum, as two 64-bit halves (OpenMP reduces no 128-bit type) */
-    OMP(omp parallel reduction(&& : whole))
+    GL_OMP(omp parallel reduction(&& : whole))
     {
         unsigned __int128 part = 0;
-        OMP(omp for schedule(static) nowait)
+        GL_OMP(omp for schedule(static) nowait)
         for (long long i = 0; i < n; i++) {
             float qa = a[i] * 0x1p24f, qb = b[i] * 0x1p24f; /* exact: scaling by a power of two */
             int in = qa >= 0 && qa < 0x1p24f && qb >= 0 && qb < 0x1p24f;
@@ -413,7 +405,7 @@ static double dot_reference(const float *a, const float *b, long long n)
             whole = whole && in && (float)ka == qa && (float)kb == qb;
             part += (unsigned long long)ka * kb;
         }
-        OMP(omp critical)
+        GL_OMP(omp critical)
         {
             unsigned __int128 sum = ((unsigned __int128)hi << 64 | lo) + part;
             lo = (unsigned long long)sum;

@@ -555,14 +555,6 @@ __global__ void add_back(T *out, long long n, const T *scanned, unsigned section
 
 /* ---- host: the references ---------------------------------------------------------------- */
 
-/* OpenMP directives where this file is built with OpenMP (scan-nocdp.cu includes it, and may
- * be built without: there the references run on one thread, with the same results). */
-#ifdef _OPENMP
-#define OMP(directive) _Pragma(#directive)
-#else
-#define OMP(directive)
-#endif
-
 enum { REF_BLOCK = 1 << 16 }; /* elements per block of the parallel reference: fixed, so its sums do not depend on the thread count */
 
 /* y = the scan of x in Acc arithmetic (unsigned: wrapping int32; double: floats rounded once
@@ -574,7 +566,7 @@ static void scan_in_blocks(const T *x, T *y, long long n, int exclusive)
 {
     long long blocks = (n + REF_BLOCK - 1) / REF_BLOCK;
     Acc *prefix = (Acc *)gl_xmalloc(sizeof(Acc) * (size_t)(blocks > 0 ? blocks : 1));
-    OMP(omp parallel for schedule(static))
+    GL_OMP(omp parallel for schedule(static))
     for (long long k = 0; k < blocks; k++) {
         long long end = (k + 1) * REF_BLOCK < n ? (k + 1) * REF_BLOCK : n;
         Acc sum = 0;
@@ -587,7 +579,7 @@ static void scan_in_blocks(const T *x, T *y, long long n, int exclusive)
         prefix[k] = run;
         run += sum;
     }
-    OMP(omp parallel for schedule(static))
+    GL_OMP(omp parallel for schedule(static))
     for (long long k = 0; k < blocks; k++) {
         long long end = (k + 1) * REF_BLOCK < n ? (k + 1) * REF_BLOCK : n;
         Acc acc = prefix[k];
@@ -605,7 +597,7 @@ static void scan_in_blocks(const T *x, T *y, long long n, int exclusive)
 static int double_sums_exact(const float *x, long long n)
 {
     int exact = n <= (1LL << 30);
-    OMP(omp parallel for schedule(static) reduction(&& : exact))
+    GL_OMP(omp parallel for schedule(static) reduction(&& : exact))
     for (long long i = 0; i < n; i++) {
         double q = (double)x[i] * 0x1p23;
         exact = exact && q == floor(q) && fabs((double)x[i]) <= 1.0;

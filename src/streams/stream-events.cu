@@ -81,8 +81,10 @@
  *           in 1..--kernels, T log-uniform in max(--kernel-us/20, 20 us)..
  *           --kernel-us, one block of 32..256 threads or, one program in six,
  *           2..16 blocks; T, then K, shrink so that the kernels take at most
- *           20 ms end to end (256 kernels at most): a few ms a run at most
- *           values of C, at worst tens of ms at C=1.
+ *           20 ms end to end (256 kernels at most) while T can shrink, that
+ *           is while --kernel-us / 20 is above 20 us: a few ms a run at most
+ *           values of C with the default 1 ms, at worst tens of ms at C=1;
+ *           a larger --kernel-us makes each kernel at least --kernel-us / 20.
  *           make validate-model runs this part once per C and judges the
  *           programs as a population (experiments/validate-model.py).
  *

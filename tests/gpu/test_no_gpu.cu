@@ -1,6 +1,6 @@
 /* test_no_gpu.cu - the words a run says when it cannot have a GPU. Needs no
  * GPU (every case exits before using one), so tests/cli.sh runs it on every
- * machine; the GPU suite runs it too. Each case runs in a child process,
+ * machine (the GPU suite leaves it to them). Each case runs in a child process,
  * since each ends in exit(77). */
 #include <stdio.h>
 #include <stdlib.h>
