@@ -45,6 +45,22 @@ sys.path.insert(0, HERE)
 from gpu_results import gpu_folder  # noqa: E402  (experiments/gpu_results.py)
 
 
+def write_results(out_dir, stem, text_ext, lines, summary, key, results):
+    """Print a population's summary and record it as stem.csv, stem.json and stem.<text_ext>."""
+    text = "\n".join(lines)
+    print()
+    print(text)
+    with open(os.path.join(out_dir, stem + ".csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(results[0].keys()))
+        w.writeheader()
+        w.writerows(results)
+    with open(os.path.join(out_dir, stem + ".json"), "w") as f:
+        json.dump({"summary": summary, key: results}, f, indent=1)
+    with open(os.path.join(out_dir, stem + "." + text_ext), "w") as f:
+        f.write(text + "\n")
+    print("results: %s/%s.{csv,json,%s}" % (out_dir, stem, text_ext))
+
+
 def quantile(xs, q):
     """Nearest-rank quantile of a non-empty list."""
     xs = sorted(xs)
@@ -302,19 +318,7 @@ def report_events(results, args, gpu_name, out_dir, seconds):
             lines.append("  `%s`" % r["command"])
     lines.append("")
     lines.append("verdict: %s" % summary["verdict"])
-    text = "\n".join(lines)
-    print()
-    print(text)
-
-    with open(os.path.join(out_dir, "validate-model-events.csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(results[0].keys()))
-        w.writeheader()
-        w.writerows(results)
-    with open(os.path.join(out_dir, "validate-model-events.json"), "w") as f:
-        json.dump({"summary": summary, "programs": results}, f, indent=1)
-    with open(os.path.join(out_dir, "validate-model-events.md"), "w") as f:
-        f.write(text + "\n")
-    print("results: %s/validate-model-events.{csv,json,md}" % out_dir)
+    write_results(out_dir, "validate-model-events", "md", lines, summary, "programs", results)
     return 0 if ok else 1
 
 
@@ -551,19 +555,7 @@ def report(results, args, gpu_name, out_dir, seconds):
                           r["order"], r["peak"], r["model_peak"]))
     lines.append("")
     lines.append("verdict: %s" % summary["verdict"])
-    text = "\n".join(lines)
-    print()
-    print(text)
-
-    with open(os.path.join(out_dir, "validate-model.csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(results[0].keys()))
-        w.writeheader()
-        w.writerows(results)
-    with open(os.path.join(out_dir, "validate-model.json"), "w") as f:
-        json.dump({"summary": summary, "shapes": results}, f, indent=1)
-    with open(os.path.join(out_dir, "validate-model.txt"), "w") as f:
-        f.write(text + "\n")
-    print("results: %s/validate-model.{csv,json,txt}" % out_dir)
+    write_results(out_dir, "validate-model", "txt", lines, summary, "shapes", results)
     return 0 if ok else 1
 
 

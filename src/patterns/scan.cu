@@ -160,9 +160,10 @@ enum {
     MAX_BLOCK = 1024,        /* largest --block */
     MAX_LEVELS = 8,          /* levels of sums + 1: 2^30 in sections of 32 needs 6 */
     /* decoupled-lookback: at least 8 blocks per SM (64 registers, a few spilled,
-     * instead of 70 and 7 blocks). On an H100 at 2^28 + 5, against cub: float
-     * 0.94x instead of 0.91x, int32 0.93x as before; 128 x 24 tiles, streaming
-     * loads or stores, a poll back-off, 10 or 12 blocks per SM were no better. */
+     * instead of 70 and 7 blocks). On an H100 at 2^28 + 5, against cub in the
+     * same run: int32 0.93x and float 0.94x, from 0.90x and 0.90-0.91x; 128 x 24
+     * tiles, streaming loads or stores, a poll back-off, 128 x 24 at 10 blocks
+     * per SM or 128 x 32 at 12 (spills) were no better (0.66-0.93x). */
     LOOKBACK_BLOCKS_PER_SM = 8
 };
 static const unsigned FULL = 0xFFFFFFFFu;

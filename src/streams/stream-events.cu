@@ -258,6 +258,23 @@ static void show_run(lab *L, const run_ctx *x, const char *title, const gl_names
     gl_show_run(&L->trace, L->common, t, &x->run.model_tl, NULL, 0, names);
 }
 
+/* Show the last run beside its model, and free what one row's run used. */
+static void run_close(lab *L, run_ctx *x, const char *title, const gl_names *names, gl_sampler *smp,
+                      gl_sched_edge *edges, gl_sched_program *p)
+{
+    show_run(L, x, title, names);
+    gl_sampler_free(smp);
+    gl_sched_run_destroy(&x->run);
+    free(edges);
+    gl_sched_program_free(p);
+}
+
+/* Whether a median makespan is within --tolerance (plus the timer's slack) of the simulation's. */
+static int within_model(const lab *L, double makespan_ms, double model_ms)
+{
+    return fabs(makespan_ms - model_ms) <= L->tolerance * model_ms + L->slack_ns / 1e6;
+}
+
 /* Add a work kernel of grid k whose blocks run ns to stream, named label on track; returns its op. */
 static int launch(const grid *k, gl_sched_program *p, int stream, int track, int label, double ns)
 {
@@ -357,11 +374,7 @@ static void pattern_part(lab *L, const char *variant, pattern_fn build, const ch
     gl_names names = {"k%d", NULL, NULL, "stream %d", NULL, NULL, L->kernels};
     char title[96];
     snprintf(title, sizeof title, "%s C=%d", name, L->machine.connections);
-    show_run(L, &x, title, &names);
-    gl_sampler_free(&smp);
-    gl_sched_run_destroy(&x.run);
-    free(edges);
-    gl_sched_program_free(&p);
+    run_close(L, &x, title, &names, &smp, edges, &p);
 }
 
 /* ---- DAGs ------------------------------------------------------------------------------- */
@@ -544,7 +557,7 @@ static void dag_row(lab *L, const dag *g, const char *variant, int index, dag_su
         pattern_claims(L, row, &x, variant,
                        "every wait holds: B and C start after A ends, D after both end (in every run)");
     } else {
-        int ok = fabs(mk.median - model_mk.median) <= L->tolerance * model_mk.median + L->slack_ns / 1e6;
+        int ok = within_model(L, mk.median, model_mk.median);
         gl_row_text(row, "edges_held", 0, "%lld/%lld", x.held, x.checked);
         gl_row_text(row, "model", 0, "%s", ok ? "within" : "outside");
         sum->dags++;
@@ -565,11 +578,7 @@ static void dag_row(lab *L, const dag *g, const char *variant, int index, dag_su
     gl_names names = {"n%d", NULL, NULL, "stream %d", NULL, NULL, g->n};
     char title[96];
     snprintf(title, sizeof title, "%s C=%d", variant, L->machine.connections);
-    show_run(L, &x, title, &names);
-    gl_sampler_free(&smp);
-    gl_sched_run_destroy(&x.run);
-    free(edges);
-    gl_sched_program_free(&p);
+    run_close(L, &x, title, &names, &smp, edges, &p);
 }
 
 /* The diamond, then --dags random DAGs, and the claims over all of them. */
@@ -909,7 +918,7 @@ static void random_row(lab *L, int index, random_summary *sum)
     double mk = gl_row_median(row, "makespan"), model_mk = gl_row_median(row, "model_makespan");
     double error = (mk - model_mk) / model_mk;
     sum->programs++;
-    sum->within += fabs(mk - model_mk) <= L->tolerance * model_mk + L->slack_ns / 1e6;
+    sum->within += within_model(L, mk, model_mk);
     sum->peak_equal += lround(gl_row_median(row, "peak_concurrency")) == lround(gl_row_median(row, "model_peak"));
     sum->edges_all_held += x.held == x.checked;
     if (!(fabs(error) <= sum->worst_error)) {
@@ -919,11 +928,7 @@ static void random_row(lab *L, int index, random_summary *sum)
     gl_names names = {"n%d", NULL, NULL, NULL, random_track, &ps.streams, 0};
     char title[128];
     snprintf(title, sizeof title, "%s C=%d", name, L->machine.connections);
-    show_run(L, &x, title, &names);
-    gl_sampler_free(&smp);
-    gl_sched_run_destroy(&x.run);
-    free(edges);
-    gl_sched_program_free(&p);
+    run_close(L, &x, title, &names, &smp, edges, &p);
 }
 
 /* --programs random programs, one row each, then one line over them: the
@@ -1050,11 +1055,7 @@ static void cost_part(lab *L)
             gl_claim_every(L->rep, row, GL_CLAIM_ORDERING, text, x.held, x.checked, what, "no event edges");
         }
         gl_names names = {"k%d", NULL, NULL, "stream %d", NULL, NULL, COST_CHAIN};
-        show_run(L, &x, range, &names);
-        gl_sampler_free(&smp);
-        gl_sched_run_destroy(&x.run);
-        free(edges);
-        gl_sched_program_free(&p);
+        run_close(L, &x, range, &names, &smp, edges, &p);
     }
 }
 
