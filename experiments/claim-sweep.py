@@ -24,6 +24,7 @@ import random
 import subprocess
 import sys
 import tempfile
+import time
 
 # Per sweep: the experiment, the size option, bytes per element of the input
 # that the cache bound counts, the cache multiple the claims need, a floor of
@@ -88,7 +89,6 @@ def main():
         print(f"error: unknown sweep {bad}" if bad else "error: --sizes must be >= 2 and --repeat >= 1",
               file=sys.stderr)
         return 2
-    rng = random.Random(args.seed)
     worst = {}  # claim text (size-free) -> (margin, measured, bound, form, experiment, size, verdict)
     failed = 0
     judged = set()  # sweeps in which at least one speed claim was judged, not SKIP
@@ -109,11 +109,14 @@ def main():
                 return 3
             l2 = int(data["device"]["l2_bytes"])
         lo = min(hi, max(floor, -(-mult * l2 // elem)))
-        sizes = draw_sizes(rng, lo, hi, args.sizes)
+        # Each sweep draws from its own generator, so a subset (--sweeps) draws the same sizes as the whole.
+        sizes = draw_sizes(random.Random(f"{args.seed}/{name}"), lo, hi, args.sizes)
         print(f"== {name}: {exp} {opt} from {lo} (at least {mult}x the L2 of {l2 >> 20} MiB) to {hi}: {sizes}", flush=True)
         for n in sizes:
             cmd = [binary, opt, str(n), "--repeat", str(args.repeat)] + variant_args
+            t0 = time.monotonic()
             data, rc, out = run(cmd)
+            took = time.monotonic() - t0
             if data is None or rc not in (0, 1):
                 print(f"not ok - {' '.join(cmd)} ended with exit {rc} and no verdict:\n{out}")
                 return 77 if rc == 77 else 3
@@ -138,8 +141,8 @@ def main():
                     judged.add(name)
                 if c["verdict"] != "SKIP" and (key not in worst or mg < worst[key][0]):
                     worst[key] = (mg, c["measured"], c["predicted"], c["form"], n, c["verdict"])
-            print(f"  {opt} {n}: {sum(c['verdict'] == 'PASS' for c in speed)} of {len(speed)} speed claims PASS",
-                  flush=True)
+            print(f"  {opt} {n}: {sum(c['verdict'] == 'PASS' for c in speed)} of {len(speed)} speed claims PASS "
+                  f"({took:.0f} s)", flush=True)
     for name in names:
         if name not in judged:
             failed += 1

@@ -5,6 +5,9 @@ pass=0
 fail=0
 skipped=0
 BIN=${BUILD:-build}/bin
+# A failed case's whole output is kept here (its tail is printed), so that a
+# failure seen once can be read in full: the model's calibration line, every row.
+FAIL_DIR=${BUILD:-build}/test-failures
 
 ok() { pass=$((pass + 1)); echo "ok $((pass + fail + skipped)) - $1"; }
 not_ok() {
@@ -36,6 +39,14 @@ need_file() {
     return 1
 }
 
+# keep_output NAME CMD OUT: write a failed case's command and whole output to
+# $FAIL_DIR and print "full output: PATH; " (nothing when it cannot be written).
+keep_output() {
+    local f
+    f="$FAIL_DIR/$(printf '%s' "$1" | tr -c 'A-Za-z0-9._-' '_' | cut -c1-100).log"
+    mkdir -p "$FAIL_DIR" 2>/dev/null && printf '$ %s\n%s\n' "$2" "$3" >"$f" 2>/dev/null && printf 'full output: %s; ' "$f"
+}
+
 # expect NAME CODE PATTERN CMD...: CMD exits with CODE and its output (stdout
 # and stderr) matches the extended regex PATTERN (empty: anything).
 expect() {
@@ -44,9 +55,9 @@ expect() {
     out=$(timeout "${TEST_TIMEOUT:-120}" "$@" 2>&1)
     rc=$?
     if [ "$rc" -ne "$code" ]; then
-        not_ok "$name" "exit $rc, expected $code; output: $(printf '%s' "$out" | tail -n 8)"
+        not_ok "$name" "exit $rc, expected $code; $(keep_output "$name" "$*" "$out")output: $(printf '%s' "$out" | tail -n 8)"
     elif [ -n "$pattern" ] && ! grep -qE -- "$pattern" <<<"$out"; then
-        not_ok "$name" "output does not match /$pattern/: $(printf '%s' "$out" | tail -n 8)"
+        not_ok "$name" "output does not match /$pattern/; $(keep_output "$name" "$*" "$out")output: $(printf '%s' "$out" | tail -n 8)"
     else
         ok "$name"
     fi
