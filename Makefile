@@ -8,17 +8,62 @@
 #   per-thread  --default-stream per-thread (the per-thread default stream replaces the legacy one)
 #   cub         CUB from the CUDA Toolkit (CCCL headers)
 #   none        nothing beyond the defaults
+# Two more header lines are read the same way: " * Question: ..." (its line in
+# make help) and " * Sanitize: ..." (its options under make sanitize-<name>).
+# A build variant, the same source compiled a second time with other needs or
+# defines, has no file of its own: it is declared below, under "build
+# variants", with the fields a header would give.
 include Makefile.inc
 
 .DEFAULT_GOAL := all
 .SUFFIXES:
 .DELETE_ON_ERROR:
 
+# ---- build variants: a second binary from an experiment's source ---------------------
+# Declared here rather than in a wrapper file that #defines a macro and
+# #includes the source, so that a variant's flags sit beside its name. A
+# variant NAME is added to VARIANTS and given one line per field (no '#' in a
+# value; experiments/sanitize.sh reads NAME.sanitize from here):
+#   NAME.from      the experiment source it is compiled from
+#   NAME.needs     its Build: needs, in full (the source's own line is not read)
+#   NAME.defines   macros defined on its compile line (-D), by which the source tells the builds apart
+#   NAME.sanitize  its Sanitize: options
+#   NAME.question  its Question: line in make help
+# It gets every target an experiment gets: run-, profile-, sanitize-, its
+# lines in make help (beside its source's), and a place in sanitize-all.
+VARIANTS :=
+
+# compute-sanitizer's racecheck and synccheck refuse any binary linked for
+# dynamic parallelism ("CUDA Dynamic Parallelism is not supported"), even when
+# no device-side launch runs, so scan itself gets memcheck only. Built without
+# rdc, every other scan variant gets all three tools; here --variant
+# hierarchical-cdp exits 2 and --variant all leaves it out.
+VARIANTS            += scan-nocdp
+scan-nocdp.from     := src/patterns/scan.cu
+scan-nocdp.needs    := openmp cub
+scan-nocdp.defines  := SCAN_NO_CDP=1
+scan-nocdp.sanitize := --quick --profile --n 50003 --skip-timing-claims
+scan-nocdp.question := with no relocatable device code linked in, are the scans other than hierarchical-cdp free of shared-memory races and barrier misuse?
+
+# Stream 0 and every call that takes no stream (cudaMemcpy, cudaMemset) mean
+# the calling thread's per-thread stream, which synchronizes with the legacy
+# stream only: the "blocking" variant's kernel_3 is no barrier (in Nsight
+# Systems it sits on the per-thread stream's row, beside kernel_1 of the
+# others), and the implicit calls are measured again on that stream.
+VARIANTS                           += default-stream-per-thread
+default-stream-per-thread.from     := src/streams/default-stream.cu
+default-stream-per-thread.needs    := per-thread
+default-stream-per-thread.defines  := DS_PER_THREAD_BUILD=1
+default-stream-per-thread.sanitize := --quick --profile --kernel-us 20 --implicit-us 50 --skip-timing-claims
+default-stream-per-thread.question := built with --default-stream per-thread, does a kernel on stream 0 still act as a barrier across blocking streams, and which ordinary calls serialize the others?
+
 # ---- what there is to build --------------------------------------------------
 CORE_C      := $(wildcard src/core/*.c)
 CORE_CU     := $(wildcard src/core/*.cu)
 EXP_SRCS    := $(filter-out src/core/%,$(wildcard src/*/*.cu src/*/*.c))
-EXPERIMENTS := $(basename $(notdir $(EXP_SRCS)))
+# Each source's experiment, then the variants built from it.
+variants_of  = $(foreach v,$(VARIANTS),$(if $(filter $(1),$($(v).from)),$(v)))
+EXPERIMENTS := $(foreach s,$(EXP_SRCS),$(basename $(notdir $(s))) $(call variants_of,$(s)))
 FAMILIES    := $(sort $(patsubst src/%/,%,$(dir $(EXP_SRCS))))
 BINS        := $(addprefix $(BUILD)/bin/,$(EXPERIMENTS))
 UNIT_TESTS  := $(addprefix $(BUILD)/tests/,$(basename $(notdir $(wildcard tests/unit/test_*.c))))
@@ -27,6 +72,7 @@ GPU_TESTS   := $(addprefix $(BUILD)/tests/gpu/,$(basename $(notdir $(wildcard te
 ifneq ($(words $(EXPERIMENTS)),$(words $(sort $(EXPERIMENTS))))
 $(error two experiments share a name: $(EXPERIMENTS))
 endif
+$(foreach v,$(VARIANTS),$(if $(filter $($(v).from),$(EXP_SRCS)),,$(error variant $(v): $(v).from '$($(v).from)' is not an experiment source (one of: $(EXP_SRCS)))))
 
 LIB_HOST := $(BUILD)/lib/libgridlab_host.a
 LIB_CUDA := $(BUILD)/lib/libgridlab_cuda.a
@@ -42,9 +88,11 @@ need_ccflags_openmp     := $(OMPFLAGS)
 need_libs_rdc           := -lcudadevrt
 need_libs_openmp        := -Xcompiler $(OMPFLAGS) -lgomp
 NEEDS_SIG := $(foreach w,$(KNOWN_NEEDS),$(w)=[$(need_nvflags_$(w))/$(need_ccflags_$(w))/$(need_libs_$(w))])
+# A variant's build lives in this file, not in a source that make watches.
+VARIANTS_SIG := $(foreach v,$(VARIANTS),$(v)=[$($(v).from)/$($(v).needs)/$($(v).defines)])
 
-# ---- a flags stamp: changing flags, the architecture, nvcc or a need rebuilds everything
-FLAGS_SIG := $(NVCC_VERSION) | $(NVCC) $(NVCCFLAGS) | $(CC) $(CFLAGS) | $(CPPFLAGS) | $(LDLIBS) | $(NEEDS_SIG)
+# ---- a flags stamp: changing flags, the architecture, nvcc, a need or a variant rebuilds everything
+FLAGS_SIG := $(NVCC_VERSION) | $(NVCC) $(NVCCFLAGS) | $(CC) $(CFLAGS) | $(CPPFLAGS) | $(LDLIBS) | $(NEEDS_SIG) | $(VARIANTS_SIG)
 $(STAMP): FORCE
 	@mkdir -p $(@D)
 	@echo '$(FLAGS_SIG)' | cmp -s - $@ || echo '$(FLAGS_SIG)' > $@
@@ -71,24 +119,39 @@ $(LIB_CUDA): $(patsubst src/core/%.cu,$(BUILD)/obj/core/%.o,$(CORE_CU))
 	@mkdir -p $(@D)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-# ---- experiments: rules made from each one's "Build:" line ------------------------
-build_needs = $(shell sed -n 's/^ \* Build: *//p' $(1) | head -n 1)
+# ---- experiments: rules made from each one's "Build:" line or variant declaration ------
+# One header line of a source, e.g. $(call header_line,Build,src/x/y.cu).
+header_line = $(shell sed -n 's/^ \* $(1): *//p' $(2) | head -n 1)
 
+# An experiment with a source of its own gets the fields a variant declares
+# from its header comment (Question: and Sanitize: only when used: help and sanitize).
 # $(1) = experiment name, $(2) = its source file
-define EXPERIMENT
-$(1)_needs := $$(call build_needs,$(2))
-$$(if $$($(1)_needs),,$$(error $(2): its header comment needs a " * Build: ..." line (one or more of: $(KNOWN_NEEDS))))
-$$(foreach w,$$($(1)_needs),$$(if $$(filter $$(w),$(KNOWN_NEEDS)),,$$(error $(2): unknown build need '$$(w)'; known: $(KNOWN_NEEDS))))
-$$(if $$(and $$(filter none,$$($(1)_needs)),$$(filter-out none,$$($(1)_needs))),$$(error $(2): "none" cannot be combined with other build needs))
-$(1)_nvflags := $$(foreach w,$$($(1)_needs),$$(need_nvflags_$$(w)))
-$(1)_ccflags := $$(foreach w,$$($(1)_needs),$$(need_ccflags_$$(w)))
-$(1)_libs := $$(foreach w,$$($(1)_needs),$$(need_libs_$$(w)))
-$(1)_dlink := $$(if $$(filter rdc,$$($(1)_needs)),$(BUILD)/obj/exp/$(1).dlink.o)
+define FROM_SOURCE
+$(1).from    := $(2)
+$(1).needs   := $$(call header_line,Build,$(2))
+$(1).defines :=
+$(1).question = $$(call header_line,Question,$(2))
+$(1).sanitize = $$(call header_line,Sanitize,$(2))
+$(1).origin  := $(2): its header comment's " * Build: ..." line
+endef
+$(foreach s,$(EXP_SRCS),$(eval $(call FROM_SOURCE,$(basename $(notdir $(s))),$(s))))
+$(foreach v,$(VARIANTS),$(eval $(v).origin := variant $(v): its $(v).needs (Makefile)))
 
-$(BUILD)/obj/exp/$(1).o: $(2) $(STAMP)
-	$$(call msg,$$(if $$(filter %.c,$(2)),CC,NVCC),$$< [$$($(1)_needs)])
+# $(1) = experiment name; its source is $($(1).from)
+define EXPERIMENT
+$$(if $$($(1).needs),,$$(error $$($(1).origin) is missing (one or more of: $(KNOWN_NEEDS))))
+$$(foreach w,$$($(1).needs),$$(if $$(filter $$(w),$(KNOWN_NEEDS)),,$$(error $$($(1).origin): unknown build need '$$(w)'; known: $(KNOWN_NEEDS))))
+$$(if $$(and $$(filter none,$$($(1).needs)),$$(filter-out none,$$($(1).needs))),$$(error $$($(1).origin): "none" cannot be combined with other build needs))
+$(1)_defs := $$(addprefix -D,$$($(1).defines))
+$(1)_nvflags := $$(strip $$(foreach w,$$($(1).needs),$$(need_nvflags_$$(w))) $$($(1)_defs))
+$(1)_ccflags := $$(strip $$(foreach w,$$($(1).needs),$$(need_ccflags_$$(w))) $$($(1)_defs))
+$(1)_libs := $$(foreach w,$$($(1).needs),$$(need_libs_$$(w)))
+$(1)_dlink := $$(if $$(filter rdc,$$($(1).needs)),$(BUILD)/obj/exp/$(1).dlink.o)
+
+$(BUILD)/obj/exp/$(1).o: $($(1).from) $(STAMP)
+	$$(call msg,$$(if $$(filter %.c,$$<),CC,NVCC),$$<$$(if $$($(1)_defs), $$($(1)_defs)) [$$($(1).needs)])
 	@mkdir -p $$(@D)
-	$$(Q)$$(if $$(filter %.c,$(2)),$$(CC) $$(CPPFLAGS) $$(CFLAGS) $$($(1)_ccflags) -I$$(CUDA_HOME)/include,$$(NVCC) $$(CPPFLAGS) $$(NVCCFLAGS) $$($(1)_nvflags)) -MMD -MP -MF $$(@:.o=.d) -c $$< -o $$@
+	$$(Q)$$(if $$(filter %.c,$$<),$$(CC) $$(CPPFLAGS) $$(CFLAGS) $$($(1)_ccflags) -I$$(CUDA_HOME)/include,$$(NVCC) $$(CPPFLAGS) $$(NVCCFLAGS) $$($(1)_nvflags)) -MMD -MP -MF $$(@:.o=.d) -c $$< -o $$@
 
 # The device link step resolves device-side launches against cudadevrt.
 $(BUILD)/obj/exp/$(1).dlink.o: $(BUILD)/obj/exp/$(1).o
@@ -100,7 +163,7 @@ $(BUILD)/bin/$(1): $(BUILD)/obj/exp/$(1).o $$($(1)_dlink) $(LIB_CUDA) $(LIB_HOST
 	@mkdir -p $$(@D)
 	$$(Q)$$(NVCC) $$(NVCCFLAGS) $$^ -o $$@ $$($(1)_libs) $$(LDLIBS)
 endef
-$(foreach s,$(EXP_SRCS),$(eval $(call EXPERIMENT,$(basename $(notdir $(s))),$(s))))
+$(foreach e,$(EXPERIMENTS),$(eval $(call EXPERIMENT,$(e))))
 
 # ---- host unit tests (no GPU, no CUDA runtime) --------------------------------------
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/harness.h $(LIB_HOST) $(STAMP)
@@ -115,6 +178,10 @@ $(BUILD)/tests/gpu/%: tests/gpu/%.cu tests/unit/harness.h $(LIB_CUDA) $(LIB_HOST
 	$(Q)$(NVCC) $(CPPFLAGS) $(NVCCFLAGS) -Itests/unit -MMD -MP -MF $@.d $< $(LIB_CUDA) $(LIB_HOST) -o $@ $(LDLIBS)
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+# A dependency file may name a source that is gone (an experiment renamed, or
+# turned into a build variant): that object is then rebuilt from what its rule
+# names now, instead of make stopping at "no rule to make" the old source.
+src/%.cu src/%.c: ;
 
 # ---- targets ------------------------------------------------------------------------
 .PHONY: all help test test-gpu test-gpu-large test-unit test-cli clean sanitize-all sweep-connections sweep-hyperq validate-model FORCE \
@@ -161,18 +228,21 @@ $(BUILD)/profiles $(BUILD)/sweep:
 	@mkdir -p $@
 
 # Each experiment runs in its tool-sized configuration, the " * Sanitize: ..."
-# line of its header (every kernel and variant once, small inputs, timing claims
-# SKIP: sanitizers serialize kernels); SANITIZE_ARGS or ARGS replace it.
+# line of its header or a variant's NAME.sanitize (every kernel and variant
+# once, small inputs, timing claims SKIP: sanitizers serialize kernels);
+# SANITIZE_ARGS or ARGS replace it. make passes it, so that make -n shows it.
+# $(1) = experiment, $(2) = the options that replace its configuration
+sanitize_args = $(or $(strip $(2)),$($(1).sanitize))
 SANITIZE_ARGS ?=
 $(addprefix sanitize-,$(EXPERIMENTS)): sanitize-%: $(BUILD)/bin/%
-	@SANITIZER=$(SANITIZER) bash tests/sanitize.sh $(BUILD)/bin/$* $(SANITIZE_ARGS) $(ARGS)
+	@SANITIZER=$(SANITIZER) bash experiments/sanitize.sh $(BUILD)/bin/$* $(call sanitize_args,$*,$(SANITIZE_ARGS) $(ARGS))
 
 # Every experiment, even after one fails, then one line per experiment and tool.
+sanitize_one = SANITIZER=$(SANITIZER) bash experiments/sanitize.sh $(BUILD)/bin/$(1) $(call sanitize_args,$(1),$(SANITIZE_ARGS)) \
+  > $(BUILD)/sanitize-$(1).log 2>&1 || status=1; cat $(BUILD)/sanitize-$(1).log;
 sanitize-all: $(BINS)
-	@status=0; start=$$(date +%s); for e in $(EXPERIMENTS); do \
-	  SANITIZER=$(SANITIZER) bash tests/sanitize.sh $(BUILD)/bin/$$e $(SANITIZE_ARGS) > $(BUILD)/sanitize-$$e.log 2>&1 || status=1; \
-	  cat $(BUILD)/sanitize-$$e.log; \
-	done; echo; grep -h "^sanitize " $(foreach e,$(EXPERIMENTS),$(BUILD)/sanitize-$(e).log); \
+	@status=0; start=$$(date +%s); $(foreach e,$(EXPERIMENTS),$(call sanitize_one,$(e))) \
+	echo; grep -h "^sanitize " $(foreach e,$(EXPERIMENTS),$(BUILD)/sanitize-$(e).log); \
 	echo "sanitize-all: $(words $(EXPERIMENTS)) experiments, 3 tools each, in $$(( $$(date +%s) - start )) s"; exit $$status
 
 test-unit: $(UNIT_TESTS)
@@ -222,6 +292,14 @@ clean:
 .DEFAULT:
 	@$(if $(filter $@,$(MAKECMDGOALS)),echo "make: no target '$@'; make help lists every target$(if $(filter run-% profile-% sanitize-%,$@),; the experiments are: $(EXPERIMENTS))",echo "make: '$@' is missing, and no rule makes it") >&2; exit 2
 
+# A value as one single-quoted shell word.
+sh_quote = '$(subst ','\'',$(1))'
+# make help's three lines for experiment $(1).
+help_experiment = \
+  printf '  %-26s %s (ARGS="..." passes options; ARGS=--help lists them)\n' "run-$(1)" $(call sh_quote,$($(1).question)); \
+  printf '  %-26s %s\n' "profile-$(1)" "one run of each configuration under nsys, into $(BUILD)/profiles/$(1).nsys-rep (NSYS=path)"; \
+  printf '  %-26s %s\n' "sanitize-$(1)" "compute-sanitizer memcheck, racecheck, synccheck on its Sanitize: configuration (built with: $($(1).needs))";
+
 help:
 	@echo "gridlab make targets (CUDA_ARCH=$(CUDA_ARCH), $(CUDA_ARCH_ORIGIN); BUILD=$(BUILD))"
 	@echo "  all                        build every experiment and the unit tests"
@@ -235,16 +313,7 @@ help:
 	@echo "  validate-model             the model on 72 random shapes (false-dependency) and 72 random stream-event programs (stream-events --part random) (ARGS=--population shapes|events|both --shapes N --programs N --seed S)"
 	@echo "  sweep-connections          false-dependency once per CUDA_DEVICE_MAX_CONNECTIONS in CONNECTIONS=$(CONNECTIONS), one merged table"
 	@echo "  clean                      remove $(BUILD)/"
-	@for f in $(FAMILIES); do \
-	  echo "experiments in src/$$f:"; \
-	  for s in src/$$f/*.cu src/$$f/*.c; do \
-	    [ -f "$$s" ] || continue; e=$$(basename $${s%.*}); \
-	    q=$$(sed -n 's/^ \* Question: *//p' $$s | head -n 1); \
-	    b=$$(sed -n 's/^ \* Build: *//p' $$s | head -n 1); \
-	    printf '  %-26s %s (ARGS="..." passes options; ARGS=--help lists them)\n' "run-$$e" "$$q"; \
-	    printf '  %-26s %s\n' "profile-$$e" "one run of each configuration under nsys, into $(BUILD)/profiles/$$e.nsys-rep (NSYS=path)"; \
-	    printf '  %-26s %s\n' "sanitize-$$e" "compute-sanitizer memcheck, racecheck, synccheck on its Sanitize: configuration (built with: $$b)"; \
-	  done; \
-	done
+	@$(foreach f,$(FAMILIES),echo "experiments in src/$(f):"; \
+	  $(foreach e,$(EXPERIMENTS),$(if $(filter src/$(f)/%,$($(e).from)),$(call help_experiment,$(e)))))
 	@echo "run-, profile- and sweep targets and validate-model end with one line: make <target>: exit <code> (<meaning>)"
 	@echo "variables: CUDA_ARCH=NN  BUILD=dir  DEBUG=1  V=1  ARGS=\"...\"  NSYS=path  SANITIZER=path  CONNECTIONS=1,2,4"

@@ -9,9 +9,11 @@ cd "$(dirname "$0")/.."
 . tests/lib.sh
 
 [ -n "$(experiments)" ] || { not_ok "experiment binaries exist in $BIN (run make all first)"; finish; exit 1; }
-# Every experiment that has a source file, so that a binary that was not built
-# fails its tests instead of leaving them out.
-list=$(for s in src/*/*.cu src/*/*.c; do case $s in src/core/*) ;; *) [ -f "$s" ] && basename "${s%.*}" ;; esac; done)
+# Every experiment make builds, the build variants declared in the Makefile
+# included (make help gives each one run- line), so that a binary that was not
+# built fails its tests instead of leaving them out.
+list=$(make -s --no-print-directory help | sed -n 's/^  run-\([^ ]*\) .*/\1/p')
+[ -n "$list" ] || not_ok "make help lists the experiments (run-<experiment> lines)"
 
 for e in $list; do
     need_bin "$e" || continue

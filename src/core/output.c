@@ -384,7 +384,12 @@ int gl_report_write_json(gl_report *r, FILE *f)
     }
     gl_buf_puts(&b, "],\n\"run_claims\":");
     json_claims(&b, r, -1);
-    gl_buf_puts(&b, "}\n");
+    gl_buf_puts(&b, ",\n\"findings\":[");
+    for (int i = 0; i < r->n_findings; i++) {
+        if (i) gl_buf_puts(&b, ",");
+        gl_buf_json_string(&b, r->findings[i]);
+    }
+    gl_buf_puts(&b, "]}\n");
     size_t wrote = fwrite(gl_buf_str(&b), 1, b.len, f);
     int rc = (wrote != b.len || ferror(f)) ? -1 : 0;
     gl_buf_free(&b);

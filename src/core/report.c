@@ -102,6 +102,8 @@ void gl_report_free(gl_report *r)
         free(r->claims[i].evidence);
         free(r->claims[i].unit);
     }
+    for (int i = 0; i < r->n_findings; i++) free(r->findings[i]);
+    free(r->findings);
     values_free(r->device, r->n_device);
     free(r->rows);
     free(r->claims);
@@ -483,3 +485,16 @@ gl_verdict gl_report_verdict(const gl_report *r)
     return r->io_failed ? GL_FAIL : tally_verdict(gl_report_tally(r, GL_TALLY_ALL), 0);
 }
 
+
+void gl_report_finding(gl_report *r, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *text = vformat(fmt, ap);
+    va_end(ap);
+    gl_grow((void **)&r->findings, &r->cap_findings, r->n_findings + 1, sizeof *r->findings);
+    r->findings[r->n_findings++] = text;
+    if (r->quiet_claims) return;
+    gl_progress_clear(); /* the line starts clean under a progress line */
+    printf("finding: %s\n", text);
+}

@@ -110,8 +110,16 @@ typedef struct gl_report {
     int skip_timing;           /* --skip-timing-claims */
     int io_failed;             /* a result file could not be written */
     int quiet_claims;          /* record claims without printing them (merging a report already printed) */
+    char **findings;           /* what the run found that no claim judges, one sentence each, in order */
+    int n_findings, cap_findings; /* findings, and the allocated length */
     const char *json_path, *csv_path; /* from the common options */
 } gl_report;
+
+/* A finding: something measured that no claim judges (a contention factor, a
+ * limit found). Printed as "finding: <text>" (not when merging a report
+ * already printed) and written to the JSON's "findings" list, so that a
+ * finding reaches the record as a claim does. */
+void gl_report_finding(gl_report *r, const char *fmt, ...) GL_PRINTF(2, 3);
 
 /* Verdict counts, from the one place that counts them. */
 typedef struct gl_tally {

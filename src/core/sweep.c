@@ -152,6 +152,9 @@ int gl_report_merge_json(gl_report *r, const char *path, char *err, size_t errle
     }
     for (int i = 0; rc == 0 && i < rows->n; i++) rc = read_row(r, &rows->items[i], why, sizeof why);
     if (rc == 0) rc = read_claims(r, NULL, gl_json_get(doc, "run_claims"), why, sizeof why);
+    const gl_json *found = gl_json_get(doc, "findings"); /* absent in records written before findings were kept */
+    for (int i = 0; rc == 0 && found && found->type == GL_JSON_ARRAY && i < found->n; i++)
+        gl_report_finding(r, "%s", gl_json_str(&found->items[i], ""));
     if (rc == 0 && r->peak_gbps == 0) r->peak_gbps = gl_json_num(gl_json_get(doc, "peak_gbps"), 0);
     r->quiet_claims = quiet;
     if (rc) snprintf(err, errlen, "%s: %s", path, why);

@@ -4,93 +4,36 @@
  * Build: openmp cub
  * Sanitize: --quick --profile --n 100003 --skip-timing-claims
  *
- * The histogram of --n bytes (1..2^31), checked exactly against the CPU for
- * every input and every variant before anything is timed.
+ * The histogram of --n bytes (1..2^31) in 256 bins, or 7 (the seed's letter
+ * groups a-d, e-h, ..., y-z; other bytes go nowhere), of four inputs: uniform
+ * bytes, English-like text, Zipf-skewed bytes and one repeated value ('e').
+ * Variants: cpu (the seed's loop); the seeds' global-atomic (a thread per
+ * byte), block-partition (contiguous sections), interleaved (grid-stride),
+ * privatized (a shared copy per block) and aggregated (runs of equal bins as
+ * one atomic); best, gridlab's own; cub::DeviceHistogram. Each GPU variant's
+ * time includes zeroing its output. Counters are 32-bit: 2^31 bytes fit.
  *
- * Inputs (--input all, the default, or one), generated on the host from --seed:
- *   uniform  every byte value equally likely (gl_fill_bytes)
- *   text     English-like: i.i.d. lowercase letters with English letter frequencies
- *            (Lewand) and a space about every 5.5 characters; no words, no punctuation
- *   zipf     skewed: rank r (0..255) drawn with weight 1/(r+1), and byte = 'a' + r
- *            (mod 256), so that both bin sets see the skew: 'a' alone is 16% of the
- *            bytes, the 26 letters 63%
- *   single   one value repeated, 'e' (a letter, so that with 7 bins too every byte
- *            lands in one bin): the worst case for atomics in the textbook's story
+ * best: one grid of SMs x resident blocks; 16-byte loads, two in flight, and
+ * an exact byte-by-byte tail; the 256 counters kept 32 times, counter b of lane
+ * l at word b*32 + l (always bank l), so a warp's shared atomic touches 32
+ * banks once each whatever the data; 16 equal bytes are one atomic of 16; each
+ * block sums its 32 columns, rotated so the reads do not conflict.
  *
- * Bins (--bins): 256, one per byte value; or 7, the seed's letter groups:
- * 'a'-'d' -> 0, 'e'-'h' -> 1, 'i'-'l' -> 2, 'm'-'p' -> 3, 'q'-'t' -> 4,
- * 'u'-'x' -> 5, 'y'-'z' -> 6. Every other byte (capitals, spaces, anything
- * outside 'a'..'z') goes nowhere, as in the seed; the run prints how many.
- *
- * Variants (--variant all, the default, or a comma-separated list):
- *   cpu              the seed's sequential_histogram (hist[byte]++, or its letter
- *                    arithmetic for 7 bins), timed; the reference it is checked
- *                    against is a separate 4-way byte count folded into the bins
- *   global-atomic    seed 003's kernel with one thread per byte, the launch both seeds
- *                    use (a grid as large as the input): atomicAdd on the global bins
- *   block-partition  seed 000's first kernel with a grid sized to the GPU (SMs x
- *                    resident blocks): each thread a contiguous section, so a warp's
- *                    loads are `section` bytes apart and do not coalesce
- *   interleaved      seed 000's interleaved kernel on the same grid: grid-stride, coalesced,
- *                    global atomics
- *   privatized       seed 000's shared-memory copy per block, on the same grid (the seed's
- *                    one 16-thread block per 16 bytes is not repeated), merged by atomics
- *   aggregated       privatized plus the seed's run aggregation: a thread adds a run of
- *                    equal bins with one atomic
- *   best             gridlab's own (below)
- *   cub              cub::DeviceHistogram: HistogramEven with levels 0..256 for 256 bins;
- *                    HistogramRange with levels a e i m q u y {, i.e. 97 101 105 109 113
- *                    117 121 123, for 7 bins (even levels cannot stop the last bin at 'z')
- * Every GPU variant's time includes zeroing its output (cub zeroes its own, in an
- * init kernel). Counters are 32-bit: 2^31 bytes fit.
- *
- * Host time. The inputs are generated (text and zipf chunk by chunk, each chunk
- * its own random stream, so the bytes do not depend on the thread count) and
- * the reference counted on every host core (OpenMP: per-thread counts, added
- * exactly); cpu stays the seed's loop on one core. A configuration whose
- * validation run took over SLOW_RUN_MS is timed at most SLOW_REPEAT times, without
- * warm-up (the validation run was its warm-up): at 2^30 bytes that is cpu
- * (0.6-3.2 s a run) and the three global-atomic forms (0.26-0.79 s, noise
- * 0.01%), which with 2 + 10 runs each took 120 of the 147 s the run took on an
- * H100; three runs say what twelve did, and --n 2^30 with every input and
- * variant takes under a minute.
- *
- * best. One kernel on a grid of SMs x resident blocks (512 threads, 4 per SM):
- *  - 16-byte loads, two in flight per thread, grid-stride; the tail of fewer than
- *    16 bytes is counted byte by byte, so every n is exact;
- *  - per-lane columns: the block's 256 counters are kept 32 times, counter b of
- *    lane l at word b*32 + l, which is always in bank l. A warp's shared atomic then
- *    touches 32 banks once each, whatever the data (no bank conflicts, no same-address
- *    lanes), at 32 KB of shared memory per block;
- *  - run aggregation where it is free: a 16-byte vector of one repeated value (the
- *    single input) is one atomic of 16, checked with one byte_perm and four compares;
- *  - the merge: each block sums a bin's 32 columns (rotated, so the reads do not
- *    conflict), folds it into the output bin (the 7 letter groups are a fold of the
- *    byte counts, as cub does for byte samples) and adds it to the global bin.
- *
- * Model (printed per input, not judged). A warp's shared atomic into one 256-counter
- * array (privatized with 256 bins, and cub's privatized layout for bytes) is taken to
- * need one pass per distinct bin in its most loaded bank (bank = bin mod 32), lanes on
- * the same bin merging. On the seeded inputs: uniform bytes 3.15 passes per instruction,
- * zipf 2.45, text 1 (its 27 values sit in 27 different banks), the single value 1.
- * best's columns need 1 on every input, so it should run at the DRAM's pace on all four.
- * The printed passes, next to each variant's time against uniform bytes, show whether
- * that model holds.
- *
- * Claims. best is at least as fast as cub (median, L2 flushed before each sample) on
- * each input: judged where the input is at least twice the L2, SKIP below (the times
- * are then launches, not the histogram). Finding (printed, and the time_vs_uniform
- * column): how much longer each GPU variant takes on the single value than on uniform
- * bytes: "contention kills atomics" measured, not assumed.
+ * Model (printed per input, not judged): a warp's shared atomic into one
+ * 256-counter array takes a pass per distinct bin in its most loaded bank;
+ * best's columns take one pass on every input, so it should run at the DRAM's
+ * pace on all four.
+ * Claims: best is at least as fast as cub on each input (median, L2 flushed),
+ * where --n is at least twice the L2. Finding: each variant's time on the one
+ * value against uniform bytes (does contention still slow atomics?).
+ * Inputs and the reference (a 4-way byte count) run on every host core; a
+ * configuration whose check took over SLOW_RUN_MS is timed 3 times.
  *
  * Run:   make run-histogram                                          (2^28 bytes, every input and variant)
- *        make run-histogram ARGS="--n 1073741824 --variant best,cub --repeat 20"   (the Done-means size)
+ *        make run-histogram ARGS="--n 1073741824 --variant best,cub --repeat 20"
  *        make run-histogram ARGS="--bins 7 --input text"                          (the seed's letter groups)
- *        make run-histogram ARGS="--n 1073741824 --variant global-atomic,privatized --input all"  (contention)
- * Nsight Systems (make profile-histogram) shows one NVTX range per input and variant
- * on the stream "histogram": a memset and one kernel per GPU variant (cub: its init
- * kernel and its histogram kernel), each behind the gate kernel that holds the stream
- * until the run is queued, and the L2 flush on its own stream before each sample.
+ * Nsight Systems (make profile-histogram): an NVTX range per input and variant
+ * on the stream "histogram", each run behind the gate kernel.
  */
 #include <math.h>
 #include <stdint.h>
@@ -100,14 +43,10 @@
 
 #include <cub/device/device_histogram.cuh>
 
-#include "check.h"
-#include "gl_cuda.h"
-#include "nvtx.h"
+#include "lab.h"
 #include "progress.h"
 
 enum { V_CPU, V_GLOBAL, V_BLOCK, V_INTERLEAVED, V_PRIVATIZED, V_AGGREGATED, V_BEST, V_CUB, N_VARIANTS };
-static const char *const variant_names[N_VARIANTS] = {"cpu", "global-atomic", "block-partition", "interleaved",
-                                                      "privatized", "aggregated", "best", "cub"};
 enum { IN_UNIFORM, IN_TEXT, IN_ZIPF, IN_SINGLE, N_INPUTS };
 static const char *const input_names[N_INPUTS] = {"uniform", "text", "zipf", "single"};
 
@@ -409,7 +348,7 @@ static double bank_passes(const uint8_t *x, long long n)
 
 /* ---- host: running a variant ------------------------------------------------------------------- */
 
-typedef struct bench {
+typedef struct hist {
     long long n;                   /* bytes */
     int bins;                      /* 256 or 7 */
     const uint8_t *h_in;           /* the current input on the host */
@@ -419,343 +358,207 @@ typedef struct bench {
     void *d_cub;                   /* cub's temporary storage */
     size_t cub_bytes;              /* its size */
     unsigned int grid[N_VARIANTS]; /* blocks of each GPU variant */
-    int threads[N_VARIANTS];       /* threads per block */
     long long section;             /* block-partition: bytes per thread */
-    cudaStream_t stream;           /* everything runs here */
-    gl_event_timer timer;          /* around one run */
-    gl_gate gate;                  /* holds the stream until a run is queued */
-    int variant;                   /* the one being measured */
-} bench;
-
-/* Blocks of `threads` for a grid-stride pass over `work` items: the GPU's resident blocks, no more than the work. */
-static unsigned int gpu_grid(const void *kernel, int threads, int sms, long long work)
-{
-    int per_sm = 0;
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0));
-    long long full = (long long)sms * (per_sm > 0 ? per_sm : 1), want = (work + threads - 1) / threads;
-    return (unsigned int)(want < 1 ? 1 : want < full ? want : full);
-}
+    cudaStream_t stream;           /* the lab's */
+} hist;
 
 /* Grids for the bins in use. */
 template <int BINS>
-static void size_grids(bench *b, int sms)
+static void size_grids(hist *h, const gl_lab *L)
 {
-    for (int v = 0; v < N_VARIANTS; v++) b->threads[v] = TB_THREADS;
-    b->threads[V_BEST] = BEST_THREADS;
-    b->grid[V_GLOBAL] = (unsigned int)((b->n + TB_THREADS - 1) / TB_THREADS);
-    b->grid[V_BLOCK] = gpu_grid((const void *)block_partition<BINS>, TB_THREADS, sms, b->n);
-    b->section = (b->n + (long long)b->grid[V_BLOCK] * TB_THREADS - 1) / ((long long)b->grid[V_BLOCK] * TB_THREADS);
-    b->grid[V_INTERLEAVED] = gpu_grid((const void *)interleaved<BINS>, TB_THREADS, sms, b->n);
-    b->grid[V_PRIVATIZED] = gpu_grid((const void *)privatized<BINS>, TB_THREADS, sms, b->n);
-    b->grid[V_AGGREGATED] = gpu_grid((const void *)aggregated<BINS>, TB_THREADS, sms, b->n);
+    h->grid[V_GLOBAL] = (unsigned int)((h->n + TB_THREADS - 1) / TB_THREADS);
+    h->grid[V_BLOCK] = gl_lab_grid(L, (const void *)block_partition<BINS>, TB_THREADS, h->n);
+    h->section = (h->n + (long long)h->grid[V_BLOCK] * TB_THREADS - 1) / ((long long)h->grid[V_BLOCK] * TB_THREADS);
+    h->grid[V_INTERLEAVED] = gl_lab_grid(L, (const void *)interleaved<BINS>, TB_THREADS, h->n);
+    h->grid[V_PRIVATIZED] = gl_lab_grid(L, (const void *)privatized<BINS>, TB_THREADS, h->n);
+    h->grid[V_AGGREGATED] = gl_lab_grid(L, (const void *)aggregated<BINS>, TB_THREADS, h->n);
     /* 4 blocks x 32 KB of columns: ask for the largest shared-memory carveout (a hint: the occupancy says what it got) */
     CUDA_CHECK(cudaFuncSetAttribute((const void *)best_histogram<BINS>, cudaFuncAttributePreferredSharedMemoryCarveout,
                                     cudaSharedmemCarveoutMaxShared));
-    b->grid[V_BEST] = gpu_grid((const void *)best_histogram<BINS>, BEST_THREADS, sms, b->n / 16);
+    h->grid[V_BEST] = gl_lab_grid(L, (const void *)best_histogram<BINS>, BEST_THREADS, h->n / 16);
 }
 
 template <int BINS>
-static void launch_kernel(bench *b, int v)
+static void launch_kernel(const hist *h, int v)
 {
-    cudaStream_t s = b->stream;
-    unsigned int g = b->grid[v];
+    cudaStream_t s = h->stream;
+    unsigned int g = h->grid[v];
     switch (v) {
-    case V_GLOBAL: global_atomic<BINS><<<g, TB_THREADS, 0, s>>>(b->d_in, b->n, b->d_hist); break;
-    case V_BLOCK: block_partition<BINS><<<g, TB_THREADS, 0, s>>>(b->d_in, b->n, b->section, b->d_hist); break;
-    case V_INTERLEAVED: interleaved<BINS><<<g, TB_THREADS, 0, s>>>(b->d_in, b->n, b->d_hist); break;
-    case V_PRIVATIZED: privatized<BINS><<<g, TB_THREADS, 0, s>>>(b->d_in, b->n, b->d_hist); break;
-    case V_AGGREGATED: aggregated<BINS><<<g, TB_THREADS, 0, s>>>(b->d_in, b->n, b->d_hist); break;
-    case V_BEST: best_histogram<BINS><<<g, BEST_THREADS, 0, s>>>(b->d_in, b->n, b->d_hist); break;
+    case V_GLOBAL: global_atomic<BINS><<<g, TB_THREADS, 0, s>>>(h->d_in, h->n, h->d_hist); break;
+    case V_BLOCK: block_partition<BINS><<<g, TB_THREADS, 0, s>>>(h->d_in, h->n, h->section, h->d_hist); break;
+    case V_INTERLEAVED: interleaved<BINS><<<g, TB_THREADS, 0, s>>>(h->d_in, h->n, h->d_hist); break;
+    case V_PRIVATIZED: privatized<BINS><<<g, TB_THREADS, 0, s>>>(h->d_in, h->n, h->d_hist); break;
+    case V_AGGREGATED: aggregated<BINS><<<g, TB_THREADS, 0, s>>>(h->d_in, h->n, h->d_hist); break;
+    case V_BEST: best_histogram<BINS><<<g, BEST_THREADS, 0, s>>>(h->d_in, h->n, h->d_hist); break;
     }
     CUDA_CHECK_LAUNCH("a histogram kernel");
 }
 
 /* cub::DeviceHistogram for the bins in use; with d_temp NULL, only sizes its storage. */
-static cudaError_t cub_histogram(const bench *b, void *d_temp, size_t *bytes)
+static cudaError_t cub_histogram(const hist *h, void *d_temp, size_t *bytes)
 {
-    if (b->bins == BYTE_BINS)
-        return cub::DeviceHistogram::HistogramEven(d_temp, *bytes, b->d_in, b->d_hist, BYTE_BINS + 1, 0, (int)BYTE_BINS,
-                                                   b->n, b->stream);
-    return cub::DeviceHistogram::HistogramRange(d_temp, *bytes, b->d_in, b->d_hist, LETTER_BINS + 1,
-                                                (const int *)b->d_levels, b->n, b->stream);
+    if (h->bins == BYTE_BINS)
+        return cub::DeviceHistogram::HistogramEven(d_temp, *bytes, h->d_in, h->d_hist, BYTE_BINS + 1, 0, (int)BYTE_BINS,
+                                                   h->n, h->stream);
+    return cub::DeviceHistogram::HistogramRange(d_temp, *bytes, h->d_in, h->d_hist, LETTER_BINS + 1,
+                                                (const int *)h->d_levels, h->n, h->stream);
 }
 
-/* Queue variant v behind the gate, timed by events from the zeroing of its output to its last kernel. */
-static void launch_variant(bench *b, int v)
+/* One run of variant v (the lab times it): cpu on the host; a GPU variant zeroes its output, then counts. */
+static void run_variant(gl_lab *L, int v, void *ctx)
 {
-    cudaStream_t s = b->stream;
-    gl_gate_close(&b->gate, s); /* everything below starts together: the events time the device, not the issue */
-    gl_timer_start(&b->timer, s);
-    if (v == V_CUB) {
-        size_t bytes = b->cub_bytes;
-        CUDA_CHECK(cub_histogram(b, b->d_cub, &bytes));
-    } else {
-        CUDA_CHECK(cudaMemsetAsync(b->d_hist, 0, sizeof(unsigned int) * b->bins, s));
-        if (b->bins == BYTE_BINS) launch_kernel<BYTE_BINS>(b, v);
-        else launch_kernel<LETTER_BINS>(b, v);
-    }
-    gl_timer_stop(&b->timer, s);
-    if (!gl_gate_open(&b->gate))
-        gl_die(GL_EXIT_INTERNAL, "queueing %s took longer than the gate waits: its time would include the host's",
-               variant_names[v]);
-}
-
-/* One run of variant v into got (bins counters); returns its time in ms. */
-static double run_variant(bench *b, int v, unsigned int *got)
-{
+    const hist *h = (const hist *)ctx;
     if (v == V_CPU) {
-        double t0 = gl_host_ns();
-        cpu_histogram(b->h_in, b->n, b->bins, got);
-        return (gl_host_ns() - t0) / 1e6;
+        cpu_histogram(h->h_in, h->n, h->bins, (unsigned int *)gl_lab_host_out(L));
+    } else if (v == V_CUB) {
+        size_t bytes = h->cub_bytes;
+        CUDA_CHECK(cub_histogram(h, h->d_cub, &bytes));
+    } else {
+        CUDA_CHECK(cudaMemsetAsync(h->d_hist, 0, sizeof(unsigned int) * h->bins, h->stream));
+        if (h->bins == BYTE_BINS) launch_kernel<BYTE_BINS>(h, v);
+        else launch_kernel<LETTER_BINS>(h, v);
     }
-    launch_variant(b, v);
-    CUDA_CHECK(cudaStreamSynchronize(b->stream));
-    double ms = gl_timer_ms(&b->timer);
-    if (got) CUDA_CHECK(cudaMemcpy(got, b->d_hist, sizeof(unsigned int) * b->bins, cudaMemcpyDeviceToHost));
-    return ms;
-}
-
-/* One timed repetition. */
-static void sample_variant(gl_sample *smp, void *arg)
-{
-    bench *b = (bench *)arg;
-    static unsigned int got[BYTE_BINS];
-    gl_sample_put(smp, "time", run_variant(b, b->variant, b->variant == V_CPU ? got : NULL) * 1e3);
 }
 
 /* ---- host: main ------------------------------------------------------------------------------- */
 
+static const gl_lab_variant variants[N_VARIANTS] = {
+    {"cpu", GL_LAB_HOST},  {"global-atomic", GL_LAB_GPU}, {"block-partition", GL_LAB_GPU},
+    {"interleaved", GL_LAB_GPU}, {"privatized", GL_LAB_GPU}, {"aggregated", GL_LAB_GPU},
+    {"best", GL_LAB_GPU}, {"cub", GL_LAB_GPU | GL_LAB_BASELINE}};
+static const gl_lab_claim claims[] = {
+    {"best is at least as fast as cub on %s bytes (median, L2 flushed)", "best", GL_LAB_FASTER, "cub", 1.0, 2}};
+
 int main(int argc, char **argv)
 {
-    static const gl_experiment exp = {
-        "histogram",
-        "how fast can a GPU count bytes, from the textbook's global atomics to privatized shared atomics, against "
-        "cub::DeviceHistogram, and does contention still slow atomics?",
-        "The histogram of --n bytes, every variant checked exactly against the CPU on every input before any is\n"
-        "timed. --bins 7 is the seed's letter groups (a-d, e-h, i-l, m-p, q-t, u-x, y-z); other bytes go nowhere.\n"
-        "best (per-lane shared columns, 16-byte loads) is claimed at least as fast as cub where --n is at least\n"
-        "twice the L2; the single value's time against uniform bytes is printed as a finding per variant."};
+    static hist h;
     unsigned long long n = 1ULL << 28;
     int input = 0, bins_choice = 0;
-    const char *variants = "all";
     gl_option opts[] = {
         {"n", GL_OPT_U64, &n, 1, 2147483648.0, NULL, "1048583", "bytes to count (1..2^31)", 0},
         {"input", GL_OPT_CHOICE, &input, 0, 0, "all|uniform|text|zipf|single", NULL,
          "which input: uniform bytes, English-like text, Zipf-skewed bytes, one repeated value ('e'), or all", 0},
         {"bins", GL_OPT_CHOICE, &bins_choice, 0, 0, "256|7", NULL,
          "256 (one per byte value) or 7 (the seed's letter groups; other bytes go nowhere)", 0},
-        {"variant", GL_OPT_STRING, &variants, 0, 0, NULL, NULL,
-         "all, or a comma-separated list of: cpu, global-atomic, block-partition, interleaved, privatized, "
-         "aggregated, best, cub", 0},
     };
-    gl_common common;
-    gl_common_defaults(&common);
-    gl_options_parse_or_exit(&exp, opts, GL_ARRAY_LEN(opts), &common, argc, argv);
-    gl_gate_prepare(); /* before the runtime starts: see gl_cuda.h */
-    if (common.trace_path || common.timeline)
-        gl_die(GL_EXIT_USAGE, "--trace and --timeline: histogram records no spans (one kernel per run, timed by events)");
-    int run[N_VARIANTS];
-    gl_choose_names("variant", variants, variant_names, N_VARIANTS, run);
+    gl_lab_spec spec;
+    memset(&spec, 0, sizeof spec);
+    spec.exp.name = "histogram";
+    spec.exp.question = "how fast can a GPU count bytes, from the textbook's global atomics to privatized shared "
+                        "atomics, against cub::DeviceHistogram, and does contention still slow atomics?";
+    spec.exp.notes =
+        "The histogram of --n bytes, every variant checked exactly against the CPU on every input before any is\n"
+        "timed. --bins 7 is the seed's letter groups (a-d, e-h, i-l, m-p, q-t, u-x, y-z); other bytes go nowhere.\n"
+        "best (per-lane shared columns, 16-byte loads) is claimed at least as fast as cub where --n is at least\n"
+        "twice the L2; the single value's time against uniform bytes is printed as a finding per variant.";
+    spec.table = "histogram";
+    spec.axis = "input";
+    spec.variants = variants;
+    spec.n_variants = N_VARIANTS;
+    spec.options = opts;
+    spec.n_options = GL_ARRAY_LEN(opts);
+    spec.claims = claims;
+    spec.n_claims = GL_ARRAY_LEN(claims);
+    spec.run = run_variant;
+    spec.ctx = &h;
+    spec.time_precision = 1;
+    spec.slow_run_ms = SLOW_RUN_MS;
+    spec.guard_what = "launches, not the histogram";
+    spec.no_spans = 1;
+    gl_lab L;
+    gl_lab_open(&L, &spec, argc, argv);
     int use[N_INPUTS], n_inputs = 0;
     for (int i = 0; i < N_INPUTS; i++) {
         use[i] = input == 0 || input == i + 1; /* the choice list starts with "all" */
         n_inputs += use[i];
     }
+    h.n = (long long)n;
+    h.bins = bins_choice == 0 ? BYTE_BINS : LETTER_BINS;
+    h.stream = L.stream;
 
-    bench b;
-    memset(&b, 0, sizeof b);
-    b.n = (long long)n;
-    b.bins = bins_choice == 0 ? BYTE_BINS : LETTER_BINS;
-
-    gl_report rep;
-    gl_report_init(&rep, exp.name, &common);
-    gl_device dev;
-    gl_device_open(&dev, &common, &rep);
-    CUDA_CHECK(cudaStreamCreateWithFlags(&b.stream, cudaStreamNonBlocking));
-    gl_nvtx_name_stream(b.stream, "histogram");
-
-    /* ---- memory: every input stays on the device, checked against what is free before anything is allocated ---- */
-    CUDA_CHECK(cub_histogram(&b, NULL, &b.cub_bytes)); /* sizes only: d_in and d_hist may be NULL */
-    size_t data_bytes = (size_t)n_inputs * (size_t)b.n + b.cub_bytes + sizeof(unsigned int) * BYTE_BINS + 64;
-    size_t free_b = 0, total_b = 0, room = 2 * (size_t)dev.l2_bytes + ((size_t)64 << 20); /* the L2 flush buffer, slack */
-    CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
-    if (data_bytes + room > free_b)
-        gl_no_gpu("--n %lld with %d input%s needs %.2f GB of device memory for its data; %.2f GB of %.2f GB is free",
-                  b.n, n_inputs, n_inputs > 1 ? "s" : "", data_bytes / 1e9, free_b / 1e9, total_b / 1e9);
+    /* every input stays on the device */
+    CUDA_CHECK(cub_histogram(&h, NULL, &h.cub_bytes)); /* sizes only: d_in and d_hist may be NULL */
+    gl_lab_need(&L, (double)n_inputs * h.n, "%d input%s of %lld bytes", n_inputs, n_inputs > 1 ? "s" : "", h.n);
+    gl_lab_need(&L, (double)h.cub_bytes, "cub's temporary storage");
+    gl_lab_budget(&L);
     unsigned char *d_in[N_INPUTS] = {NULL};
-    uint8_t *h_in[N_INPUTS] = {NULL};
     for (int i = 0; i < N_INPUTS; i++)
-        if (use[i]) CUDA_CHECK(cudaMalloc((void **)&d_in[i], (size_t)b.n));
-    CUDA_CHECK(cudaMalloc((void **)&b.d_hist, sizeof(unsigned int) * BYTE_BINS));
-    CUDA_CHECK(cudaMalloc((void **)&b.d_levels, sizeof(int) * (LETTER_BINS + 1)));
+        if (use[i]) d_in[i] = (unsigned char *)gl_lab_malloc(&L, (size_t)h.n);
+    h.d_hist = (unsigned int *)gl_lab_malloc(&L, sizeof(unsigned int) * BYTE_BINS);
+    h.d_levels = (int *)gl_lab_malloc(&L, sizeof(int) * (LETTER_BINS + 1));
     static const int letter_levels[LETTER_BINS + 1] = {'a', 'e', 'i', 'm', 'q', 'u', 'y', 'z' + 1};
-    CUDA_CHECK(cudaMemcpy(b.d_levels, letter_levels, sizeof letter_levels, cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMalloc(&b.d_cub, b.cub_bytes > 0 ? b.cub_bytes : 1));
-    if (b.bins == BYTE_BINS) size_grids<BYTE_BINS>(&b, dev.sms);
-    else size_grids<LETTER_BINS>(&b, dev.sms);
-    gl_timer_create(&b.timer);
-    gl_gate_create(&b.gate, !common.skip_timing_claims); /* sanitizers serialize launches: no gate there */
-
+    CUDA_CHECK(cudaMemcpy(h.d_levels, letter_levels, sizeof letter_levels, cudaMemcpyHostToDevice));
+    h.d_cub = gl_lab_malloc(&L, h.cub_bytes);
+    if (h.bins == BYTE_BINS) size_grids<BYTE_BINS>(&h, &L);
+    else size_grids<LETTER_BINS>(&h, &L);
     printf("n = %lld bytes (%.1f MB), %d bins; grids: best %ux%d, textbook %ux%d, global-atomic %ux%d "
            "(block-partition: %lld bytes per thread)\n",
-           b.n, b.n / 1e6, b.bins, b.grid[V_BEST], BEST_THREADS, b.grid[V_INTERLEAVED], TB_THREADS, b.grid[V_GLOBAL],
-           TB_THREADS, b.section);
+           h.n, h.n / 1e6, h.bins, h.grid[V_BEST], BEST_THREADS, h.grid[V_INTERLEAVED], TB_THREADS, h.grid[V_GLOBAL],
+           TB_THREADS, h.section);
 
-    /* ---- validate every configuration before timing any ---- */
-    gl_row *rows[N_INPUTS][N_VARIANTS];
-    memset(rows, 0, sizeof rows);
-    double check_ms[N_INPUTS][N_VARIANTS]; /* host time of each validation run: what a timed run will cost */
-    unsigned int ref[BYTE_BINS], got[BYTE_BINS];
-    int all_exact = 1, n_run = 0;
-    for (int v = 0; v < N_VARIANTS; v++) n_run += run[v];
-    gl_progress_begin(n_inputs * (3.0 + n_run), 0, "validation"); /* per input: generate, reference, upload, each variant */
+    /* one configuration per input: generate, count the reference, upload, check every variant */
+    uint8_t *h_in[N_INPUTS] = {NULL};
+    unsigned int ref[N_INPUTS][BYTE_BINS];
+    int config[N_INPUTS];
+    gl_lab_plan(&L, n_inputs, 3);
     for (int i = 0; i < N_INPUTS; i++) {
         if (!use[i]) continue;
-        h_in[i] = (uint8_t *)gl_xmalloc((size_t)b.n);
+        h_in[i] = (uint8_t *)gl_xmalloc((size_t)h.n);
         gl_progress_at("generating %s", input_names[i]);
-        generate(i, h_in[i], b.n, common.seed);
+        generate(i, h_in[i], h.n, L.common.seed);
         gl_progress_step(1);
         gl_progress_at("reference %s", input_names[i]);
-        long long nowhere = reference(h_in[i], b.n, b.bins, ref);
+        long long nowhere = reference(h_in[i], h.n, h.bins, ref[i]);
         gl_progress_step(1);
         gl_progress_at("uploading %s", input_names[i]);
-        CUDA_CHECK(cudaMemcpy(d_in[i], h_in[i], (size_t)b.n, cudaMemcpyHostToDevice));
+        CUDA_CHECK(cudaMemcpy(d_in[i], h_in[i], (size_t)h.n, cudaMemcpyHostToDevice));
         gl_progress_step(1);
-        double passes = bank_passes(h_in[i], b.n);
         gl_progress_clear();
         printf("input %s: %lld bytes in no bin; model: a warp's 32 consecutive bytes into one 256-counter shared "
                "array take %.2f bank passes (best's per-lane columns: 1)\n",
-               input_names[i], nowhere, passes);
-        b.h_in = h_in[i];
-        b.d_in = d_in[i];
+               input_names[i], nowhere, bank_passes(h_in[i], h.n));
+        h.h_in = h_in[i];
+        h.d_in = d_in[i];
+        config[i] = gl_lab_add_config(&L, (double)h.n, "%s", input_names[i]);
+        gl_lab_param(&L, "input", "%s", input_names[i]);
+        gl_lab_param_num(&L, "bins", h.bins);
+        gl_lab_param_num(&L, "n", (double)h.n);
         for (int v = 0; v < N_VARIANTS; v++) {
-            if (!run[v]) continue;
-            gl_row *row = rows[i][v] = gl_report_row(&rep, "histogram", variant_names[v]);
-            gl_row_param(row, "input", "%s", input_names[i]);
-            gl_row_param_num(row, "bins", "", 0, b.bins);
-            gl_row_param_num(row, "n", "", 0, (double)b.n);
+            gl_row *row = gl_lab_row(&L, config[i], v);
+            if (!row) continue;
             if (v == V_CPU) gl_row_param(row, "grid", "-");
             else if (v == V_CUB) gl_row_param(row, "grid", "cub's");
-            else gl_row_param(row, "grid", "%ux%d", b.grid[v], b.threads[v]);
-            if (v != V_CPU) /* poison: a bin the variant fails to zero or write shows */
-                CUDA_CHECK(cudaMemset(b.d_hist, 0xA5, sizeof(unsigned int) * BYTE_BINS));
-            gl_progress_at("checking %s on %s", variant_names[v], input_names[i]);
-            double t0 = gl_host_ns();
-            run_variant(&b, v, got);
-            check_ms[i][v] = (gl_host_ns() - t0) / 1e6;
-            gl_progress_step(1);
-            char text[160];
-            snprintf(text, sizeof text, "%s on %s: %d bins of %lld bytes match the CPU reference exactly",
-                     variant_names[v], input_names[i], b.bins, b.n);
-            all_exact &= gl_check_compare(&rep, row, text, GL_U32, ref, got, (size_t)b.bins, 0, 0);
+            else gl_row_param(row, "grid", "%ux%d", h.grid[v], v == V_BEST ? BEST_THREADS : TB_THREADS);
         }
+        gl_lab_work(&L, (double)h.n, (double)h.n);
+        gl_lab_output(&L, GL_U32, h.d_hist, (size_t)h.bins, ref[i], 0, 0);
+        gl_lab_check(&L, "on %s: %d bins of %lld bytes match the CPU reference exactly", input_names[i], h.bins, h.n);
     }
-    gl_progress_end();
-    if (!all_exact) goto done; /* wrong histograms are not timed */
 
-    /* ---- time: configurations of over SLOW_RUN_MS a run SLOW_REPEAT times, without warm-up ---- */
-    {
-        gl_sampler smp, slow_smp;
-        gl_common slow_common = common;
-        slow_common.repeat = common.repeat < SLOW_REPEAT ? common.repeat : SLOW_REPEAT;
-        slow_common.warmup = 0; /* the validation run was its warm-up */
-        gl_device_sampler(&smp, &dev, &common);
-        gl_device_sampler(&slow_smp, &dev, &slow_common);
-        gl_sampler_series(&smp, "time", "us", 1, GL_SHOW_MIN | GL_SHOW_NOISE);
-        gl_sampler_series(&slow_smp, "time", "us", 1, GL_SHOW_MIN | GL_SHOW_NOISE);
-        double runs = 0, cost = 0; /* the plan, for the progress line: runs, and their ms as validation measured them */
-        gl_buf slow_list = GL_BUF_INIT;
-        for (int v = 0; v < N_VARIANTS; v++) {
-            int first = 1;
-            for (int i = 0; i < N_INPUTS; i++) {
-                if (!rows[i][v]) continue;
-                int slow = check_ms[i][v] > SLOW_RUN_MS;
-                const gl_sampler *s = slow ? &slow_smp : &smp;
-                runs += s->warmup + s->repeat;
-                cost += (s->warmup + s->repeat) * check_ms[i][v];
-                if (!slow) continue;
-                if (first) gl_buf_printf(&slow_list, "%s%s on %s", slow_list.len ? "; " : "", variant_names[v], input_names[i]);
-                else gl_buf_printf(&slow_list, ", %s", input_names[i]);
-                first = 0;
-            }
-        }
-        if (slow_list.len)
-            printf("\ntiming: over %d ms a run in validation, so timed %d time%s without warm-up: %s\n", (int)SLOW_RUN_MS,
-                   slow_smp.repeat, slow_smp.repeat == 1 ? "" : "s", gl_buf_str(&slow_list));
-        gl_buf_free(&slow_list);
-        gl_progress_begin(runs, cost, "timing");
+    /* time, judge; then the contention finding: each variant on one value against uniform bytes */
+    if (gl_lab_time(&L)) {
+        gl_lab_judge(&L);
         for (int i = 0; i < N_INPUTS; i++) {
-            if (!use[i]) continue;
-            b.h_in = h_in[i];
-            b.d_in = d_in[i];
-            for (int v = 0; v < N_VARIANTS; v++) {
-                if (!run[v]) continue;
-                gl_nvtx_push("input=%s variant=%s", input_names[i], variant_names[v]);
-                b.variant = v;
-                gl_row_work(rows[i][v], "time", (double)b.n, (double)b.n);
-                gl_progress_cost(check_ms[i][v]);
-                gl_sampler_run(check_ms[i][v] > SLOW_RUN_MS ? &slow_smp : &smp, rows[i][v], sample_variant, &b);
-                gl_nvtx_pop();
+            for (int v = 0; v < N_VARIANTS && use[i] && use[IN_UNIFORM]; v++) {
+                double t = gl_lab_median(&L, config[i], v), u = gl_lab_median(&L, config[IN_UNIFORM], v);
+                if (!isnan(t) && !isnan(u)) gl_row_number(gl_lab_row(&L, config[i], v), "time_vs_uniform", "x", 2, 0, t / u);
             }
         }
-        gl_progress_end();
-        gl_sampler_free(&smp);
-        gl_sampler_free(&slow_smp);
-    }
-
-    /* ---- ratios, the contention finding, and the claims ---- */
-    {
-        double med[N_INPUTS][N_VARIANTS];
-        for (int i = 0; i < N_INPUTS; i++)
-            for (int v = 0; v < N_VARIANTS; v++) med[i][v] = gl_row_median(rows[i][v], "time");
-        for (int i = 0; i < N_INPUTS; i++)
-            for (int v = 0; v < N_VARIANTS; v++) {
-                if (!rows[i][v] || isnan(med[i][v])) continue;
-                if (!isnan(med[i][V_CUB])) gl_row_number(rows[i][v], "speed_vs_cub", "x", 2, 0, med[i][V_CUB] / med[i][v]);
-                if (!isnan(med[IN_UNIFORM][v]))
-                    gl_row_number(rows[i][v], "time_vs_uniform", "x", 2, 0, med[i][v] / med[IN_UNIFORM][v]);
-            }
-        double bytes = (double)b.n, bound_bytes = 2.0 * dev.l2_bytes;
-        int judged = bytes >= bound_bytes;
-        printf("\n");
-        for (int v = V_GLOBAL; v < N_VARIANTS; v++) {
-            double u = med[IN_UNIFORM][v], s = med[IN_SINGLE][v];
+        int judged = h.n >= 2.0 * L.dev.l2_bytes;
+        for (int v = V_GLOBAL; v < N_VARIANTS && use[IN_UNIFORM] && use[IN_SINGLE]; v++) {
+            double u = gl_lab_median(&L, config[IN_UNIFORM], v), s = gl_lab_median(&L, config[IN_SINGLE], v);
             if (isnan(u) || isnan(s)) continue;
             double r = s / u;
             const char *verdict = r > 1.25   ? "contention slows it"
                                   : r < 0.8 ? "it is faster on the single value: no contention penalty"
                                             : "about the same: no contention penalty";
-            printf("finding: %s takes %.2fx as long on one repeated value as on uniform bytes (%.1f us against "
-                   "%.1f us, %d bins): %s%s\n",
-                   variant_names[v], r, s, u, b.bins, verdict,
-                   judged ? "" : " (below twice the L2: these times are launches, not the histogram)");
-        }
-        for (int i = 0; i < N_INPUTS; i++) {
-            if (!rows[i][V_BEST] || !rows[i][V_CUB]) continue;
-            char text[128];
-            snprintf(text, sizeof text, "best is at least as fast as cub on %s bytes (median, L2 flushed)",
-                     input_names[i]);
-            if (judged)
-                gl_claim_ratio_at_least(&rep, rows[i][V_BEST], GL_CLAIM_TIMING, text, "cub", med[i][V_CUB], "best",
-                                        med[i][V_BEST], 1.0);
-            else
-                gl_claim_skip(&rep, rows[i][V_BEST], GL_CLAIM_TIMING, text,
-                              "%.1f MB of input is less than twice the L2 (%.0f MB): the times (best %.1f us, cub "
-                              "%.1f us) measure launches, not the histogram",
-                              bytes / 1e6, bound_bytes / 1e6, med[i][V_BEST], med[i][V_CUB]);
+            gl_report_finding(&L.rep,
+                              "%s takes %.2fx as long on one repeated value as on uniform bytes (%.1f us against "
+                              "%.1f us, %d bins): %s%s",
+                              variants[v].name, r, s, u, h.bins, verdict,
+                              judged ? "" : " (below twice the L2: these times are launches, not the histogram)");
         }
     }
-
-done:
-    gl_timer_destroy(&b.timer);
-    gl_gate_destroy(&b.gate);
-    for (int i = 0; i < N_INPUTS; i++) {
-        CUDA_CHECK(cudaFree(d_in[i]));
-        free(h_in[i]);
-    }
-    void *bufs[] = {b.d_hist, b.d_levels, b.d_cub};
-    for (int k = 0; k < GL_ARRAY_LEN(bufs); k++) CUDA_CHECK(cudaFree(bufs[k]));
-    CUDA_CHECK(cudaStreamDestroy(b.stream));
-    gl_device_close(&dev);
-    return gl_report_finish(&rep);
+    for (int i = 0; i < N_INPUTS; i++) free(h_in[i]);
+    return gl_lab_close(&L);
 }

@@ -112,8 +112,8 @@
  * read back. A failed device launch reaches the host (GL_DEVICE_CHECK) as exit
  * 3, before any data check. compute-sanitizer's racecheck and synccheck
  * refuse any binary linked for dynamic parallelism, even for the variants
- * that launch nothing from the device: scan-nocdp.cu builds every other
- * variant without it, for them.
+ * that launch nothing from the device: the build variant scan-nocdp (in the
+ * Makefile: -DSCAN_NO_CDP=1, no rdc) builds every other variant without it.
  *
  * Run:   make run-scan                                             (2^28, int32 and float, inclusive and exclusive)
  *        make run-scan ARGS="--type int --kind inclusive --variant decoupled-lookback,hierarchical,cub --repeat 20"
@@ -133,15 +133,10 @@
 #include <cub/device/device_scan.cuh>
 #include <cuda/atomic>
 
-#include "check.h"
 #include "device_check.cuh"
-#include "gl_cuda.h"
-#include "nvtx.h"
-#include "progress.h"
+#include "lab.h"
 
 enum { V_CPU, V_KS, V_BK, V_HIER, V_CDP, V_LOOKBACK, V_CUB, N_VARIANTS };
-static const char *const variant_names[N_VARIANTS] = {"cpu", "kogge-stone", "brent-kung", "hierarchical",
-                                                      "hierarchical-cdp", "decoupled-lookback", "cub"};
 /* DRAM traffic per run in elements, to first order (the header's model). */
 static const char *const variant_traffic[N_VARIANTS] = {"-", "4n", "4n", "3n", "3n", "2n", "2n"};
 
@@ -167,7 +162,6 @@ enum {
     LOOKBACK_BLOCKS_PER_SM = 8
 };
 static const unsigned FULL = 0xFFFFFFFFu;
-static const double LOOKBACK_VS_CUB = 0.9, HIER_VS_CUB = 0.6; /* the claims' bounds */
 
 /* ---- the element types ------------------------------------------------------------------
  * int32 adds wrap (computed as unsigned: signed overflow is undefined in C++),
@@ -376,7 +370,7 @@ __host__ __device__ __forceinline__ int level_of_step(int step, int levels)
     return step <= levels ? step : 2 * levels - step;
 }
 
-#ifndef SCAN_NO_CDP /* scan-nocdp.cu: built without the device runtime */
+#ifndef SCAN_NO_CDP /* the scan-nocdp build (Makefile): no device runtime */
 template <typename T>
 __global__ void __launch_bounds__(THREADS) cdp_step(cdp_plan<T> p, int step)
 {
@@ -643,9 +637,9 @@ static void cpu_scan(const T *in, T *out, long long n, int exclusive)
 typedef struct bench {
     long long n;                      /* elements */
     int block;                        /* threads per block of kogge-stone and brent-kung */
-    int type, exclusive, variant;     /* the configuration being run */
+    int ticketed;                     /* --tile-order ticket: tiles from the ticket counter, not blockIdx */
+    int type, exclusive;              /* the configuration being run */
     void *h_in[N_TYPES];              /* the inputs (NULL: type not run) */
-    void *h_got;                      /* a result copied back, or the cpu variant's */
     void *d_in[N_TYPES];              /* the inputs on the device */
     void *d_out;                      /* every variant's result */
     void *d_sums[MAX_LEVELS];         /* level k >= 1: the block or tile sums of level k - 1 */
@@ -653,18 +647,16 @@ typedef struct bench {
     unsigned long long *d_status;     /* decoupled-lookback: one word per tile */
     unsigned long long *d_tickets;    /* decoupled-lookback: tiles handed out, over all runs */
     unsigned long long ticket_base;   /* tickets handed out by earlier runs */
-    int ticketed;                     /* --tile-order ticket: tiles from the ticket counter, not blockIdx */
     unsigned epoch;                   /* decoupled-lookback's run number (0: the zeroed array) */
-    unsigned long long *d_launches;   /* hierarchical-cdp: device-side launches that succeeded */
+    unsigned long long *d_launches;   /* hierarchical-cdp: device-side launches that succeeded (reset after each run) */
     gl_dev_error *err;                /* hierarchical-cdp: device-side launches that failed */
     void *d_cub;                      /* CUB's temporary storage */
     size_t cub_bytes;                 /* its size */
     long long host_launches;          /* kernels launched from the host by the last run */
-    cudaStream_t stream;              /* everything runs here */
+    long long checked_host[N_VARIANTS];               /* ... and by each variant's check */
+    unsigned long long checked_device[N_VARIANTS];    /* device-side launches of each variant's check */
+    cudaStream_t stream;              /* the lab's */
     cudaStream_t capture_stream;      /* cub's launches are counted from a capture here */
-    gl_event_timer timer;             /* around one run */
-    gl_gate gate;                     /* holds the stream until a run is queued */
-    double timeout_s;                 /* a run this long is hung */
 } bench;
 
 /* Levels of sums above n when each block covers section elements (0: one block). */
@@ -746,19 +738,19 @@ static cudaError_t cub_scan(bench *b, const T *in, T *out, int exclusive, cudaSt
                      : cub::DeviceScan::InclusiveSum(b->d_cub, bytes, in, out, (int)b->n, s);
 }
 
-/* Queue one run of the current configuration (a GPU variant) into the stream. */
+/* Queue one run of GPU variant v on the current configuration. */
 template <typename T>
-static void queue_run(bench *b)
+static void queue_run(bench *b, int v)
 {
     cudaStream_t s = b->stream;
     const T *in = (const T *)b->d_in[b->type];
     T *out = (T *)b->d_out;
-    int v = b->variant, exclusive = b->exclusive;
+    int exclusive = b->exclusive;
     switch (v) {
     case V_KS: case V_BK: textbook_level<T>(b, v, in, out, b->n, 0, exclusive, s); break;
     case V_HIER: hier_level<T>(b, in, out, b->n, 0, exclusive, s); break;
 #ifdef SCAN_NO_CDP
-    case V_CDP: gl_die(GL_EXIT_INTERNAL, "scan-nocdp has no hierarchical-cdp (main refuses it)");
+    case V_CDP: gl_die(GL_EXIT_INTERNAL, "scan-nocdp has no hierarchical-cdp (options_ok refuses it)");
 #else
     case V_CDP: {
         cdp_plan<T> p;
@@ -791,48 +783,29 @@ static void queue_run(bench *b)
     }
 }
 
-/* What one run returned. */
-typedef struct run_result {
-    double ms;                   /* event time (host time for cpu) */
-    unsigned long long launches; /* device-side launches counted on the device */
-} run_result;
-
-/* One run of the current configuration: the cpu variant on the host; a GPU
- * variant queued behind the gate, timed by events, waited for (at most
- * timeout_s), its device-side errors checked. The result stays in d_out (h_got for cpu). */
-static run_result run_once(bench *b)
+/* One run of variant v (the lab times it): cpu on the host, the others queued on the lab's stream. */
+static void run_variant(gl_lab *L, int v, void *ctx)
 {
-    run_result r = {0, 0};
-    if (b->variant == V_CPU) {
-        double t0 = gl_host_ns();
-        if (b->type == T_INT) cpu_scan((const int *)b->h_in[T_INT], (int *)b->h_got, b->n, b->exclusive);
-        else cpu_scan((const float *)b->h_in[T_FLOAT], (float *)b->h_got, b->n, b->exclusive);
-        r.ms = (gl_host_ns() - t0) / 1e6;
-        return r;
+    bench *b = (bench *)ctx;
+    if (v == V_CPU) {
+        if (b->type == T_INT) cpu_scan((const int *)b->h_in[T_INT], (int *)gl_lab_host_out(L), b->n, b->exclusive);
+        else cpu_scan((const float *)b->h_in[T_FLOAT], (float *)gl_lab_host_out(L), b->n, b->exclusive);
+        return;
     }
-    cudaStream_t s = b->stream;
-    CUDA_CHECK(cudaMemsetAsync(b->d_launches, 0, sizeof(unsigned long long), s));
     b->host_launches = 0;
-    gl_gate_close(&b->gate, s); /* the run starts when all of it is queued: the events time the device */
-    gl_timer_start(&b->timer, s);
-    if (b->type == T_INT) queue_run<int>(b);
-    else queue_run<float>(b);
-    gl_timer_stop(&b->timer, s);
-    if (!gl_gate_open(&b->gate))
-        gl_die(GL_EXIT_INTERNAL, "queueing %s took longer than the gate waits: its time would include the host's",
-               variant_names[b->variant]);
-    gl_stream_wait(s, b->timeout_s, variant_names[b->variant]);
-    gl_dev_error_check(b->err);
-    r.ms = gl_timer_ms(&b->timer);
-    CUDA_CHECK(cudaMemcpy(&r.launches, b->d_launches, sizeof r.launches, cudaMemcpyDeviceToHost));
-    return r;
+    if (b->type == T_INT) queue_run<int>(b, v);
+    else queue_run<float>(b, v);
 }
 
-/* One timed repetition. */
-static void sample_run(gl_sample *smp, void *arg)
+/* After a GPU run: a failed device launch is exit 3; a check's launches are kept; the counter starts again at 0. */
+static void after_run(gl_lab *L, int v, void *ctx)
 {
-    run_result r = run_once((bench *)arg);
-    gl_sample_put(smp, "time", r.ms * 1e3);
+    bench *b = (bench *)ctx;
+    gl_dev_error_check(b->err);
+    if (!L->checking) return;
+    b->checked_host[v] = b->host_launches;
+    CUDA_CHECK(cudaMemcpy(&b->checked_device[v], b->d_launches, sizeof b->d_launches[0], cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemset(b->d_launches, 0, sizeof b->d_launches[0]));
 }
 
 /* Kernels one cub call launches: the kernel nodes of a stream capture of it
@@ -867,90 +840,102 @@ static double count_cub_kernels(bench *b)
     return kernels;
 }
 
+/* Refused before the runtime starts. */
+static void options_ok(gl_lab *L, void *ctx)
+{
+    const bench *b = (const bench *)ctx;
+    if (b->block & (b->block - 1))
+        gl_die(GL_EXIT_USAGE, "--block %d: must be a power of two (brent-kung's trees halve the block)", b->block);
+#ifdef SCAN_NO_CDP
+    if (gl_lab_chosen(L, "hierarchical-cdp"))
+        gl_die(GL_EXIT_USAGE, "--variant hierarchical-cdp: scan-nocdp is built without the device runtime (so that "
+               "racecheck and synccheck can check the other variants); run it in scan");
+#else
+    (void)L;
+#endif
+}
+
 /* ---- host: main ------------------------------------------------------------------------- */
+
+#ifdef SCAN_NO_CDP
+enum { CDP_FLAGS = GL_LAB_GPU | GL_LAB_NOT_IN_ALL }; /* refused by options_ok; "all" leaves it out */
+#else
+enum { CDP_FLAGS = GL_LAB_GPU };
+#endif
+static const gl_lab_variant variants[N_VARIANTS] = {
+    {"cpu", GL_LAB_HOST}, {"kogge-stone", GL_LAB_GPU}, {"brent-kung", GL_LAB_GPU}, {"hierarchical", GL_LAB_GPU},
+    {"hierarchical-cdp", CDP_FLAGS}, {"decoupled-lookback", GL_LAB_GPU}, {"cub", GL_LAB_GPU | GL_LAB_BASELINE}};
+static const gl_lab_claim claims[] = {
+    {"decoupled-lookback %s is at least 0.9x as fast as cub (median, L2 flushed)", "decoupled-lookback", GL_LAB_FASTER,
+     "cub", 0.9, 2},
+    {"hierarchical %s is at least 0.6x as fast as cub (median, L2 flushed)", "hierarchical", GL_LAB_FASTER, "cub", 0.6,
+     2}};
 
 int main(int argc, char **argv)
 {
-    static const gl_experiment exp = {
-#ifdef SCAN_NO_CDP
-        "scan-nocdp",
-#else
-        "scan",
-#endif
-        "how close do the textbook's scans, a three-kernel hierarchy and a single-pass decoupled look-back come to "
-        "CUB, for any n?",
-        "Inclusive and exclusive prefix sums of --n seeded random int32 (exact, wrapping arithmetic) or floats\n"
-        "(within gl_tolerance_sum of a double reference), every variant checked before any is timed.\n"
-        "kogge-stone and brent-kung are the seed's block scans inside the textbook's scan-then-add pipeline\n"
-        "(--block threads per block); the tile scans use 128 threads x 32 elements. Claims (input at least\n"
-        "twice the L2): decoupled-lookback >= 0.9x cub, hierarchical >= 0.6x cub."};
+    static bench b;
     unsigned long long n = 1ULL << 28;
-    int block = 1024, type_choice = 2, kind_choice = 2, tile_order = 0;
-    const char *variants = "all";
+    int type_choice = 2, kind_choice = 2, tile_order = 0;
+    b.block = 1024;
     gl_option opts[] = {
         {"n", GL_OPT_U64, &n, 1, 1073741824.0, NULL, "1048583", "elements to scan (1..2^30)", 0},
         {"type", GL_OPT_CHOICE, &type_choice, 0, 0, "int|float|both", NULL, "element type: int32 or float", 0},
         {"kind", GL_OPT_CHOICE, &kind_choice, 0, 0, "inclusive|exclusive|both", NULL, "which prefix sum", 0},
-        {"block", GL_OPT_INT, &block, 32, MAX_BLOCK, NULL, NULL,
+        {"block", GL_OPT_INT, &b.block, 32, MAX_BLOCK, NULL, NULL,
          "threads per block of kogge-stone and brent-kung (a power of two)", 0},
         {"tile-order", GL_OPT_CHOICE, &tile_order, 0, 0, "block|ticket", NULL,
          "decoupled-lookback: tile b in block b (as CUB), or tiles from an atomic ticket as blocks start", 0},
-        {"variant", GL_OPT_STRING, &variants, 0, 0, NULL, NULL,
-#ifdef SCAN_NO_CDP
-         "all, or a comma-separated list of: cpu, kogge-stone, brent-kung, hierarchical, decoupled-lookback, cub "
-         "(hierarchical-cdp is in scan)", 0},
-#else
-         "all, or a comma-separated list of: cpu, kogge-stone, brent-kung, hierarchical, hierarchical-cdp, "
-         "decoupled-lookback, cub", 0},
-#endif
     };
-    gl_common common;
-    gl_common_defaults(&common);
-    gl_options_parse_or_exit(&exp, opts, GL_ARRAY_LEN(opts), &common, argc, argv);
-    gl_gate_prepare(); /* before the runtime starts: see gl_cuda.h */
-    if (block & (block - 1))
-        gl_die(GL_EXIT_USAGE, "--block %d: must be a power of two (brent-kung's trees halve the block)", block);
-    if (common.trace_path || common.timeline)
-        gl_die(GL_EXIT_USAGE, "--trace and --timeline: scan records no spans (use make profile-scan)");
-    int run[N_VARIANTS];
-    gl_choose_names("variant", variants, variant_names, N_VARIANTS, run);
+    gl_lab_spec spec;
+    memset(&spec, 0, sizeof spec);
 #ifdef SCAN_NO_CDP
-    if (run[V_CDP] && strcmp(variants, "all") != 0)
-        gl_die(GL_EXIT_USAGE, "--variant hierarchical-cdp: scan-nocdp is built without the device runtime (so that "
-               "racecheck and synccheck can check the other variants); run it in scan");
-    run[V_CDP] = 0;
+    spec.exp.name = "scan-nocdp";
+#else
+    spec.exp.name = "scan";
 #endif
+    spec.exp.question = "how close do the textbook's scans, a three-kernel hierarchy and a single-pass decoupled "
+                        "look-back come to CUB, for any n?";
+    spec.exp.notes =
+        "Inclusive and exclusive prefix sums of --n seeded random int32 (exact, wrapping arithmetic) or floats\n"
+        "(within gl_tolerance_sum of a double reference), every variant checked before any is timed.\n"
+        "kogge-stone and brent-kung are the seed's block scans inside the textbook's scan-then-add pipeline\n"
+        "(--block threads per block); the tile scans use 128 threads x 32 elements. Claims (input at least\n"
+        "twice the L2): decoupled-lookback >= 0.9x cub, hierarchical >= 0.6x cub.";
+    spec.axis = "configuration";
+    spec.variants = variants;
+    spec.n_variants = N_VARIANTS;
+    spec.options = opts;
+    spec.n_options = GL_ARRAY_LEN(opts);
+    spec.claims = claims;
+    spec.n_claims = GL_ARRAY_LEN(claims);
+    spec.run = run_variant;
+    spec.after_run = after_run;
+    spec.options_ok = options_ok;
+    spec.ctx = &b;
+    spec.time_precision = 1;
+    spec.slow_run_ms = 100;
+    spec.guard_what = "launches and the cache, not the scan";
+    spec.no_spans = 1;
+    gl_lab L;
+    gl_lab_open(&L, &spec, argc, argv);
     int types[N_TYPES] = {type_choice != 1, type_choice != 0};
     int kinds[2] = {kind_choice != 1, kind_choice != 0};
-
-    bench b;
-    memset(&b, 0, sizeof b);
     b.ticketed = tile_order == 1;
     b.n = (long long)n;
-    b.block = block;
     b.epoch = 1;
-    b.timeout_s = 60;
+    b.stream = L.stream;
 
-    gl_report rep;
-    gl_report_init(&rep, exp.name, &common);
-    gl_device dev;
-    gl_device_open(&dev, &common, &rep);
-
-    /* ---- memory: levels sized for the smallest section run, checked against what is free ---- */
+    /* ---- memory: levels sized for the smallest section run ---- */
     long long smallest = TILE;
-    if (run[V_BK]) smallest = 2LL * block;
-    if (run[V_KS]) smallest = block;
+    if (gl_lab_chosen(&L, "brent-kung")) smallest = 2LL * b.block;
+    if (gl_lab_chosen(&L, "kogge-stone")) smallest = b.block;
     int levels = levels_of(b.n, smallest);
     if (levels + 1 > MAX_LEVELS) gl_die(GL_EXIT_INTERNAL, "%d levels of sums exceed MAX_LEVELS", levels);
     long long level_n[MAX_LEVELS] = {b.n};
-    size_t sums_bytes = 0;
-    for (int k = 1; k <= levels; k++) {
-        level_n[k] = (level_n[k - 1] + smallest - 1) / smallest;
-        sums_bytes += 2 * sizeof(float) * (size_t)level_n[k];
-    }
+    for (int k = 1; k <= levels; k++) level_n[k] = (level_n[k - 1] + smallest - 1) / smallest;
     for (int t = 0; t < N_TYPES; t++)
-        for (int e = 0; e < 2; e++) {
-            if (!types[t] || !kinds[e] || !run[V_CUB]) continue;
+        for (int e = 0; e < 2 && gl_lab_chosen(&L, "cub"); e++) {
+            if (!types[t] || !kinds[e]) continue;
             size_t need = 0;
             if (t == T_INT)
                 CUDA_CHECK(e ? cub::DeviceScan::ExclusiveSum(NULL, need, (const int *)NULL, (int *)NULL, (int)b.n)
@@ -961,194 +946,110 @@ int main(int argc, char **argv)
             if (need > b.cub_bytes) b.cub_bytes = need;
         }
     size_t array_bytes = sizeof(float) * (size_t)b.n; /* int and float are both 4 bytes */
-    size_t data_bytes = array_bytes * (size_t)(1 + types[T_INT] + types[T_FLOAT]) + sums_bytes +
-                        sizeof(unsigned long long) * (size_t)(tiles_of(b.n) + 2) + b.cub_bytes;
-    size_t free_b = 0, total_b = 0;
-    CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
-    size_t margin = 2 * (size_t)dev.l2_bytes + ((size_t)64 << 20); /* the L2 flush buffer, and slack */
-    if (data_bytes + margin > free_b)
-        gl_no_gpu("--n %lld needs %.2f GB of device memory; %.2f GB of %.2f GB is free", b.n, data_bytes / 1e9,
-                  free_b / 1e9, total_b / 1e9);
+    gl_lab_need(&L, (double)array_bytes * (1 + types[T_INT] + types[T_FLOAT]), "--n %lld: the inputs and the output",
+                b.n);
+    for (int k = 1; k <= levels; k++) gl_lab_need(&L, 2.0 * sizeof(float) * level_n[k], "level %d's sums", k);
+    gl_lab_need(&L, sizeof(unsigned long long) * (double)(tiles_of(b.n) + 2), "the tiles' status");
+    gl_lab_need(&L, (double)b.cub_bytes, "cub's temporary storage");
+    gl_lab_budget(&L);
 
     /* ---- the inputs, on the host and the device ---- */
     for (int t = 0; t < N_TYPES; t++) {
         if (!types[t]) continue;
         b.h_in[t] = gl_xmalloc(array_bytes);
-        if (t == T_INT) gl_fill_i32((int32_t *)b.h_in[t], (size_t)b.n, common.seed, 0, -1000, 1000);
-        else gl_fill_f32((float *)b.h_in[t], (size_t)b.n, common.seed, 1, -1.0f, 1.0f);
-        CUDA_CHECK(cudaMalloc(&b.d_in[t], array_bytes));
+        if (t == T_INT) gl_fill_i32((int32_t *)b.h_in[t], (size_t)b.n, L.common.seed, 0, -1000, 1000);
+        else gl_fill_f32((float *)b.h_in[t], (size_t)b.n, L.common.seed, 1, -1.0f, 1.0f);
+        b.d_in[t] = gl_lab_malloc(&L, array_bytes);
         CUDA_CHECK(cudaMemcpy(b.d_in[t], b.h_in[t], array_bytes, cudaMemcpyHostToDevice));
     }
     void *h_ref = gl_xmalloc(array_bytes);
-    b.h_got = gl_xmalloc(array_bytes);
-    CUDA_CHECK(cudaMalloc(&b.d_out, array_bytes));
+    b.d_out = gl_lab_malloc(&L, array_bytes);
     for (int k = 1; k <= levels; k++) {
-        CUDA_CHECK(cudaMalloc(&b.d_sums[k], sizeof(float) * (size_t)level_n[k]));
-        CUDA_CHECK(cudaMalloc(&b.d_scan[k], sizeof(float) * (size_t)level_n[k]));
+        b.d_sums[k] = gl_lab_malloc(&L, sizeof(float) * (size_t)level_n[k]);
+        b.d_scan[k] = gl_lab_malloc(&L, sizeof(float) * (size_t)level_n[k]);
     }
-    CUDA_CHECK(cudaMalloc((void **)&b.d_status, sizeof(unsigned long long) * (size_t)tiles_of(b.n)));
+    b.d_status = (unsigned long long *)gl_lab_malloc(&L, sizeof(unsigned long long) * (size_t)tiles_of(b.n));
     CUDA_CHECK(cudaMemset(b.d_status, 0, sizeof(unsigned long long) * (size_t)tiles_of(b.n))); /* epoch 0: empty */
-    CUDA_CHECK(cudaMalloc((void **)&b.d_tickets, sizeof(unsigned long long)));
+    b.d_tickets = (unsigned long long *)gl_lab_malloc(&L, sizeof(unsigned long long));
     CUDA_CHECK(cudaMemset(b.d_tickets, 0, sizeof(unsigned long long)));
-    CUDA_CHECK(cudaMalloc((void **)&b.d_launches, sizeof(unsigned long long)));
-    CUDA_CHECK(cudaMalloc(&b.d_cub, b.cub_bytes > 0 ? b.cub_bytes : 1));
+    b.d_launches = (unsigned long long *)gl_lab_malloc(&L, sizeof(unsigned long long));
+    CUDA_CHECK(cudaMemset(b.d_launches, 0, sizeof(unsigned long long)));
+    b.d_cub = gl_lab_malloc(&L, b.cub_bytes);
     b.err = gl_dev_error_create();
+    CUDA_CHECK(cudaStreamCreateWithFlags(&b.capture_stream, cudaStreamNonBlocking));
 
     /* hierarchical-cdp: one pending tail launch at a time; the pool is set, at least the default, and read back. */
     size_t pool = 0;
     long long cdp_need = predicted_device_launches(&b, V_CDP);
-    if (run[V_CDP]) {
+    if (gl_lab_chosen(&L, "hierarchical-cdp")) {
         CUDA_CHECK(cudaDeviceSetLimit(cudaLimitDevRuntimePendingLaunchCount, cdp_need > 2048 ? (size_t)cdp_need : 2048));
         CUDA_CHECK(cudaDeviceGetLimit(&pool, cudaLimitDevRuntimePendingLaunchCount));
         printf("hierarchical-cdp: %lld device-side launches per run; pending-launch pool %zu\n", cdp_need, pool);
     }
 
-    CUDA_CHECK(cudaStreamCreateWithFlags(&b.stream, cudaStreamNonBlocking));
-    CUDA_CHECK(cudaStreamCreateWithFlags(&b.capture_stream, cudaStreamNonBlocking));
-    gl_nvtx_name_stream(b.stream, "scan");
-    gl_timer_create(&b.timer);
-    gl_gate_create(&b.gate, !common.skip_timing_claims); /* sanitizers serialize launches: no gate there */
-
-    double input_bytes = 4.0 * (double)b.n, bound_bytes = 2.0 * dev.l2_bytes;
+    double input_bytes = 4.0 * (double)b.n;
     printf("n = %lld (%.1f MB per array), %lld tiles of %d (%d threads x %d; decoupled-lookback takes them in %s order); "
            "kogge-stone sections of %d, brent-kung of %d; speed claims %s\n",
-           b.n, input_bytes / 1e6, tiles_of(b.n), TILE, THREADS, ITEMS, b.ticketed ? "ticket" : "block", block, 2 * block,
-           input_bytes >= bound_bytes ? "judged (the input is at least twice the L2)" : "SKIP (the input is under twice the L2)");
+           b.n, input_bytes / 1e6, tiles_of(b.n), TILE, THREADS, ITEMS, b.ticketed ? "ticket" : "block", b.block,
+           2 * b.block, input_bytes >= 2.0 * L.dev.l2_bytes ? "judged (the input is at least twice the L2)"
+                                                             : "SKIP (the input is under twice the L2)");
 
-    /* ---- validate every configuration before timing any ---- */
-    gl_row *rows[N_TYPES][2][N_VARIANTS];
-    memset(rows, 0, sizeof rows);
-    int all_exact = 1;
+    /* ---- one configuration per type and kind: the reference, then every variant checked ---- */
+    int n_configs = 0;
+    for (int t = 0; t < N_TYPES; t++)
+        for (int e = 0; e < 2; e++) n_configs += types[t] && kinds[e];
+    gl_lab_plan(&L, n_configs, 0);
     for (int t = 0; t < N_TYPES; t++)
         for (int e = 0; e < 2; e++) {
             if (!types[t] || !kinds[e]) continue;
             b.type = t;
             b.exclusive = e;
             reference_scan(t, b.h_in[t], h_ref, b.n, e);
-            gl_elem_type et = t == T_INT ? GL_I32 : GL_F32;
-            double tol = t == T_INT ? 0 : gl_tolerance_sum((size_t)b.n, 1.0, 0);
-            char table[64];
-            snprintf(table, sizeof table, "%s %s", type_names[t], kind_names[e]);
+            int c = gl_lab_add_config(&L, input_bytes, "%s %s", type_names[t], kind_names[e]);
+            gl_lab_param(&L, "type", "%s", type_names[t]);
+            gl_lab_param(&L, "kind", "%s", kind_names[e]);
+            gl_lab_param_num(&L, "n", (double)b.n);
             for (int v = 0; v < N_VARIANTS; v++) {
-                if (!run[v]) continue;
-                gl_row *row = rows[t][e][v] = gl_report_row(&rep, table, variant_names[v]);
-                gl_row_param(row, "type", "%s", type_names[t]);
-                gl_row_param(row, "kind", "%s", kind_names[e]);
-                gl_row_param_num(row, "n", "", 0, (double)b.n);
+                gl_row *row = gl_lab_row(&L, c, v);
+                if (!row) continue;
                 if (v == V_CPU) gl_row_param(row, "tile", "-");
                 else if (v == V_CUB) gl_row_param(row, "tile", "cub's");
                 else gl_row_param(row, "tile", "%lld", section_of(&b, v));
                 gl_row_param(row, "traffic", "%s", variant_traffic[v]);
-                if (v == V_CDP && (long long)pool < cdp_need) {
+                if (v == V_CDP && (long long)pool < cdp_need)
                     gl_row_skip(row, "needs a pending-launch pool of %lld; the runtime gave %zu", cdp_need, pool);
-                    continue;
-                }
-                b.variant = v;
-                gl_nvtx_push("validate %s %s %s", type_names[t], kind_names[e], variant_names[v]);
-                if (v != V_CPU) CUDA_CHECK(cudaMemset(b.d_out, 0xFF, array_bytes)); /* -1 / NaN everywhere */
-                run_result r = run_once(&b);
-                if (v != V_CPU) CUDA_CHECK(cudaMemcpy(b.h_got, b.d_out, array_bytes, cudaMemcpyDeviceToHost));
-                gl_nvtx_pop();
-                char text[160];
-                if (t == T_INT)
-                    snprintf(text, sizeof text, "%s %s %s matches the CPU exactly", variant_names[v], type_names[t],
-                             kind_names[e]);
-                else
-                    snprintf(text, sizeof text, "%s %s %s matches the CPU within %.3g", variant_names[v],
-                             type_names[t], kind_names[e], tol);
-                all_exact &= gl_check_compare(&rep, row, text, et, h_ref, b.h_got, (size_t)b.n, tol, 0.0);
-                if (v == V_CPU) {
-                    gl_row_number(row, "launches_host", "", 0, 0, 0);
-                    gl_row_number(row, "launches_device", "", 0, 0, 0);
-                } else if (v == V_CUB) {
-                    double k = t == T_INT ? count_cub_kernels<int>(&b) : count_cub_kernels<float>(&b);
-                    gl_row_number(row, "launches_host", "", 0, 0, k);
-                    gl_row_number(row, "launches_device", "", 0, 0, 0);
-                } else {
-                    long long want_h = predicted_host_launches(&b, v), want_d = predicted_device_launches(&b, v);
-                    gl_row_number(row, "launches_host", "", 0, 0, (double)b.host_launches);
-                    gl_row_number(row, "launches_device", "", 0, 0, (double)r.launches);
-                    gl_check(&rep, row, b.host_launches == want_h && (long long)r.launches == want_d,
-                             "%s: %lld host and %llu device launches, %lld and %lld predicted", variant_names[v],
-                             b.host_launches, r.launches, want_h, want_d);
-                }
             }
-        }
-
-    /* ---- then time them ---- */
-    gl_sampler smp;
-    gl_device_sampler(&smp, &dev, &common);
-    gl_sampler_series(&smp, "time", "us", 1, GL_SHOW_MIN | GL_SHOW_NOISE);
-    if (!all_exact) printf("\na result did not match: nothing is timed\n");
-    int to_time = 0; /* for the progress line's plan */
-    for (int t = 0; t < N_TYPES; t++)
-        for (int e = 0; e < 2; e++)
-            for (int v = 0; v < N_VARIANTS; v++) to_time += rows[t][e][v] && !rows[t][e][v]->skip_reason;
-    if (all_exact) gl_sampler_plan(&smp, to_time);
-    for (int t = 0; all_exact && t < N_TYPES; t++)
-        for (int e = 0; e < 2; e++)
+            gl_lab_work(&L, 8.0 * (double)b.n, (double)b.n); /* read n, write n: GB/s, % of peak, the L2 flush */
+            double tol = t == T_INT ? 0 : gl_tolerance_sum((size_t)b.n, 1.0, 0);
+            gl_lab_output(&L, t == T_INT ? GL_I32 : GL_F32, b.d_out, (size_t)b.n, h_ref, tol, 0);
+            if (t == T_INT) gl_lab_check(&L, "%s %s matches the CPU exactly", type_names[t], kind_names[e]);
+            else gl_lab_check(&L, "%s %s matches the CPU within %.3g", type_names[t], kind_names[e], tol);
+            /* launches: counted against the prediction (cub's from a capture of one call) */
             for (int v = 0; v < N_VARIANTS; v++) {
-                gl_row *row = rows[t][e][v];
+                gl_row *row = gl_lab_row(&L, c, v);
                 if (!row || row->skip_reason) continue;
-                b.type = t;
-                b.exclusive = e;
-                b.variant = v;
-                gl_nvtx_push("%s %s %s", type_names[t], kind_names[e], variant_names[v]);
-                gl_row_work(row, "time", 8.0 * (double)b.n, (double)b.n); /* read n, write n: GB/s, % of peak, the L2 flush */
-                gl_sampler_run(&smp, row, sample_run, &b);
-                gl_nvtx_pop();
-            }
-    gl_progress_end();
-
-    /* ---- ratios to cub, and the claims on speed ---- */
-    for (int t = 0; all_exact && t < N_TYPES; t++)
-        for (int e = 0; e < 2; e++) {
-            gl_row *cub_row = rows[t][e][V_CUB];
-            double cub_us = gl_row_median(cub_row, "time");
-            for (int v = 0; cub_row && v < N_VARIANTS; v++) {
-                double us = gl_row_median(rows[t][e][v], "time");
-                if (!isnan(us) && us > 0) gl_row_number(rows[t][e][v], "vs_cub", "x", 2, 0, cub_us / us);
-            }
-            const int judged[2] = {V_LOOKBACK, V_HIER};
-            const double bound[2] = {LOOKBACK_VS_CUB, HIER_VS_CUB};
-            for (int i = 0; i < 2; i++) {
-                int v = judged[i];
-                gl_row *row = rows[t][e][v];
-                if (!row || row->skip_reason) continue;
-                char text[160];
-                snprintf(text, sizeof text, "%s %s %s is at least %.1fx as fast as cub (median, L2 flushed)",
-                         variant_names[v], type_names[t], kind_names[e], bound[i]);
-                if (!cub_row)
-                    gl_claim_skip(&rep, row, GL_CLAIM_TIMING, text, "n/a: cub is not in --variant");
-                else if (input_bytes >= bound_bytes)
-                    gl_claim_ratio_at_least(&rep, row, GL_CLAIM_TIMING, text, "cub", cub_us, variant_names[v],
-                                            gl_row_median(row, "time"), bound[i]);
-                else
-                    gl_claim_skip(&rep, row, GL_CLAIM_TIMING, text,
-                                  "%.1f MB of input is less than twice the L2 (%.0f MB): the times (%s %.1f us, cub "
-                                  "%.1f us) measure launches and the cache, not the scan",
-                                  input_bytes / 1e6, bound_bytes / 1e6, variant_names[v], gl_row_median(row, "time"), cub_us);
+                double host = 0, device = 0;
+                if (v == V_CUB) {
+                    host = t == T_INT ? count_cub_kernels<int>(&b) : count_cub_kernels<float>(&b);
+                } else if (v != V_CPU) {
+                    long long want_h = predicted_host_launches(&b, v), want_d = predicted_device_launches(&b, v);
+                    host = (double)b.checked_host[v];
+                    device = (double)b.checked_device[v];
+                    gl_check(&L.rep, row, b.checked_host[v] == want_h && (long long)b.checked_device[v] == want_d,
+                             "%s: %lld host and %llu device launches, %lld and %lld predicted", variants[v].name,
+                             b.checked_host[v], b.checked_device[v], want_h, want_d);
+                }
+                gl_row_number(row, "launches_host", "", 0, 0, host);
+                gl_row_number(row, "launches_device", "", 0, 0, device);
             }
         }
 
-    gl_sampler_free(&smp);
-    gl_timer_destroy(&b.timer);
-    gl_gate_destroy(&b.gate);
+    /* ---- time, then the ratios to cub and the claims ---- */
+    if (gl_lab_time(&L)) gl_lab_judge(&L);
+
     gl_dev_error_destroy(b.err);
-    for (int t = 0; t < N_TYPES; t++) {
-        if (b.d_in[t]) CUDA_CHECK(cudaFree(b.d_in[t]));
-        free(b.h_in[t]);
-    }
-    for (int k = 1; k <= levels; k++) {
-        CUDA_CHECK(cudaFree(b.d_sums[k]));
-        CUDA_CHECK(cudaFree(b.d_scan[k]));
-    }
-    void *bufs[] = {b.d_out, b.d_status, b.d_tickets, b.d_launches, b.d_cub};
-    for (size_t i = 0; i < GL_ARRAY_LEN(bufs); i++) CUDA_CHECK(cudaFree(bufs[i]));
-    CUDA_CHECK(cudaStreamDestroy(b.stream));
+    for (int t = 0; t < N_TYPES; t++) free(b.h_in[t]);
     CUDA_CHECK(cudaStreamDestroy(b.capture_stream));
     free(h_ref);
-    free(b.h_got);
-    gl_device_close(&dev);
-    return gl_report_finish(&rep);
+    return gl_lab_close(&L);
 }

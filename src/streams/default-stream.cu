@@ -18,11 +18,11 @@
  *   implicit      a kernel A (--implicit-us) in stream 1, an ordinary call, a
  *                 kernel B in stream 2, for eight calls, with non-blocking and
  *                 with blocking streams: does the call serialize A and B?
- * The same program built with --default-stream per-thread is the experiment
- * default-stream-per-thread: there, a launch on stream 0 goes to the calling
- * thread's per-thread stream, so the "blocking" variant loses its barrier, and
- * the implicit calls that take no stream (cudaMemcpy, cudaMemset) or take
- * stream 0 act on the per-thread stream.
+ * The same program built with --default-stream per-thread is the build variant
+ * default-stream-per-thread (in the Makefile, with -DDS_PER_THREAD_BUILD=1):
+ * there, stream 0 is the calling thread's per-thread stream, so the "blocking"
+ * variant loses its barrier, and the implicit calls that take no stream
+ * (cudaMemcpy, cudaMemset) or take stream 0 act on the per-thread stream.
  *
  * The textbook's explanation, as closed forms (one block per kernel, no host
  * cost, q = ceil(S/C) streams per queue, each queue holding its streams'
@@ -91,14 +91,14 @@
 #include "schedrun.h"
 #include "trace.h"
 
-/* default-stream-per-thread.cu defines DS_PER_THREAD_BUILD 1 and includes this
- * file: the experiment's name changes, and a launch on the NULL stream means
- * stream 0 of a per-thread build, the calling thread's per-thread stream. */
+/* The Makefile's default-stream-per-thread variant builds this file with
+ * DS_PER_THREAD_BUILD=1: the experiment's name changes, and a launch on the NULL
+ * stream means the calling thread's per-thread stream. */
 #ifndef DS_PER_THREAD_BUILD
 #define DS_PER_THREAD_BUILD 0
 #endif
 #if DS_PER_THREAD_BUILD && !defined(CUDA_API_PER_THREAD_DEFAULT_STREAM)
-#error "default-stream-per-thread must be compiled with --default-stream per-thread (its Build: line)"
+#error "default-stream-per-thread must be compiled with --default-stream per-thread (its Makefile variant's needs)"
 #endif
 #if !DS_PER_THREAD_BUILD && defined(CUDA_API_PER_THREAD_DEFAULT_STREAM)
 #error "default-stream must be compiled with the legacy default stream"

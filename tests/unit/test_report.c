@@ -11,11 +11,11 @@
 
 static gl_common common;
 
-/* Validate a file with tests/validate.py (no shell, so no quoting). */
+/* Validate a file with tests/check_outputs.py (no shell, so no quoting). */
 static int validate(const char *kind, const char *path, const char *a1, const char *a2, const char *a3,
                     const char *a4)
 {
-    char *argv[] = {(char *)"python3", (char *)"tests/validate.py", (char *)kind, (char *)path,
+    char *argv[] = {(char *)"python3", (char *)"tests/check_outputs.py", (char *)kind, (char *)path,
                     (char *)a1,        (char *)a2,                  (char *)a3,   (char *)a4, NULL};
     return run_argv(argv);
 }
@@ -249,6 +249,7 @@ int main(void)
     gl_report_device(&r, "name", "GPU, with a comma");
     capture_begin();
     gl_claim_fact(&r, NULL, GL_CLAIM_ORDERING, 1, "a run-level claim", "before any row");
+    gl_report_finding(&r, "contention takes %.2fx as long", 2.5);
     gl_row *depth = gl_report_row(&r, "makespan", "depth");
     gl_row_param_num(depth, "streams", "", 0, 16);
     gl_row_param(depth, "model", "(ceil(16/1)*(4-1)+1)*1000 us");
@@ -270,6 +271,10 @@ int main(void)
     test_cond("the JSON keeps each claim with the row it names, escaped",
               validate("json", json_path, "--expect", "rows.0.claims.0.text=depth, \"quoted\"\nclaim", "--expect",
                        "rows.1.claims.0.verdict=FAIL") == 0);
+    test_cond("a finding is printed and kept in the JSON",
+              strstr(captured, "finding: contention takes 2.50x as long\n") &&
+                  validate("json", json_path, "--expect", "findings.0=contention takes 2.50x as long", "--expect",
+                           "verdict=FAIL") == 0);
     test_cond("the JSON has run claims, device fields, numeric params and statistics",
               validate("json", json_path, "--expect", "run_claims.0.text=a run-level claim", "--expect",
                        "rows.0.device.name=GPU, with a comma") == 0 &&

@@ -48,7 +48,7 @@ static int count_of(const char *text, const char *needle)
 
 static int validate_json(const char *path, const char *e1, const char *e2)
 {
-    char *argv[] = {(char *)"python3", (char *)"tests/validate.py", (char *)"json", (char *)path, (char *)"--expect",
+    char *argv[] = {(char *)"python3", (char *)"tests/check_outputs.py", (char *)"json", (char *)path, (char *)"--expect",
                     (char *)e1, (char *)"--expect", (char *)e2, NULL};
     return run_argv(argv);
 }
@@ -89,7 +89,7 @@ int main(int argc, char **argv)
               validate_json(merged, "run_claims.2.evidence=value 3", "verdict=FAIL") == 0);
     test_cond("declared work survives, so bandwidth is derived for merged rows",
               validate_json(merged, "rows.0.values.bandwidth.value=0.6666666666666666", "rows.0.work.bytes=1000000") == 0);
-    char *csv_args[] = {(char *)"python3", (char *)"tests/validate.py", (char *)"csv", csv, (char *)"--rows", (char *)"3",
+    char *csv_args[] = {(char *)"python3", (char *)"tests/check_outputs.py", (char *)"csv", csv, (char *)"--rows", (char *)"3",
                         (char *)"--columns", (char *)"device_env_value,value,time_median_ms", NULL};
     test_cond("the merged CSV has the three rows", run_argv(csv_args) == 0);
 
@@ -132,7 +132,7 @@ int main(int argc, char **argv)
     capture_begin();
     rc = gl_sweep_env("sweep-child", 6, args, &common, "GL_TEST_VALUE", "value", ran_then_77, 3);
     capture_end();
-    char *one_row[] = {(char *)"python3", (char *)"tests/validate.py", (char *)"report", merged, (char *)"--rows",
+    char *one_row[] = {(char *)"python3", (char *)"tests/check_outputs.py", (char *)"report", merged, (char *)"--rows",
                        (char *)"1", NULL};
     test_cond("values before the stop are still merged and reported; the sweep exits 77",
               rc == GL_EXIT_NO_GPU && strstr(captured, "stopped at GL_TEST_VALUE=77: 1 of 3 values merged") &&

@@ -1,5 +1,5 @@
 /* test_trace.c - names from patterns and callbacks, the Chrome trace (checked
- * with Python's json through tests/validate.py), and the text timeline. */
+ * with Python's json through tests/check_outputs.py), and the text timeline. */
 #include "testutil.h"
 
 #include "fixtures.h"
@@ -9,14 +9,14 @@
 static int validate(const char *path, const char *a1, const char *a2, const char *a3, const char *a4, const char *a5,
                     const char *a6)
 {
-    char *argv[] = {(char *)"python3", (char *)"tests/validate.py", (char *)"trace", (char *)path, (char *)a1,
+    char *argv[] = {(char *)"python3", (char *)"tests/check_outputs.py", (char *)"trace", (char *)path, (char *)a1,
                     (char *)a2,        (char *)a3,                  (char *)a4,      (char *)a5,   (char *)a6, NULL};
     return run_argv(argv);
 }
 
 static int expect_json(const char *path, const char *e1, const char *e2)
 {
-    char *argv[] = {(char *)"python3", (char *)"tests/validate.py", (char *)"json", (char *)path, (char *)"--expect",
+    char *argv[] = {(char *)"python3", (char *)"tests/check_outputs.py", (char *)"json", (char *)path, (char *)"--expect",
                     (char *)e1, (char *)"--expect", (char *)e2, NULL};
     return run_argv(argv);
 }

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Check gridlab's output files with independent parsers (json, csv).
 
-  validate.py trace FILE [--events N] [--runs N] [--tracks "stream 0,stream 1"] [--block-sms] [--flows N]
-  validate.py report FILE [--rows N] [--verdict PASS|FAIL] [--claims-verdict PASS]
-  validate.py csv FILE [--rows N] [--columns a,b,c] [--cell ROW:COLUMN=VALUE ...]
-  validate.py json FILE --expect PATH=VALUE [--expect ...]
+  check_outputs.py trace FILE [--events N] [--runs N] [--tracks "stream 0,stream 1"] [--block-sms] [--flows N]
+  check_outputs.py report FILE [--rows N] [--verdict PASS|FAIL] [--claims-verdict PASS]
+  check_outputs.py csv FILE [--rows N] [--columns a,b,c] [--cell ROW:COLUMN=VALUE ...]
+  check_outputs.py json FILE --expect PATH=VALUE [--expect ...]
 
 A PATH is dot-separated keys and list indices (rows.0.claims.1.verdict). A
 VALUE is compared with a string as is, with a number as a number, and with
@@ -18,7 +18,7 @@ import sys
 
 
 def fail(msg):
-    print(f"validate: {msg}", file=sys.stderr)
+    print(f"check_outputs: {msg}", file=sys.stderr)
     sys.exit(1)
 
 

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # sanitize.sh - compute-sanitizer memcheck, racecheck and synccheck on one experiment.
-#   tests/sanitize.sh BINARY [experiment options...]
+#   experiments/sanitize.sh BINARY [experiment options...]
 # Without options, the experiment runs in its tool-sized configuration: the
-# " * Sanitize: ..." line of its header comment (every kernel and every variant
-# once, on small inputs), or --quick --skip-timing-claims where it has none.
+# " * Sanitize: ..." line of its header comment, or for a build variant its
+# NAME.sanitize line in the Makefile (every kernel and every variant once, on
+# small inputs), or --quick --skip-timing-claims where it has none. (make
+# sanitize-NAME reads the same lines and passes them as options.)
 # SANITIZE_TOOLS picks tools (default: memcheck racecheck synccheck).
 # A tool that reports an error fails the run. A tool that says it cannot check
 # the binary (racecheck and CUDA Dynamic Parallelism) is reported as NOT
@@ -17,7 +19,11 @@ command -v "$tool_cmd" >/dev/null 2>&1 || { echo "error: compute-sanitizer not f
 name=$(basename "$bin")
 if [ $# -eq 0 ]; then
     src=$(ls src/*/"$name".cu src/*/"$name".c 2>/dev/null | head -n 1)
-    line=$([ -n "$src" ] && sed -n 's/^ \* Sanitize: *//p' "$src" | head -n 1)
+    if [ -n "$src" ]; then
+        line=$(sed -n 's/^ \* Sanitize: *//p' "$src" | head -n 1)
+    else
+        line=$(sed -n "s/^$name\.sanitize *:= *//p" Makefile | head -n 1)
+    fi
     # shellcheck disable=SC2086 # the header line is a list of options
     set -- ${line:---quick --skip-timing-claims}
 fi

@@ -1,0 +1,193 @@
+/* lab.h - the lab layer: an experiment declares its variants, options, output
+ * and claims as data, and writes its kernels and its inputs; the core does
+ * everything around them.
+ *
+ * What the core does, in the order main() asks for it:
+ *   gl_lab_open     the options (the experiment's, the common ones, and
+ *                   --variant generated from the variant table), the gate's
+ *                   preparation, the report, the device, one stream, the event
+ *                   timer and the gate;
+ *   gl_lab_need, gl_lab_malloc
+ *                   a memory budget: what the data needs is checked against
+ *                   what the device has free (less the L2 flush buffer) before
+ *                   anything is allocated, and said in one line when it does
+ *                   not fit (exit 77); allocations are freed at close;
+ *   gl_lab_add_config one configuration (an input, a type, a size): a row per
+ *                   chosen variant, input-major, with the parameters given;
+ *   gl_lab_check    every chosen variant of the configuration run once on a
+ *                   poisoned output and compared with the reference (exactly,
+ *                   or within a tolerance), the first mismatches printed;
+ *   gl_lab_time     only when every check passed: every row timed with
+ *                   warm-up, repeats, the L2 flushed before each sample, GPU
+ *                   variants behind the gate and timed by events, host
+ *                   variants by the host clock; a configuration whose check
+ *                   took longer than the spec's slow_run_ms is timed at most
+ *                   three times without warm-up (its check was its warm-up);
+ *   gl_lab_judge    the declared claims, per configuration, with the standard
+ *                   guard (judged only where the input is at least guard_l2
+ *                   times the L2, SKIP with the reason below it), and a
+ *                   speed_vs_<baseline> column per baseline variant;
+ *   gl_lab_close    frees, closes the device, prints the tables and the
+ *                   verdict, writes --json and --csv, and returns the exit code.
+ * Findings (gl_report_finding on L->rep) reach the JSON as claims do.
+ *
+ * A variant's run is one function: GPU variants queue their work on
+ * L->stream (zeroing their output is part of the run), host variants compute
+ * into gl_lab_host_out(L). The core calls it for the check and for every
+ * sample, so what is timed is what was checked. */
+#ifndef GL_LAB_H
+#define GL_LAB_H
+
+#include "check.h"
+#include "gl_cuda.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum {
+    GL_LAB_GPU = 0,       /* queued on L->stream, timed by events behind the gate */
+    GL_LAB_HOST = 1,      /* computed on the host into gl_lab_host_out, timed by the host clock */
+    GL_LAB_BASELINE = 2,  /* a library baseline: every row of a configuration gets speed_vs_<name> */
+    GL_LAB_NOT_IN_ALL = 4 /* --variant all leaves it out (a demonstration, a slow reference) */
+};
+
+typedef struct gl_lab_variant {
+    const char *name; /* as --variant takes it and the tables show it */
+    unsigned flags;   /* GL_LAB_GPU or GL_LAB_HOST, and BASELINE, NOT_IN_ALL */
+} gl_lab_variant;
+
+enum {
+    GL_LAB_FASTER, /* baseline time / subject time >= bound: "at least bound x as fast as" */
+    GL_LAB_SLOWER  /* subject time / baseline time <= bound: "takes at most bound x the time of" */
+};
+
+/* A speed claim between two variants, judged in every configuration that ran both. */
+typedef struct gl_lab_claim {
+    const char *text;     /* printf format with one %s, the configuration's label */
+    const char *subject;  /* the variant judged */
+    int relation;         /* GL_LAB_FASTER or GL_LAB_SLOWER */
+    const char *baseline; /* the variant it is compared with */
+    double bound;         /* the ratio's bound */
+    double guard_l2;      /* judged where the configuration's input is at least this many L2s; 0: always */
+} gl_lab_claim;
+
+typedef struct gl_lab gl_lab;
+
+typedef struct gl_lab_spec {
+    gl_experiment exp;               /* name, question, --help notes */
+    const char *table;               /* the report's table; NULL: each configuration's label is its table */
+    const gl_lab_variant *variants;  /* every variant, in the order of the rows */
+    int n_variants;
+    gl_option *options;              /* the experiment's own options; --variant is added */
+    int n_options;
+    const gl_lab_claim *claims;      /* the speed claims */
+    int n_claims;
+    void (*run)(gl_lab *L, int variant, void *ctx); /* one run of a variant on the current configuration */
+    void *ctx;                       /* passed to run and after_run */
+    void (*options_ok)(gl_lab *L, void *ctx); /* after parsing, before the runtime starts: refuse a combination
+                                                 of values (gl_die with GL_EXIT_USAGE); NULL: none to refuse */
+    void (*after_run)(gl_lab *L, int variant, void *ctx); /* a GPU run has ended (L->checking: it was the check);
+                                                             NULL: nothing to read back */
+    int time_precision;              /* digits of the "time" column (us) */
+    double slow_run_ms;              /* a check run this long: timed at most 3 times, no warm-up; 0: never */
+    const char *guard_what;          /* what times below the guard measure: "launches, not the histogram" */
+    int no_spans;                    /* --trace and --timeline are refused: nothing records spans */
+    const char *axis;                /* what a configuration's label names, for NVTX ranges: "input" */
+} gl_lab_spec;
+
+/* One configuration: its rows (per variant; NULL when not chosen) and what the checks and the guard need. */
+typedef struct gl_lab_config {
+    char *label;          /* e.g. "uniform", "int32 inclusive" */
+    gl_row **rows;        /* per variant */
+    double *check_ms;     /* per variant: host time of its check run */
+    double input_bytes;   /* the guard's measure */
+} gl_lab_config;
+
+struct gl_lab {
+    const gl_lab_spec *spec;
+    gl_common common;
+    gl_report rep;
+    gl_device dev;
+    cudaStream_t stream;       /* every run's stream, named after the experiment */
+    gl_event_timer timer;      /* around one GPU run */
+    gl_gate gate;              /* holds the stream until a run is queued (not under --skip-timing-claims) */
+    const char *variant_text;  /* --variant */
+    int *chosen;               /* per variant: picked */
+    int n_chosen;
+    gl_lab_config *configs;    /* every configuration so far */
+    int n_configs, cap_configs;
+    int config, variant;       /* the one being run */
+    int checking;              /* the run is a check, not a sample */
+    int all_exact;             /* every check so far passed */
+    double need_bytes;         /* gl_lab_need's total */
+    gl_buf need_what;          /* and what it is for */
+    void **allocs;             /* gl_lab_malloc's, freed at close */
+    int n_allocs, cap_allocs;
+    void *h_out;               /* the host variants' output, and what a GPU output is read back into */
+    size_t h_out_bytes;
+    /* the current configuration's output, from gl_lab_output */
+    gl_elem_type out_type;
+    void *d_out;
+    size_t out_count;
+    const void *ref;
+    double abs_tol, rel_tol;
+};
+
+/* Parse the options, prepare the gate, open the report and the device, make the stream, timer and gate. */
+void gl_lab_open(gl_lab *L, const gl_lab_spec *spec, int argc, char **argv);
+/* Whether variant v was chosen, by name. */
+int gl_lab_chosen(const gl_lab *L, const char *name);
+
+/* The checks' progress: configs configurations, each with setup_steps steps of the experiment's own (it
+ * marks them with gl_progress_at and gl_progress_step) before its checks. */
+void gl_lab_plan(gl_lab *L, int configs, int setup_steps);
+
+/* Count bytes of device memory the data needs, and what for (one phrase). */
+void gl_lab_need(gl_lab *L, double bytes, const char *what_fmt, ...) GL_PRINTF(3, 4);
+/* Check the needs against free device memory, less twice the L2 (the flush buffer) and 64 MB; exits 77 saying so. */
+void gl_lab_budget(gl_lab *L);
+/* cudaMalloc, freed at close; at least one byte. */
+void *gl_lab_malloc(gl_lab *L, size_t bytes);
+
+/* Blocks of `threads` for a grid-stride pass over `work` items: as many as the GPU holds at once (the
+ * occupancy calculator's blocks per SM x SMs), no more than the work needs, at least one. */
+unsigned int gl_lab_grid(const gl_lab *L, const void *kernel, int threads, long long work);
+
+/* Start a configuration: rows for every chosen variant, each with param "name" set to the label unless name
+ * is NULL. input_bytes is what the claims' guard measures. Returns its index. */
+int gl_lab_add_config(gl_lab *L, double input_bytes, const char *label_fmt, ...) GL_PRINTF(3, 4);
+/* The current configuration's row of variant v (NULL when not chosen). */
+gl_row *gl_lab_row(const gl_lab *L, int config, int v);
+/* Add a parameter to every row of the current configuration. */
+void gl_lab_param(gl_lab *L, const char *name, const char *fmt, ...) GL_PRINTF(3, 4);
+void gl_lab_param_num(gl_lab *L, const char *name, double v);
+/* Declare every row's bytes moved and elements per run: GB/s and elements/s are derived, the L2 is flushed. */
+void gl_lab_work(gl_lab *L, double bytes, double elements);
+
+/* The current configuration's output: count elements of type at d_out (GPU variants write there; it is
+ * poisoned before each check), compared with ref within abs_tol + rel_tol * |ref| (0, 0: exactly). */
+void gl_lab_output(gl_lab *L, gl_elem_type type, void *d_out, size_t count, const void *ref, double abs_tol,
+                   double rel_tol);
+/* Where a host variant writes its output (count elements of the output's type). */
+void *gl_lab_host_out(gl_lab *L);
+/* Check every chosen variant of the current configuration that is not skipped: poison the output (NaN for
+ * floats), run once, compare; the check's text is "<variant> <what>", e.g. what = "on uniform: 256 bins match
+ * the CPU reference exactly". Returns 1 when all matched. */
+int gl_lab_check(gl_lab *L, const char *what_fmt, ...) GL_PRINTF(2, 3);
+
+/* Time every row not skipped, when every check passed (else says that nothing is timed); returns whether it
+ * timed. */
+int gl_lab_time(gl_lab *L);
+/* Median time (us) of a configuration's variant; NAN when it was not run or not timed. */
+double gl_lab_median(const gl_lab *L, int config, int v);
+/* The speed_vs_<baseline> columns and the declared claims (SKIP where the baseline was not chosen). */
+void gl_lab_judge(gl_lab *L);
+
+/* Free everything, close the device, finish the report; returns the exit code. */
+int gl_lab_close(gl_lab *L);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
