@@ -87,6 +87,10 @@ typedef struct gl_lab_spec {
     void *ctx;                       /* passed to run and after_run */
     void (*options_ok)(gl_lab *L, void *ctx); /* after parsing, before the runtime starts: refuse a combination
                                                  of values (gl_die with GL_EXIT_USAGE); NULL: none to refuse */
+    int (*check)(gl_lab *L, int variant, gl_row *row, void *ctx); /* a check that is not an output compared
+                                                 with a reference (a table walked, an invariant): called after
+                                                 the variant's check run, it records its own CHECK lines on row
+                                                 and returns 1 when they passed; NULL: gl_lab_output's compare */
     void (*after_run)(gl_lab *L, int variant, void *ctx); /* a GPU run has ended (L->checking: it was the check);
                                                              NULL: nothing to read back */
     int time_precision;              /* digits of the "time" column (us) */
@@ -172,7 +176,7 @@ void gl_lab_output(gl_lab *L, gl_elem_type type, void *d_out, size_t count, cons
 /* Where a host variant writes its output (count elements of the output's type). */
 void *gl_lab_host_out(gl_lab *L);
 /* Check every chosen variant of the current configuration that is not skipped: poison the output (NaN for
- * floats), run once, compare; the check's text is "<variant> <what>", e.g. what = "on uniform: 256 bins match
+ * floats), run once, compare (or call the spec's check); the check's text is "<variant> <what>", e.g. what = "on uniform: 256 bins match
  * the CPU reference exactly". Returns 1 when all matched. */
 int gl_lab_check(gl_lab *L, const char *what_fmt, ...) GL_PRINTF(2, 3);
 
