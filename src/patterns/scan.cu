@@ -4,125 +4,37 @@
  * Build: rdc openmp cub
  * Sanitize: --quick --profile --n 50003 --skip-timing-claims
  *
- * Inclusive and exclusive sums (--kind) of n seeded random int32 or floats
- * (--type), any n from 1 to 2^30, each variant checked against the CPU before
- * anything is timed:
- *   int32  values in [-1000, 1000]; every scan adds in wrapping 32-bit
- *          arithmetic (as unsigned), and so does the reference, so the
- *          comparison is exact even where a sum would pass 2^31 (with this
- *          range it does not in practice: the walk's spread at 2^30 is 2e7).
- *   float  values in [-1, 1); the reference is accumulated in double and
- *          rounded once; a result matches within gl_tolerance_sum(n, 1, float)
- *          (check.h). That bound is loose at large n (1e3 at 2^28), which is
- *          why every kernel is one template: the int32 run of the same code is
- *          the exact check of the algorithm, the float run checks the float path.
- * The references run on every host core (OpenMP): each fixed block of
- * REF_BLOCK elements is summed, the block sums are scanned, then each block is
- * scanned from its prefix. For int32 that is exact (wrapping addition does not
- * care about order). For floats it is bit-identical to one pass in double
- * because every partial sum is exact: the inputs are multiples of 2^-23 of at
- * most 1 in size (gl_fill_f32 over [-1, 1) draws 24 bits), so at n <= 2^30 every
- * partial sum is a multiple of 2^-23 below 2^30, 53 bits; inputs that are not
- * (none here) take the one pass.
- * Every device output is poisoned (all bits set: -1, NaN) before each
- * validation run, so a variant that skips an element cannot pass on what the
- * previous one left.
- *
- * Variants (--variant all, the default, or a comma-separated list):
- *   cpu                 one sequential pass on the host, in the element type (one core)
- *   kogge-stone         the seed's work-inefficient scan, one element per thread, made
- *                       race-free by double buffering (one barrier per step instead of
- *                       the seed's two, in place)
- *   brent-kung          the seed's work-efficient scan, two elements per thread: its
- *                       reduction phase, then Blelloch's down-sweep over the same index
- *                       pairs, in shared memory padded by i/32 + i/1024, so that no
- *                       access has a bank conflict (the seed's distribution phase
- *                       cannot be padded free of them, and its bound, index <
- *                       2*BLOCK_SIZE, wrote past the array)
- *   hierarchical        three kernels per level, for any n: reduce each 4096-element
- *                       tile to its sum, scan the tile sums (the same three kernels,
- *                       recursing while the sums exceed one tile), then scan each tile
- *                       again starting from its prefix
- *   hierarchical-cdp    the same pipeline driven from the device: the first grid
- *                       tail-launches the next step, and so on down the levels and back
- *                       up (one host launch; device launches counted on the device)
- *   decoupled-lookback  one pass (Merrill & Garland 2016, below)
- *   cub                 cub::DeviceScan::InclusiveSum / ExclusiveSum
- * The seed's scans cover one block. Here kogge-stone and brent-kung are the
- * block scans of the textbook's hierarchical scan (Kirk & Hwu, ch. 11: scan
- * the blocks, writing each block's sum; scan the sums with the same kernel,
- * recursing; add each block's prefix back), so every n is accepted and exact;
- * the seed's single block is the case n <= section (--block threads: a section
- * of --block elements for kogge-stone, 2 x --block for brent-kung).
- *
- * Model: bytes through DRAM per run, to first order (the sums are n/4096 or
- * n/section of it): the textbook's scan-then-add reads the data twice and
- * writes it twice (4n elements), hierarchical reads it twice and writes it once
- * (3n: its "add back" is folded into the second scan of the tile, which is why
- * it is not the textbook's order), decoupled-lookback and cub read it once and
- * write it once (2n). At equal bandwidth a variant's ceiling against cub is
- * 2n / its traffic: 0.5x for scan-then-add, 0.67x for hierarchical, 1x for the
- * single pass. The "traffic" column says which. GB/s and % of peak use the
- * scan's own 2n x 4 bytes (read + write once): they are effective bandwidths.
- * Claims, per type and kind: decoupled-lookback >= 0.9x cub and hierarchical
- * >= 0.6x cub (cub's median time over the variant's), judged only where the
- * input is at least twice the L2; below that they are SKIP with the reason.
- *
- * The tile scan (hierarchical, hierarchical-cdp, decoupled-lookback): 128
- * threads x 32 elements. Measured on the H200 at 2^28 int32, decoupled-lookback
- * against cub (10 runs each): 256 x 16 0.84x, 256 x 24 0.87x, 128 x 20 0.87x,
- * 128 x 24 (CUB's own sm_90 tuning for 4-byte sums) 0.91-0.92x, 128 x 32 0.93-0.94x;
- * forcing 12 blocks per SM onto 128 x 24 gave 0.83x, and a __nanosleep between
- * polls of the look-back window changed nothing measurable (+-1%). Each warp
- * owns 1024 contiguous elements as eight rows of 128; lane l loads elements 4l..4l+3 of each row with one 16-byte load
- * (coalesced, no shared-memory transpose), scans its four in registers, and
- * the rows are scanned across the warp with shuffles, carrying row totals; the
- * four warp totals go through shared memory (one barrier).
- *
- * decoupled-lookback. Block b scans tile b (--tile-order block, as CUB's own
- * scan does): a block waits only for tiles before its own, which is safe
- * because the GPU starts a grid's blocks in index order, so every block it
- * waits for has started and will finish. The CUDA programming guide does not
- * promise that order; --tile-order ticket does not need it: a block takes the
- * next tile from an atomic ticket counter as it starts, so every tile it waits
- * for belongs to a block that already started (no deadlock, whatever the
- * scheduler does), at one same-address atomic per tile before its loads can
- * begin (0.89x cub's speed against 0.91-0.92x, on the H200 with 128 x 24 tiles). It loads and scans its
- * tile, then warp 0 publishes the tile's aggregate (flag A), looks back over
- * the 32 preceding tiles at once (each lane one status word), waits until
- * none of them is still empty, and adds the aggregates up to the nearest tile
- * that published an inclusive prefix (flag P); without one it moves 32 tiles
- * further back. It publishes its own inclusive prefix (P) and the block adds
- * the exclusive prefix to its elements. Each tile's status is one 64-bit word,
- * (epoch << 34 | flag << 32 | value bits), written by one atomic store and read
- * by atomic loads (device scope, relaxed): flag and value can never be seen
- * apart, so no fence is needed between them (the two-word form needs one),
- * and nothing else is read through them. The epoch is the run's number: a word
- * from an earlier run reads as empty, so the status array is zeroed once, not
- * before every run; the ticket counter is never reset either (the host
- * subtracts the tickets of earlier runs). One kernel launch per run; cub's
- * launches (its own tile-state initialization, then the scan) are counted from
- * a stream capture of one call.
- *
- * hierarchical-cdp: step s of the 2L + 1 steps (L levels of sums) is one grid
- * of cdp_step; block 0 tail-launches step s + 1 as it starts, and a tail launch
- * begins only after the whole launching grid has ended, so each step reads
- * what the previous one finished writing. The pending-launch pool holds one
- * launch at a time here; it is set to max(2048, the run's 2L launches) and
- * read back. A failed device launch reaches the host (GL_DEVICE_CHECK) as exit
- * 3, before any data check. compute-sanitizer's racecheck and synccheck
- * refuse any binary linked for dynamic parallelism, even for the variants
- * that launch nothing from the device: the build variant scan-nocdp (in the
- * Makefile: -DSCAN_NO_CDP=1, no rdc) builds every other variant without it.
+ * Inclusive and exclusive sums (--kind) of --n (1..2^30) seeded random int32
+ * in [-1000, 1000] (wrapping arithmetic, checked exactly) or floats in [-1, 1)
+ * (checked within gl_tolerance_sum of a reference summed in double: every
+ * partial sum of these inputs is exact in double, so the reference runs in
+ * fixed blocks on every core). Every kernel is one template: the int32 run is
+ * the exact check of the algorithm.
+ * Variants: cpu (one pass); kogge-stone and brent-kung, the seed's block scans
+ * made race-free, inside the textbook's scan-then-add pipeline (Kirk & Hwu
+ * ch. 11) so that any n is exact; hierarchical (reduce each 4096-element tile,
+ * scan the sums recursively, scan each tile from its prefix); hierarchical-cdp
+ * (the same steps, each grid tail-launching the next); decoupled-lookback (one
+ * pass, Merrill & Garland 2016); cub::DeviceScan.
+ * Model: DRAM traffic per run, to first order: 4n elements for scan-then-add,
+ * 3n for hierarchical, 2n for the single pass and cub (the "traffic" column);
+ * at equal bandwidth a variant's ceiling against cub is 2n / its traffic.
+ * Claims (input at least twice the L2): decoupled-lookback >= 0.9x cub and
+ * hierarchical >= 0.6x cub, per type and kind. Launches are counted (cub's
+ * from a stream capture) and checked against the prediction.
+ * The tile scan: 128 threads x 32 elements, 16-byte loads, rows scanned with
+ * shuffles. decoupled-lookback: block b scans tile b (or, --tile-order ticket,
+ * the next tile from an atomic counter, which needs no block order), publishes
+ * its aggregate, looks back over 32 tiles at once through one 64-bit status
+ * word per tile (epoch, flag and value in one atomic store). The scan-nocdp
+ * build (Makefile) leaves out hierarchical-cdp so that racecheck and synccheck
+ * can check the rest. The design in full: experiments/results/FINDINGS.md.
  *
  * Run:   make run-scan                                             (2^28, int32 and float, inclusive and exclusive)
  *        make run-scan ARGS="--type int --kind inclusive --variant decoupled-lookback,hierarchical,cub --repeat 20"
  *        make run-scan ARGS="--n 1000 --variant kogge-stone,brent-kung --block 256"
- * Nsight Systems (make profile-scan) shows one NVTX range per configuration on
- * the stream "scan": decoupled-lookback is one kernel; hierarchical is
- * 2L + 1 kernels (5 at 2^28); the textbook variants are their levels' scans
- * then their add-backs; cub is its init kernel then its scan. Device-launched
- * grids (hierarchical-cdp) are not in its timeline.
+ * Nsight Systems (make profile-scan): an NVTX range per configuration and variant on the
+ * stream "scan"; device-launched grids (hierarchical-cdp) are not in its timeline.
  */
 #include <math.h>
 #include <stdint.h>
