@@ -16,6 +16,7 @@
 #include "gl_sched.h"
 #include "span.h"
 #include "timeline.h"
+#include "trace.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -207,6 +208,24 @@ typedef struct gl_sched_calibration {
  * adds the costs to the report's device fields. */
 void gl_sched_calibrate(gl_device *dev, gl_report *rep, int threads, double kernel_us, gl_sched_machine *m,
                         gl_sched_calibration *cal);
+
+/* What a scheduling experiment holds from its first row to its last: the
+ * report, the device, the model's machine (measured by gl_sched_lab_calibrate
+ * with the experiment's own kernels) and the trace. */
+typedef struct gl_sched_lab {
+    gl_report rep;
+    gl_device dev;
+    gl_sched_machine machine;
+    gl_sched_calibration cal;
+    gl_trace trace;
+} gl_sched_lab;
+
+/* Open the report and the device (the device line is printed), start the trace. */
+void gl_sched_lab_open(gl_sched_lab *S, const char *name, const gl_common *common);
+/* Measure the model's machine with kernels of `threads` threads lasting kernel_us (the model: line). */
+void gl_sched_lab_calibrate(gl_sched_lab *S, int threads, double kernel_us);
+/* Write the trace, close the device, finish the report; returns the exit code. */
+int gl_sched_lab_close(gl_sched_lab *S, const gl_common *common);
 
 #ifdef __cplusplus
 }

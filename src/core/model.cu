@@ -228,3 +228,23 @@ void gl_sched_calibrate(gl_device *dev, gl_report *rep, int threads, double kern
     CUDA_CHECK(cudaFree(d_sink));
     CUDA_CHECK(cudaStreamDestroy(s));
 }
+
+void gl_sched_lab_open(gl_sched_lab *S, const char *name, const gl_common *common)
+{
+    memset(S, 0, sizeof *S);
+    gl_report_init(&S->rep, name, common);
+    gl_device_open(&S->dev, common, &S->rep);
+    gl_trace_init(&S->trace);
+}
+
+void gl_sched_lab_calibrate(gl_sched_lab *S, int threads, double kernel_us)
+{
+    gl_sched_calibrate(&S->dev, &S->rep, threads, kernel_us, &S->machine, &S->cal);
+}
+
+int gl_sched_lab_close(gl_sched_lab *S, const gl_common *common)
+{
+    gl_trace_finish(&S->trace, common, &S->rep);
+    gl_device_close(&S->dev);
+    return gl_report_finish(&S->rep);
+}

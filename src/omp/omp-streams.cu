@@ -692,53 +692,42 @@ int main(int argc, char **argv)
         qsort(threads.v, (size_t)threads.n, sizeof(int), cmp_int);
     }
     omp_set_dynamic(0); /* a parallel region gets the threads it asks for, or the row says it did not */
-
-    gl_report rep;
-    gl_report_init(&rep, exp.name, &common);
-    gl_device dev;
-    gl_device_open(&dev, &common, &rep);
-    gl_sched_machine machine;
-    gl_sched_calibration cal;
+    gl_sched_lab S;
+    gl_sched_lab_open(&S, exp.name, &common);
     int shortest = kernel_us.v[0];
     for (int i = 1; i < kernel_us.n; i++) shortest = kernel_us.v[i] < shortest ? kernel_us.v[i] : shortest;
-    gl_sched_calibrate(&dev, &rep, BLOCK_THREADS, shortest, &machine, &cal);
+    gl_sched_lab_calibrate(&S, BLOCK_THREADS, shortest);
 
     gl_buf tlist = GL_BUF_INIT;
     for (int i = 0; i < threads.n; i++) gl_buf_printf(&tlist, "%s%d", i ? "," : "", threads.v[i]);
     printf("setup: S=%d streams x K=%d kernels of 1 block x %d threads; T=", streams, kernels, BLOCK_THREADS);
     for (int i = 0; i < kernel_us.n; i++) printf("%s%d", i ? "," : "", kernel_us.v[i]);
     printf(" us; OpenMP threads %s (%d cores); mode %s; C=%d connections\n", gl_buf_str(&tlist), omp_get_num_procs(),
-           mode_name(mode), machine.connections);
+           mode_name(mode), S.machine.connections);
     gl_buf_free(&tlist);
-
-    gl_trace trace;
-    gl_trace_init(&trace);
     for (int u = 0; u < kernel_us.n; u++) {
         double us = kernel_us.v[u];
         char table[64];
         snprintf(table, sizeof table, "kernels of %g us", us);
         baseline b = {NULL, NULL};
-        int first_row = rep.n_rows;
+        int first_row = S.rep.n_rows;
         if (mode == MODE_ALL || mode == MODE_DEPTH)
-            b.depth = run_row(MODE_DEPTH, 1, streams, kernels, us, &dev, &machine, &common, &rep, &trace, &b,
+            b.depth = run_row(MODE_DEPTH, 1, streams, kernels, us, &S.dev, &S.machine, &common, &S.rep, &S.trace, &b,
                               tolerance, table);
         if (mode == MODE_ALL || mode == MODE_BREADTH)
-            b.breadth = run_row(MODE_BREADTH, 1, streams, kernels, us, &dev, &machine, &common, &rep, &trace, &b,
-                                tolerance, table);
+            b.breadth = run_row(MODE_BREADTH, 1, streams, kernels, us, &S.dev, &S.machine, &common, &S.rep, &S.trace,
+                                &b, tolerance, table);
         for (int i = 0; i < threads.n; i++) {
             if (mode == MODE_ALL || mode == MODE_OMP)
-                run_row(MODE_OMP, threads.v[i], streams, kernels, us, &dev, &machine, &common, &rep, &trace, &b,
+                run_row(MODE_OMP, threads.v[i], streams, kernels, us, &S.dev, &S.machine, &common, &S.rep, &S.trace, &b,
                         tolerance, table);
             if (mode == MODE_ALL || mode == MODE_PER_THREAD)
-                run_row(MODE_PER_THREAD, threads.v[i], streams, kernels, us, &dev, &machine, &common, &rep, &trace,
-                        &b, tolerance, table);
+                run_row(MODE_PER_THREAD, threads.v[i], streams, kernels, us, &S.dev, &S.machine, &common, &S.rep,
+                        &S.trace, &b, tolerance, table);
         }
-        dispatch_finding(&rep, first_row, us);
+        dispatch_finding(&S.rep, first_row, us);
     }
-
-    gl_trace_finish(&trace, &common, &rep);
-    gl_device_close(&dev);
     free(kernel_us.v);
     free(threads.v);
-    return gl_report_finish(&rep);
+    return gl_sched_lab_close(&S, &common);
 }

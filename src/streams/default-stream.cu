@@ -680,24 +680,17 @@ int main(int argc, char **argv)
     gl_common common;
     gl_common_defaults(&common);
     gl_options_parse_or_exit(&exp, opts, GL_ARRAY_LEN(opts), &common, argc, argv);
-
-    gl_report rep;
-    gl_report_init(&rep, exp.name, &common);
-    gl_device dev;
-    gl_device_open(&dev, &common, &rep);
-    gl_sched_machine machine;
-    gl_sched_calibration cal;
-    gl_sched_calibrate(&dev, &rep, THREADS, kernel_us, &machine, &cal);
+    gl_sched_lab S;
+    gl_sched_lab_open(&S, exp.name, &common);
+    gl_sched_lab_calibrate(&S, THREADS, kernel_us);
     printf("setup: " DS_BUILD " build; pattern S=%d x 4 kernels of T=%g us; implicit probe A=B=%g us; C=%d "
            "connections\n",
-           streams, kernel_us, implicit_us, machine.connections);
+           streams, kernel_us, implicit_us, S.machine.connections);
 
-    null_stream_row(&rep);
-    gl_trace trace;
-    gl_trace_init(&trace);
+    null_stream_row(&S.rep);
 
     gl_sampler smp;
-    gl_device_sampler(&smp, &dev, &common);
+    gl_device_sampler(&smp, &S.dev, &common);
     gl_sampler_series(&smp, "model_makespan", "ms", 3, 0);
     gl_sampler_series(&smp, "makespan", "ms", 3, GL_SHOW_MIN | GL_SHOW_NOISE);
     gl_sampler_series(&smp, "model_peak", "kernels", 0, 0);
@@ -706,7 +699,7 @@ int main(int argc, char **argv)
     gl_sampler_series(&smp, "start_error", "us", 2, 0);
     for (int v = VAR_BLOCKING; v <= VAR_PER_THREAD; v++)
         if (variant == VAR_ALL || variant == v)
-            pattern_row(&dev, &common, &rep, &machine, &smp, &trace, v, streams, kernel_us, tolerance);
+            pattern_row(&S.dev, &common, &S.rep, &S.machine, &smp, &S.trace, v, streams, kernel_us, tolerance);
     gl_sampler_free(&smp);
 
     if (variant == VAR_ALL || variant == VAR_IMPLICIT) {
@@ -722,7 +715,7 @@ int main(int argc, char **argv)
         CUDA_CHECK(cudaDeviceGetLimit(&bufs.stack_bytes, cudaLimitStackSize));
         CUDA_CHECK(cudaDeviceSynchronize());
 
-        gl_device_sampler(&smp, &dev, &common);
+        gl_device_sampler(&smp, &S.dev, &common);
         gl_sampler_series(&smp, "call_duration", "us", 1, 0);
         gl_sampler_series(&smp, "a_duration", "us", 1, 0);
         gl_sampler_series(&smp, "b_after_a", "us", 1, 0);
@@ -733,7 +726,7 @@ int main(int argc, char **argv)
         gl_sampler_series(&smp, "model_host_b_after_a", "us", 1, GL_HIDE);
         for (int blocking = 0; blocking < 2; blocking++)
             for (int call = 0; call < N_CALLS; call++)
-                implicit_row(&dev, &common, &rep, &machine, &smp, &trace, &bufs, call, blocking, implicit_us,
+                implicit_row(&S.dev, &common, &S.rep, &S.machine, &smp, &S.trace, &bufs, call, blocking, implicit_us,
                              tolerance);
         gl_sampler_free(&smp);
 
@@ -742,8 +735,5 @@ int main(int argc, char **argv)
         CUDA_CHECK(cudaFreeHost(bufs.h_pinned));
         free(bufs.h_pageable);
     }
-
-    gl_trace_finish(&trace, &common, &rep);
-    gl_device_close(&dev);
-    return gl_report_finish(&rep);
+    return gl_sched_lab_close(&S, &common);
 }

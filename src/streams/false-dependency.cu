@@ -156,14 +156,9 @@ int main(int argc, char **argv)
     if (common.trace_path && (long long)streams * kernels * (1 + (long long)blocks) > 0x7FFFFFFFLL)
         gl_die(GL_EXIT_USAGE, "--trace with %d x %d kernels of %d blocks would record more than 2^31 blocks; use fewer",
                streams, kernels, blocks);
-
-    gl_report rep;
-    gl_report_init(&rep, exp.name, &common);
-    gl_device dev;
-    gl_device_open(&dev, &common, &rep);
-    gl_sched_machine machine;
-    gl_sched_calibration cal;
-    gl_sched_calibrate(&dev, &rep, threads, kernel_us, &machine, &cal);
+    gl_sched_lab S;
+    gl_sched_lab_open(&S, exp.name, &common);
+    gl_sched_lab_calibrate(&S, threads, kernel_us);
 
     gl_streamgrid g;
     memset(&g, 0, sizeof g);
@@ -173,29 +168,23 @@ int main(int argc, char **argv)
     g.threads = threads;
     g.kernel_us = kernel_us;
     g.per_block = common.trace_path != NULL; /* block records only when a trace will show them */
-    gl_streamgrid_create(&g, &machine, dev.tick_ns);
+    gl_streamgrid_create(&g, &S.machine, S.dev.tick_ns);
     printf("setup: S=%d streams x K=%d kernels x T=%g us, %d block(s) x %d threads (%d per SM, %d at once on the "
            "GPU); C=%d connections; resident-grid limit %d\n",
-           streams, kernels, kernel_us, blocks, threads, g.per_sm, g.per_sm * dev.sms, machine.connections,
-           machine.resident_grids);
+           streams, kernels, kernel_us, blocks, threads, g.per_sm, g.per_sm * S.dev.sms, S.machine.connections,
+           S.machine.resident_grids);
 
     /* The instrument check: span recording must not distort what it measures. */
-    span_cost_row(&g, &dev, &common, &rep, cost_kernels);
-
-    gl_trace trace;
-    gl_trace_init(&trace);
+    span_cost_row(&g, &S.dev, &common, &S.rep, cost_kernels);
     gl_sampler smp;
-    gl_device_sampler(&smp, &dev, &common);
+    gl_device_sampler(&smp, &S.dev, &common);
     gl_streamgrid_series(&smp, 0);
     for (int o = ORDER_DEPTH; o <= ORDER_BREADTH; o++) {
         if (order != ORDER_BOTH && order != o) continue;
         g.order = o;
-        gl_streamgrid_row(&g, &rep, &common, &smp, &trace, "makespan", gl_sched_order_name(o), tolerance);
+        gl_streamgrid_row(&g, &S.rep, &common, &smp, &S.trace, "makespan", gl_sched_order_name(o), tolerance);
     }
-
-    gl_trace_finish(&trace, &common, &rep);
     gl_sampler_free(&smp);
     gl_streamgrid_destroy(&g);
-    gl_device_close(&dev);
-    return gl_report_finish(&rep);
+    return gl_sched_lab_close(&S, &common);
 }

@@ -372,21 +372,14 @@ int main(int argc, char **argv)
         streams.v = default_streams;
         streams.n = GL_ARRAY_LEN(default_streams);
     }
-
-    gl_report rep;
-    gl_report_init(&rep, exp.name, &common);
-    gl_device dev;
-    gl_device_open(&dev, &common, &rep);
-    gl_sched_machine machine;
-    gl_sched_calibration cal;
-    gl_sched_calibrate(&dev, &rep, 32, kernel_us, &machine, &cal);
-    int C = machine.connections;
-    gl_trace trace;
-    gl_trace_init(&trace);
+    gl_sched_lab S;
+    gl_sched_lab_open(&S, exp.name, &common);
+    gl_sched_lab_calibrate(&S, 32, kernel_us);
+    int C = S.machine.connections;
 
     probe p;
     memset(&p, 0, sizeof p);
-    p.m = &machine;
+    p.m = &S.machine;
     gl_sched_program_init(&p.prog);
     gl_spans_create(&p.spans, 4096, 0, 0);
     CUDA_CHECK(cudaMalloc((void **)&p.d_sink, sizeof(unsigned long long)));
@@ -396,23 +389,20 @@ int main(int argc, char **argv)
         for (int blocking = 0; blocking < 2; blocking++)
             for (int idle = 0; idle < 2; idle++)
                 for (int legacy = 0; legacy < 2; legacy++)
-                    map_probe(&p, map_streams, blocking, idle, legacy, C, per_sm32, &rep);
-    if (part == PART_ALL || part == PART_DISPATCH) dispatch_rows(&p, &dev, &common, &rep, C, tolerance);
+                    map_probe(&p, map_streams, blocking, idle, legacy, C, per_sm32, &S.rep);
+    if (part == PART_ALL || part == PART_DISPATCH) dispatch_rows(&p, &S.dev, &common, &S.rep, C, tolerance);
     if (part == PART_ALL || part == PART_SWEEP)
         for (int i = 0; i < streams.n; i++)
-            grid_rows(&dev, &common, &rep, &machine, "sweep", streams.v[i], kernels, kernel_us, 0, order, tolerance,
-                      &trace);
+            grid_rows(&S.dev, &common, &S.rep, &S.machine, "sweep", streams.v[i], kernels, kernel_us, 0, order,
+                      tolerance, &S.trace);
     if (part == PART_ALL || part == PART_LEGACY)
-        grid_rows(&dev, &common, &rep, &machine, "legacy", legacy_streams, legacy_kernels, legacy_us, 1, order,
-                  tolerance, &trace);
-
-    gl_trace_finish(&trace, &common, &rep);
+        grid_rows(&S.dev, &common, &S.rep, &S.machine, "legacy", legacy_streams, legacy_kernels, legacy_us, 1, order,
+                  tolerance, &S.trace);
     gl_timeline_free(&p.tl);
     gl_timeline_free(&p.model_tl);
     gl_sched_program_free(&p.prog);
     gl_spans_destroy(&p.spans);
     CUDA_CHECK(cudaFree(p.d_sink));
     if (streams.v != default_streams) free(streams.v);
-    gl_device_close(&dev);
-    return gl_report_finish(&rep);
+    return gl_sched_lab_close(&S, &common);
 }

@@ -150,26 +150,23 @@ typedef struct grid {
     int per_sm;  /* blocks of this size that fit on one SM at once (the occupancy calculator) */
 } grid;
 
-/* What every part needs: the device, the model's machine, the options, the outputs. */
-typedef struct lab {
-    gl_device dev;            /* the GPU */
-    gl_sched_machine machine; /* calibrated once */
+/* What every part needs: the report, device, model's machine and trace, the options. */
+typedef struct events_lab {
+    gl_sched_lab S;           /* rows and claims, the GPU, the machine (calibrated once), --trace */
     const gl_common *common;  /* the common options */
-    gl_report *rep;           /* rows and claims */
-    gl_trace trace;           /* --trace */
     grid one;                 /* one block of THREADS: the kernels of every part but random */
     int streams, kernels;     /* S and K (random: K at most) */
     int streams_min, streams_max; /* random: the range of S */
     double kernel_us;         /* T */
     double tolerance;         /* of the makespan claims */
     double slack_ns;          /* two %globaltimer ticks */
-} lab;
+} events_lab;
 
 /* ---- a program on the GPU, sampled -------------------------------------------------- */
 
 /* One program run by schedrun, and what its runs showed beyond the run itself. */
 typedef struct run_ctx {
-    lab *L;
+    events_lab *L;
     gl_sched_run run;           /* streams, events, the last run and its simulation */
     const gl_sched_edge *edges; /* dependencies every run must keep (op indices); NULL: none */
     int n_edges;                /* how many */
@@ -182,14 +179,14 @@ typedef struct run_ctx {
 } run_ctx;
 
 /* Make the program's streams and events; timing: events that keep time. */
-static void run_open(run_ctx *x, lab *L, gl_sched_program *p, int timing)
+static void run_open(run_ctx *x, events_lab *L, gl_sched_program *p, int timing)
 {
     memset(x, 0, sizeof *x);
     x->L = L;
     x->worst_margin_ns = INFINITY;
     x->worst_bracket_ns = INFINITY;
     x->run.timed_events = timing;
-    gl_sched_run_create(&x->run, p, &L->machine, L->common->trace_path != NULL);
+    gl_sched_run_create(&x->run, p, &L->S.machine, L->common->trace_path != NULL);
     for (int s = 1; s < p->n_streams; s++) gl_nvtx_name_stream(x->run.stream[s], "stream %d", s - 1);
 }
 
@@ -204,9 +201,9 @@ static void check_edges(run_ctx *x)
 }
 
 /* A sampler from the common options with the pattern series declared. */
-static void pattern_sampler(lab *L, gl_sampler *smp)
+static void pattern_sampler(events_lab *L, gl_sampler *smp)
 {
-    gl_device_sampler(smp, &L->dev, L->common);
+    gl_device_sampler(smp, &L->S.dev, L->common);
     gl_sampler_series(smp, "model_makespan", "ms", 3, 0);
     gl_sampler_series(smp, "makespan", "ms", 3, GL_SHOW_MIN | GL_SHOW_NOISE);
     gl_sampler_series(smp, "model_peak", "kernels", 0, 0);
@@ -222,7 +219,7 @@ static void sample_pattern(gl_sample *s, void *arg)
     gl_sched_run *r = &x->run;
     gl_sched_run_once(r);
     check_edges(x);
-    double lasting = x->L->machine.dispatch_ns;
+    double lasting = x->L->S.machine.dispatch_ns;
     gl_sample_put(s, "model_makespan", r->sim.makespan_ns / 1e6);
     gl_sample_put(s, "makespan", r->tl.makespan_ns / 1e6);
     gl_sample_put(s, "model_peak", gl_timeline_peak_lasting(&r->model_tl, gl_filter_all, NULL, lasting));
@@ -239,27 +236,27 @@ static void sample_row(run_ctx *x, gl_sampler *smp, gl_row *row, gl_sample_fn fn
 }
 
 /* The data check every row makes: every kernel of every run ran its time and left its result. */
-static void check_complete(lab *L, gl_row *row, const run_ctx *x, const char *what)
+static void check_complete(events_lab *L, gl_row *row, const run_ctx *x, const char *what)
 {
     const gl_sched_run *r = &x->run;
-    gl_check(L->rep, row, r->runs_complete == r->runs,
+    gl_check(&L->S.rep, row, r->runs_complete == r->runs,
              "%s: %d of %d runs recorded all %d kernels, each ran its time (the shortest %.3f x its own), and left "
              "its result",
              what, r->runs_complete, r->runs, r->launches, r->shortest_ratio);
 }
 
 /* Draw or trace the last run and, beside it, its simulation. */
-static void show_run(lab *L, const run_ctx *x, const char *title, const gl_names *names)
+static void show_run(events_lab *L, const run_ctx *x, const char *title, const gl_names *names)
 {
     char t[160];
     snprintf(t, sizeof t, "%s (last run)", title);
-    gl_show_run(&L->trace, L->common, t, &x->run.tl, x->run.spans.h_spans, x->run.n_spans, names);
+    gl_show_run(&L->S.trace, L->common, t, &x->run.tl, x->run.spans.h_spans, x->run.n_spans, names);
     snprintf(t, sizeof t, "%s (model of the last run)", title);
-    gl_show_run(&L->trace, L->common, t, &x->run.model_tl, NULL, 0, names);
+    gl_show_run(&L->S.trace, L->common, t, &x->run.model_tl, NULL, 0, names);
 }
 
 /* Show the last run beside its model, and free what one row's run used. */
-static void run_close(lab *L, run_ctx *x, const char *title, const gl_names *names, gl_sampler *smp,
+static void run_close(events_lab *L, run_ctx *x, const char *title, const gl_names *names, gl_sampler *smp,
                       gl_sched_edge *edges, gl_sched_program *p)
 {
     show_run(L, x, title, names);
@@ -270,7 +267,7 @@ static void run_close(lab *L, run_ctx *x, const char *title, const gl_names *nam
 }
 
 /* Whether a median makespan is within --tolerance (plus the timer's slack) of the simulation's. */
-static int within_model(const lab *L, double makespan_ms, double model_ms)
+static int within_model(const events_lab *L, double makespan_ms, double model_ms)
 {
     return fabs(makespan_ms - model_ms) <= L->tolerance * model_ms + L->slack_ns / 1e6;
 }
@@ -325,7 +322,7 @@ static void build_fan_out(gl_sched_program *p, const grid *k, int S, int K, doub
 typedef void (*pattern_fn)(gl_sched_program *p, const grid *k, int S, int K, double T_ns);
 
 /* The claims of a pattern: every edge held, the peak is the model's, the makespan near the model's. */
-static void pattern_claims(lab *L, gl_row *row, const run_ctx *x, const char *name, const char *edge_text)
+static void pattern_claims(events_lab *L, gl_row *row, const run_ctx *x, const char *name, const char *edge_text)
 {
     gl_stats mk = gl_row_find(row, "makespan")->stats, model_mk = gl_row_find(row, "model_makespan")->stats;
     gl_stats peak = gl_row_find(row, "peak_concurrency")->stats, model_peak = gl_row_find(row, "model_peak")->stats;
@@ -335,19 +332,20 @@ static void pattern_claims(lab *L, gl_row *row, const run_ctx *x, const char *na
     snprintf(text, sizeof text, "%s: %s", name, edge_text);
     snprintf(what, sizeof what, "edge checks (%d edges x %d runs; smallest margin %.3f us)", x->n_edges,
              x->run.runs, x->worst_margin_ns / 1e3);
-    gl_claim_every(L->rep, row, GL_CLAIM_ORDERING, text, x->held, x->checked, what, "the program has no event edges");
+    gl_claim_every(&L->S.rep, row, GL_CLAIM_ORDERING, text, x->held, x->checked, what,
+                   "the program has no event edges");
     snprintf(text, sizeof text, "%s: everything else overlaps: peak concurrency is the simulation's %.0f kernels", name,
              model_peak.median);
-    gl_claim_fact(L->rep, row, GL_CLAIM_TIMING, lround(peak.median) == lround(model_peak.median), text,
+    gl_claim_fact(&L->S.rep, row, GL_CLAIM_TIMING, lround(peak.median) == lround(model_peak.median), text,
                   "measured median over %d runs %.0f, range %.0f..%.0f; simulated range %.0f..%.0f", peak.n,
                   peak.median, peak.min, peak.max, model_peak.min, model_peak.max);
     snprintf(text, sizeof text, "%s: makespan matches the simulation", name);
-    gl_claim_near(L->rep, row, GL_CLAIM_TIMING, text, model_mk.median, mk.median, L->tolerance, L->slack_ns / 1e6,
+    gl_claim_near(&L->S.rep, row, GL_CLAIM_TIMING, text, model_mk.median, mk.median, L->tolerance, L->slack_ns / 1e6,
                   "ms");
 }
 
 /* Run a fan-in or fan-out program as a row of table "pattern", with its claims. */
-static void pattern_part(lab *L, const char *variant, pattern_fn build, const char *edge_text)
+static void pattern_part(events_lab *L, const char *variant, pattern_fn build, const char *edge_text)
 {
     gl_sched_program p;
     gl_sched_program_init(&p);
@@ -358,11 +356,11 @@ static void pattern_part(lab *L, const char *variant, pattern_fn build, const ch
     x.n_edges = gl_sched_edges(&p, GL_SCHED_EDGE_EVENT, &edges);
     x.edges = edges;
 
-    gl_row *row = gl_report_row(L->rep, "pattern", variant);
+    gl_row *row = gl_report_row(&L->S.rep, "pattern", variant);
     gl_row_param_num(row, "streams", "", 0, L->streams);
     gl_row_param_num(row, "kernels", "", 0, L->kernels);
     gl_row_param_num(row, "kernel_us", "", -1, L->kernel_us);
-    gl_row_param_num(row, "connections", "", 0, L->machine.connections);
+    gl_row_param_num(row, "connections", "", 0, L->S.machine.connections);
     gl_row_param_num(row, "edges", "", 0, x.n_edges);
     gl_row_param(row, "textbook", "2*K*T = 2*%d*%g us", L->kernels, L->kernel_us);
     gl_sampler smp;
@@ -373,7 +371,7 @@ static void pattern_part(lab *L, const char *variant, pattern_fn build, const ch
     pattern_claims(L, row, &x, name, edge_text);
     gl_names names = {"k%d", NULL, NULL, "stream %d", NULL, NULL, L->kernels};
     char title[96];
-    snprintf(title, sizeof title, "%s C=%d", name, L->machine.connections);
+    snprintf(title, sizeof title, "%s C=%d", name, L->S.machine.connections);
     run_close(L, &x, title, &names, &smp, edges, &p);
 }
 
@@ -526,7 +524,7 @@ typedef struct dag_summary {
 } dag_summary;
 
 /* Run one DAG as a row of table "dag"; the diamond (index -1) makes its own claims. */
-static void dag_row(lab *L, const dag *g, const char *variant, int index, dag_summary *sum)
+static void dag_row(events_lab *L, const dag *g, const char *variant, int index, dag_summary *sum)
 {
     gl_sched_program p;
     gl_sched_program_init(&p);
@@ -538,12 +536,12 @@ static void dag_row(lab *L, const dag *g, const char *variant, int index, dag_su
     x.n_edges = n_edges;
     double critical = dag_critical_ns(g);
 
-    gl_row *row = gl_report_row(L->rep, "dag", variant);
+    gl_row *row = gl_report_row(&L->S.rep, "dag", variant);
     gl_row_param_num(row, "streams", "", 0, g->streams);
     gl_row_param_num(row, "kernels", "", 0, g->n);
     gl_row_param_num(row, "edges", "", 0, n_edges);
     gl_row_param_num(row, "waits", "", 0, waits);
-    gl_row_param_num(row, "connections", "", 0, L->machine.connections);
+    gl_row_param_num(row, "connections", "", 0, L->S.machine.connections);
     gl_row_number(row, "critical_path", "ms", 3, 0, critical / 1e6);
     gl_sampler smp;
     pattern_sampler(L, &smp);
@@ -577,12 +575,12 @@ static void dag_row(lab *L, const dag *g, const char *variant, int index, dag_su
     }
     gl_names names = {"n%d", NULL, NULL, "stream %d", NULL, NULL, g->n};
     char title[96];
-    snprintf(title, sizeof title, "%s C=%d", variant, L->machine.connections);
+    snprintf(title, sizeof title, "%s C=%d", variant, L->S.machine.connections);
     run_close(L, &x, title, &names, &smp, edges, &p);
 }
 
 /* The diamond, then --dags random DAGs, and the claims over all of them. */
-static void dag_part(lab *L, int n_dags)
+static void dag_part(events_lab *L, int n_dags)
 {
     dag g;
     dag_summary sum;
@@ -599,23 +597,24 @@ static void dag_part(lab *L, int n_dags)
         dag_free(&g);
     }
 
-    gl_row *row = gl_report_row(L->rep, "dag", "all random");
+    gl_row *row = gl_report_row(&L->S.rep, "dag", "all random");
     gl_row_param_num(row, "dags", "", 0, sum.dags);
     gl_row_param(row, "seed", "%llu", L->common->seed);
     gl_row_number(row, "worst_model_error", "%", 1, 0, 100 * sum.worst_error);
-    gl_check(L->rep, row, sum.runs_complete == sum.runs,
-             "%d random DAGs: %d of %d runs recorded all their kernels, each ran its time, and left its result", sum.dags,
-             sum.runs_complete, sum.runs);
+    gl_check(&L->S.rep, row, sum.runs_complete == sum.runs,
+             "%d random DAGs: %d of %d runs recorded all their kernels, each ran its time, and left its result",
+             sum.dags, sum.runs_complete, sum.runs);
     char text[192], what[192];
     snprintf(text, sizeof text, "%d random DAGs: every dependency edge (event waits and stream order) holds in every run",
              sum.dags);
     snprintf(what, sizeof what, "edge checks over all DAGs and runs (smallest margin %.3f us, in dag %d)",
              sum.worst_margin_ns / 1e3, sum.worst_margin_dag);
-    gl_claim_every(L->rep, row, GL_CLAIM_ORDERING, text, sum.held, sum.checked, what, "the DAGs have no dependencies");
+    gl_claim_every(&L->S.rep, row, GL_CLAIM_ORDERING, text, sum.held, sum.checked, what,
+                   "the DAGs have no dependencies");
     snprintf(text, sizeof text, "%d random DAGs: the makespan is within %.0f%% of the simulation's in every DAG",
              sum.dags, 100 * L->tolerance);
     snprintf(what, sizeof what, "DAGs (worst: dag %d, %.1f%% off)", sum.worst_error_dag, 100 * sum.worst_error);
-    gl_claim_every(L->rep, row, GL_CLAIM_TIMING, text, sum.within, sum.dags, what, "no DAGs");
+    gl_claim_every(&L->S.rep, row, GL_CLAIM_TIMING, text, sum.within, sum.dags, what, "no DAGs");
 }
 
 /* ---- random: programs nobody picked, one row each (make validate-model) ---------------------- */
@@ -706,7 +705,7 @@ static int spec_kernels(const program_spec *ps)
  * 128. T, then K, shrink until the kernels take at most RANDOM_WORK_NS end
  * to end, so that even one queue (C=1) runs a program in tens of ms. d is
  * left at the draws that build the program. */
-static void random_spec(const lab *L, unsigned long long seed, program_spec *ps, draws *d)
+static void random_spec(const events_lab *L, unsigned long long seed, program_spec *ps, draws *d)
 {
     draws_init(d, seed);
     memset(ps, 0, sizeof *ps);
@@ -872,7 +871,7 @@ typedef struct random_summary {
 } random_summary;
 
 /* Run the program of seed --seed + index as a row of table "random", with its claims. */
-static void random_row(lab *L, int index, random_summary *sum)
+static void random_row(events_lab *L, int index, random_summary *sum)
 {
     program_spec ps;
     draws d;
@@ -893,14 +892,14 @@ static void random_row(lab *L, int index, random_summary *sum)
         records += p.ops[i].kind == GL_SCHED_RECORD;
     }
 
-    gl_row *row = gl_report_row(L->rep, "random", kind_name[ps.kind]);
+    gl_row *row = gl_report_row(&L->S.rep, "random", kind_name[ps.kind]);
     gl_row_param(row, "seed", "%llu", ps.seed);
     gl_row_param_num(row, "streams", "", 0, ps.streams);
     gl_row_param_num(row, "kernels", "", 0, launches);
     gl_row_param_num(row, "kernel_us", "", 1, ps.kernel_ns / 1e3);
     gl_row_param_num(row, "blocks", "", 0, ps.k.blocks);
     gl_row_param_num(row, "threads", "", 0, ps.k.threads);
-    gl_row_param_num(row, "connections", "", 0, L->machine.connections);
+    gl_row_param_num(row, "connections", "", 0, L->S.machine.connections);
     gl_row_param_num(row, "records", "", 0, records);
     gl_row_param_num(row, "waits", "", 0, waits);
     gl_row_param_num(row, "legacy", "", 0, legacy);
@@ -927,13 +926,13 @@ static void random_row(lab *L, int index, random_summary *sum)
     }
     gl_names names = {"n%d", NULL, NULL, NULL, random_track, &ps.streams, 0};
     char title[128];
-    snprintf(title, sizeof title, "%s C=%d", name, L->machine.connections);
+    snprintf(title, sizeof title, "%s C=%d", name, L->S.machine.connections);
     run_close(L, &x, title, &names, &smp, edges, &p);
 }
 
 /* --programs random programs, one row each, then one line over them: the
  * bounds over a population are validate-model's to judge, not a claim here. */
-static void random_part(lab *L, int programs)
+static void random_part(events_lab *L, int programs)
 {
     random_summary sum;
     memset(&sum, 0, sizeof sum);
@@ -941,7 +940,7 @@ static void random_part(lab *L, int programs)
     printf("random: %d programs from seed %llu at C=%d: makespan within %.0f%% of the simulation in %d, peak "
            "concurrency equal in %d, every edge held in every run in %d (worst makespan: seed %llu, %.1f%% off); "
            "make validate-model judges such programs as a population\n",
-           sum.programs, L->common->seed, L->machine.connections, 100 * L->tolerance, sum.within, sum.peak_equal,
+           sum.programs, L->common->seed, L->S.machine.connections, 100 * L->tolerance, sum.within, sum.peak_equal,
            sum.edges_all_held, sum.worst_seed, 100 * sum.worst_error);
 }
 
@@ -950,7 +949,7 @@ static void random_part(lab *L, int programs)
 /* A chain of COST_CHAIN kernels, each after the one before: in one stream by
  * stream order (events 0), through a record and a wait in the same stream,
  * or handed between two streams (cross 1). */
-static void build_chain(lab *L, gl_sched_program *p, int events, int cross)
+static void build_chain(events_lab *L, gl_sched_program *p, int events, int cross)
 {
     int st[2];
     new_streams(p, st, cross ? 2 : 1);
@@ -1004,7 +1003,7 @@ static void sample_cost(gl_sample *s, void *arg)
 }
 
 /* The chains, with and without events and timing; each event row's added gap against stream order. */
-static void cost_part(lab *L)
+static void cost_part(events_lab *L)
 {
     static const struct {
         const char *variant; /* the row */
@@ -1024,14 +1023,14 @@ static void cost_part(lab *L)
         x.n_edges = gl_sched_edges(&p, GL_SCHED_EDGE_EVENT, &edges);
         x.edges = edges;
 
-        gl_row *row = gl_report_row(L->rep, "cost", chains[c].variant);
+        gl_row *row = gl_report_row(&L->S.rep, "cost", chains[c].variant);
         gl_row_param(row, "events", "%s", chains[c].events ? "record+wait" : "none");
         gl_row_param(row, "timing", "%s", chains[c].events ? (chains[c].timing ? "on" : "off") : "-");
         gl_row_param_num(row, "streams", "", 0, chains[c].cross ? 2 : 1);
         gl_row_param_num(row, "kernels", "", 0, COST_CHAIN);
         gl_row_param_num(row, "kernel_us", "", -1, COST_KERNEL_US);
         gl_sampler smp;
-        gl_device_sampler(&smp, &L->dev, L->common);
+        gl_device_sampler(&smp, &L->S.dev, L->common);
         gl_sampler_series(&smp, "launch_host", "us", 2, 0);
         if (chains[c].events) {
             gl_sampler_series(&smp, "record_host", "us", 2, GL_SHOW_MIN);
@@ -1052,7 +1051,7 @@ static void cost_part(lab *L)
             snprintf(text, sizeof text, "%s: each kernel starts after the one its wait names has ended (in every run)",
                      range);
             snprintf(what, sizeof what, "edge checks (smallest margin %.3f us)", x.worst_margin_ns / 1e3);
-            gl_claim_every(L->rep, row, GL_CLAIM_ORDERING, text, x.held, x.checked, what, "no event edges");
+            gl_claim_every(&L->S.rep, row, GL_CLAIM_ORDERING, text, x.held, x.checked, what, "no event edges");
         }
         gl_names names = {"k%d", NULL, NULL, "stream %d", NULL, NULL, COST_CHAIN};
         run_close(L, &x, range, &names, &smp, edges, &p);
@@ -1104,7 +1103,7 @@ static void sample_accuracy(gl_sample *s, void *arg)
 }
 
 /* Each region length, queued behind a holding kernel and on an idle stream. */
-static void accuracy_part(lab *L)
+static void accuracy_part(events_lab *L)
 {
     for (int i = 0; i < GL_ARRAY_LEN(REGION_US); i++) {
         if (L->common->quick && REGION_US[i] > 1000) continue;
@@ -1128,12 +1127,12 @@ static void accuracy_part(lab *L)
 
             char variant[64];
             snprintf(variant, sizeof variant, "%g us %s", REGION_US[i], held ? "queued" : "idle");
-            gl_row *row = gl_report_row(L->rep, "accuracy", variant);
+            gl_row *row = gl_report_row(&L->S.rep, "accuracy", variant);
             gl_row_param_num(row, "region_us", "", -1, REGION_US[i]);
             gl_row_param_num(row, "kernels", "", 0, REGION_KERNELS);
             gl_row_param(row, "stream", "%s", held ? "held by a 200 us kernel" : "idle");
             gl_sampler smp;
-            gl_device_sampler(&smp, &L->dev, L->common);
+            gl_device_sampler(&smp, &L->S.dev, L->common);
             gl_sampler_series(&smp, "event_time", "us", 3, GL_SHOW_NOISE);
             gl_sampler_series(&smp, "span_time", "us", 3, 0);
             gl_sampler_series(&smp, "difference", "us", 3, GL_SHOW_MIN);
@@ -1150,7 +1149,7 @@ static void accuracy_part(lab *L)
                      "%s: cudaEventElapsedTime is never shorter than the region's span, less %.2f us of resolution",
                      range, (EVENT_RESOLUTION_NS + L->slack_ns) / 1e3);
             snprintf(what, sizeof what, "runs (smallest event - span %.3f us)", x.worst_bracket_ns / 1e3);
-            gl_claim_every(L->rep, row, GL_CLAIM_ORDERING, text, x.bracketed, x.bracket_runs, what, "no runs");
+            gl_claim_every(&L->S.rep, row, GL_CLAIM_ORDERING, text, x.bracketed, x.bracket_runs, what, "no runs");
             gl_names names = {NULL, region_label, NULL, "stream %d", NULL, NULL, REGION_KERNELS + 1};
             show_run(L, &x, range, &names);
             gl_sampler_free(&smp);
@@ -1207,40 +1206,35 @@ int main(int argc, char **argv)
     if (streams_min > streams_max)
         gl_die(GL_EXIT_USAGE, "--streams-min %d is more than --streams-max %d", streams_min, streams_max);
 
-    gl_report rep;
-    gl_report_init(&rep, exp.name, &common);
-    lab L;
+    events_lab L;
     memset(&L, 0, sizeof L);
+    gl_sched_lab_open(&L.S, exp.name, &common);
     L.common = &common;
-    L.rep = &rep;
     L.streams = streams;
     L.kernels = kernels;
     L.kernel_us = kernel_us;
     L.tolerance = tolerance;
     L.streams_min = streams_min;
     L.streams_max = streams_max;
-    gl_device_open(&L.dev, &common, &rep);
     L.one.blocks = 1;
     L.one.threads = THREADS;
     L.one.per_sm = gl_work_blocks_per_sm(THREADS);
     if (L.one.per_sm < 1)
         gl_no_gpu("a block of %d threads of the work kernel does not fit on an SM of this GPU", THREADS);
-    L.slack_ns = 2 * L.dev.tick_ns;
+    L.slack_ns = 2 * L.S.dev.tick_ns;
     /* Random programs' T spans a range: the dispatch gap is measured at its middle (geometric). */
     double calibration_us = part == PART_RANDOM ? sqrt(random_min_us(kernel_us) * kernel_us) : kernel_us;
-    gl_sched_calibration cal;
-    gl_sched_calibrate(&L.dev, &rep, THREADS, calibration_us, &L.machine, &cal);
-    gl_trace_init(&L.trace);
+    gl_sched_lab_calibrate(&L.S, THREADS, calibration_us);
     if (part == PART_RANDOM)
         printf("setup: %d random programs from seed %llu (kinds fan-in, fan-out, dag, cross, legacy by seed mod 5): "
                "S=%d..%d streams, K=1..%d, T=%g..%g us, 1 block of 32..256 threads or 2..16 blocks of 64 or 128; "
                "C=%d connections\n",
                programs, common.seed, streams_min, streams_max, kernels, random_min_us(kernel_us), kernel_us,
-               L.machine.connections);
+               L.S.machine.connections);
     else
         printf("setup: S=%d streams x K=%d kernels x T=%g us, 1 block x %d threads each; C=%d connections; %d random "
                "DAGs of %d kernels from seed %llu\n",
-               streams, kernels, kernel_us, THREADS, L.machine.connections, dags, streams * kernels, common.seed);
+               streams, kernels, kernel_us, THREADS, L.S.machine.connections, dags, streams * kernels, common.seed);
 
     if (part == PART_ALL || part == PART_FAN_IN)
         pattern_part(&L, "fan-in", build_fan_in, kind_edges[KIND_FAN_IN]);
@@ -1250,7 +1244,5 @@ int main(int argc, char **argv)
     if (part == PART_ALL || part == PART_ACCURACY) accuracy_part(&L);
     if (part == PART_RANDOM) random_part(&L, programs);
 
-    gl_trace_finish(&L.trace, &common, &rep);
-    gl_device_close(&L.dev);
-    return gl_report_finish(&rep);
+    return gl_sched_lab_close(&L.S, &common);
 }
