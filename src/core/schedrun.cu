@@ -206,3 +206,48 @@ void gl_sched_run_destroy(gl_sched_run *r)
     free(r->call_ns);
     free(r->return_ns);
 }
+
+/* ---- a program's runs as a row ------------------------------------------------------------ */
+
+void gl_sched_run_series(gl_sampler *smp)
+{
+    gl_sampler_series(smp, "model_makespan", "ms", 3, 0);
+    gl_sampler_series(smp, "makespan", "ms", 3, GL_SHOW_MIN | GL_SHOW_NOISE);
+    gl_sampler_series(smp, "model_peak", "kernels", 0, 0);
+    gl_sampler_series(smp, "peak_concurrency", "kernels", 0, 0);
+    gl_sampler_series(smp, "start_error", "us", 2, 0);
+}
+
+void gl_sched_run_put(gl_sample *s, const gl_sched_run *r, double lasting_ns)
+{
+    gl_sample_put(s, "model_makespan", r->sim.makespan_ns / 1e6);
+    gl_sample_put(s, "makespan", r->tl.makespan_ns / 1e6);
+    gl_sample_put(s, "model_peak", gl_timeline_peak_lasting(&r->model_tl, gl_filter_all, NULL, lasting_ns));
+    gl_sample_put(s, "peak_concurrency", gl_timeline_peak_lasting(&r->tl, gl_filter_all, NULL, lasting_ns));
+    gl_sample_put(s, "start_error", r->errors.start_median_ns / 1e3);
+}
+
+void gl_sched_run_claims(gl_report *rep, gl_row *row, const char *peak_prefix, const char *makespan_prefix,
+                         double tolerance, double slack_ns)
+{
+    gl_stats mk = gl_row_find(row, "makespan")->stats, model_mk = gl_row_find(row, "model_makespan")->stats;
+    gl_stats peak = gl_row_find(row, "peak_concurrency")->stats, model_peak = gl_row_find(row, "model_peak")->stats;
+    gl_row_number(row, "model_error", "%", 1, 0, 100 * (mk.median - model_mk.median) / model_mk.median);
+    char text[256];
+    snprintf(text, sizeof text, "%s peak concurrency is the simulation's %.0f kernels", peak_prefix, model_peak.median);
+    gl_claim_fact(rep, row, GL_CLAIM_TIMING, lround(peak.median) == lround(model_peak.median), text,
+                  "measured median over %d runs %.0f, range %.0f..%.0f; simulated range %.0f..%.0f", peak.n,
+                  peak.median, peak.min, peak.max, model_peak.min, model_peak.max);
+    snprintf(text, sizeof text, "%s makespan matches the simulation", makespan_prefix);
+    gl_claim_near(rep, row, GL_CLAIM_TIMING, text, model_mk.median, mk.median, tolerance, slack_ns / 1e6, "ms");
+}
+
+void gl_sched_run_show(gl_trace *t, const gl_common *common, const gl_sched_run *r, const char *title,
+                       const gl_names *names)
+{
+    char name[224];
+    snprintf(name, sizeof name, "%s (last run)", title);
+    gl_show_run(t, common, name, &r->tl, r->spans.h_spans, r->n_spans, names);
+    snprintf(name, sizeof name, "%s (model of the last run)", title);
+    gl_show_run(t, common, name, &r->model_tl, NULL, 0, names);
+}

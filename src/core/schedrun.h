@@ -28,6 +28,7 @@
 #define GL_SCHEDRUN_H
 
 #include "gl_cuda.h"
+#include "trace.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -82,6 +83,24 @@ void gl_sched_run_end(gl_sched_run *r);
 /* One whole run with a single host thread: begin, thread 0, end. */
 void gl_sched_run_once(gl_sched_run *r);
 void gl_sched_run_destroy(gl_sched_run *r);
+
+/* ---- a program's runs as a row: what every scheduling experiment samples and claims ---------- */
+
+/* Declare the series gl_sched_run_put fills: model_makespan and makespan (ms; min and noise shown),
+ * model_peak and peak_concurrency (kernels), start_error (us, the median over kernels). */
+void gl_sched_run_series(gl_sampler *smp);
+/* One run's samples of those series, from the run just made; kernels count as together when they
+ * overlap for at least lasting_ns (the dispatch gap, so that a kernel starting as another ends does not). */
+void gl_sched_run_put(gl_sample *s, const gl_sched_run *r, double lasting_ns);
+/* A row sampled with those series: its model_error value (%), then the two claims, named by the
+ * caller's prefix: "<peak_prefix> peak concurrency is the simulation's N kernels" (the medians, equal)
+ * and "<makespan_prefix> makespan matches the simulation" (within tolerance plus slack_ns). */
+void gl_sched_run_claims(gl_report *rep, gl_row *row, const char *peak_prefix, const char *makespan_prefix,
+                         double tolerance, double slack_ns);
+/* Show the last run and, beside it, its simulation, as --timeline and --trace ask: "<title> (last run)"
+ * and "<title> (model of the last run)". */
+void gl_sched_run_show(gl_trace *t, const gl_common *common, const gl_sched_run *r, const char *title,
+                       const gl_names *names);
 
 /* The measured interval of the kernel issued by op (its span slot), or NULL. */
 const gl_interval *gl_sched_run_kernel(const gl_sched_run *r, int op);

@@ -235,12 +235,8 @@ static void pattern_sample(gl_sample *smp, void *arg)
     gl_sched_run *r = &c->run;
     gl_sched_run_once(r);
     c->runs++;
-    gl_sample_put(smp, "model_makespan", r->sim.makespan_ns / 1e6);
-    gl_sample_put(smp, "makespan", r->tl.makespan_ns / 1e6);
-    gl_sample_put(smp, "model_peak", gl_timeline_peak_lasting(&r->model_tl, gl_filter_all, NULL, c->lasting_ns));
-    gl_sample_put(smp, "peak_concurrency", gl_timeline_peak_lasting(&r->tl, gl_filter_all, NULL, c->lasting_ns));
+    gl_sched_run_put(smp, r, c->lasting_ns);
     gl_sample_put(smp, "issue", (r->return_ns[c->prog.n_ops - 1] - r->t0_ns) / 1e3);
-    gl_sample_put(smp, "start_error", r->errors.start_median_ns / 1e3);
 
     if (c->n_edges > 0) {
         gl_sched_edge_check m = gl_sched_edges_hold(&c->prog, c->edges, c->n_edges, &r->tl, c->slack_ns);
@@ -279,18 +275,10 @@ static void pattern_claims(pattern_case *c, gl_report *rep, gl_row *row, const c
              "%s S=%d: %d of %d runs recorded all %d kernels, each ran its %g us (shortest %.3f of its time), and "
              "left its result",
              variant, S, r->runs_complete, r->runs, r->launches, T_us, r->shortest_ratio);
-    gl_stats mk = gl_row_find(row, "makespan")->stats, model_mk = gl_row_find(row, "model_makespan")->stats;
-    gl_stats peak = gl_row_find(row, "peak_concurrency")->stats, model_peak = gl_row_find(row, "model_peak")->stats;
     gl_stats err = gl_row_find(row, "start_error")->stats;
-    gl_row_number(row, "model_error", "%", 1, 0, 100 * (mk.median - model_mk.median) / model_mk.median);
     char text[224];
-    snprintf(text, sizeof text, "%s S=%d makespan matches the simulation", variant, S);
-    gl_claim_near(rep, row, GL_CLAIM_TIMING, text, model_mk.median, mk.median, tolerance, 2 * tick_ns / 1e6, "ms");
-    snprintf(text, sizeof text, "%s S=%d peak concurrency is the simulation's %.0f kernels", variant, S,
-             model_peak.median);
-    gl_claim_fact(rep, row, GL_CLAIM_TIMING, lround(peak.median) == lround(model_peak.median), text,
-                  "measured median over %d runs %.0f, range %.0f..%.0f; simulated range %.0f..%.0f", peak.n,
-                  peak.median, peak.min, peak.max, model_peak.min, model_peak.max);
+    snprintf(text, sizeof text, "%s S=%d", variant, S);
+    gl_sched_run_claims(rep, row, text, text, tolerance, 2 * tick_ns);
     snprintf(text, sizeof text, "%s S=%d kernels start where the simulation puts them (median error <= 5%% of T)",
              variant, S);
     gl_claim_at_most(rep, row, GL_CLAIM_TIMING, text, err.median, 0.05 * T_us, "us");
@@ -373,10 +361,8 @@ static void pattern_row(const gl_device *dev, const gl_common *common, gl_report
 
     gl_names names = {"kernel_%d", NULL, NULL, NULL, name_track, &c.names, 0};
     char title[128];
-    snprintf(title, sizeof title, "%s S=%d C=%d (last run)", name, S, m->connections);
-    gl_show_run(trace, common, title, &c.run.tl, c.run.spans.h_spans, c.run.n_spans, &names);
-    snprintf(title, sizeof title, "%s S=%d C=%d (model of the last run)", name, S, m->connections);
-    gl_show_run(trace, common, title, &c.run.model_tl, NULL, 0, &names);
+    snprintf(title, sizeof title, "%s S=%d C=%d", name, S, m->connections);
+    gl_sched_run_show(trace, common, &c.run, title, &names);
 
     gl_sched_run_destroy(&c.run);
     gl_sched_program_free(&c.prog);
@@ -691,12 +677,8 @@ int main(int argc, char **argv)
 
     gl_sampler smp;
     gl_device_sampler(&smp, &S.dev, &common);
-    gl_sampler_series(&smp, "model_makespan", "ms", 3, 0);
-    gl_sampler_series(&smp, "makespan", "ms", 3, GL_SHOW_MIN | GL_SHOW_NOISE);
-    gl_sampler_series(&smp, "model_peak", "kernels", 0, 0);
-    gl_sampler_series(&smp, "peak_concurrency", "kernels", 0, 0);
+    gl_sched_run_series(&smp);
     gl_sampler_series(&smp, "issue", "us", 1, 0);
-    gl_sampler_series(&smp, "start_error", "us", 2, 0);
     for (int v = VAR_BLOCKING; v <= VAR_PER_THREAD; v++)
         if (variant == VAR_ALL || variant == v)
             pattern_row(&S.dev, &common, &S.rep, &S.machine, &smp, &S.trace, v, streams, kernel_us, tolerance);

@@ -204,11 +204,7 @@ static void check_edges(run_ctx *x)
 static void pattern_sampler(events_lab *L, gl_sampler *smp)
 {
     gl_device_sampler(smp, &L->S.dev, L->common);
-    gl_sampler_series(smp, "model_makespan", "ms", 3, 0);
-    gl_sampler_series(smp, "makespan", "ms", 3, GL_SHOW_MIN | GL_SHOW_NOISE);
-    gl_sampler_series(smp, "model_peak", "kernels", 0, 0);
-    gl_sampler_series(smp, "peak_concurrency", "kernels", 0, 0);
-    gl_sampler_series(smp, "start_error", "us", 2, 0);
+    gl_sched_run_series(smp);
 }
 
 /* One run of a pattern or DAG: makespans, peaks (kernels together for at
@@ -219,12 +215,7 @@ static void sample_pattern(gl_sample *s, void *arg)
     gl_sched_run *r = &x->run;
     gl_sched_run_once(r);
     check_edges(x);
-    double lasting = x->L->S.machine.dispatch_ns;
-    gl_sample_put(s, "model_makespan", r->sim.makespan_ns / 1e6);
-    gl_sample_put(s, "makespan", r->tl.makespan_ns / 1e6);
-    gl_sample_put(s, "model_peak", gl_timeline_peak_lasting(&r->model_tl, gl_filter_all, NULL, lasting));
-    gl_sample_put(s, "peak_concurrency", gl_timeline_peak_lasting(&r->tl, gl_filter_all, NULL, lasting));
-    gl_sample_put(s, "start_error", r->errors.start_median_ns / 1e3);
+    gl_sched_run_put(s, r, x->L->S.machine.dispatch_ns);
 }
 
 /* Sample x under an NVTX range into row, with the series smp declares. */
@@ -245,21 +236,11 @@ static void check_complete(events_lab *L, gl_row *row, const run_ctx *x, const c
              what, r->runs_complete, r->runs, r->launches, r->shortest_ratio);
 }
 
-/* Draw or trace the last run and, beside it, its simulation. */
-static void show_run(events_lab *L, const run_ctx *x, const char *title, const gl_names *names)
-{
-    char t[160];
-    snprintf(t, sizeof t, "%s (last run)", title);
-    gl_show_run(&L->S.trace, L->common, t, &x->run.tl, x->run.spans.h_spans, x->run.n_spans, names);
-    snprintf(t, sizeof t, "%s (model of the last run)", title);
-    gl_show_run(&L->S.trace, L->common, t, &x->run.model_tl, NULL, 0, names);
-}
-
 /* Show the last run beside its model, and free what one row's run used. */
 static void run_close(events_lab *L, run_ctx *x, const char *title, const gl_names *names, gl_sampler *smp,
                       gl_sched_edge *edges, gl_sched_program *p)
 {
-    show_run(L, x, title, names);
+    gl_sched_run_show(&L->S.trace, L->common, &x->run, title, names);
     gl_sampler_free(smp);
     gl_sched_run_destroy(&x->run);
     free(edges);
@@ -324,24 +305,16 @@ typedef void (*pattern_fn)(gl_sched_program *p, const grid *k, int S, int K, dou
 /* The claims of a pattern: every edge held, the peak is the model's, the makespan near the model's. */
 static void pattern_claims(events_lab *L, gl_row *row, const run_ctx *x, const char *name, const char *edge_text)
 {
-    gl_stats mk = gl_row_find(row, "makespan")->stats, model_mk = gl_row_find(row, "model_makespan")->stats;
-    gl_stats peak = gl_row_find(row, "peak_concurrency")->stats, model_peak = gl_row_find(row, "model_peak")->stats;
-    gl_row_number(row, "model_error", "%", 1, 0, 100 * (mk.median - model_mk.median) / model_mk.median);
-    char text[256], what[160];
+    char text[256], what[160], overlaps[160], prefix[96];
     check_complete(L, row, x, name);
     snprintf(text, sizeof text, "%s: %s", name, edge_text);
     snprintf(what, sizeof what, "edge checks (%d edges x %d runs; smallest margin %.3f us)", x->n_edges,
              x->run.runs, x->worst_margin_ns / 1e3);
     gl_claim_every(&L->S.rep, row, GL_CLAIM_ORDERING, text, x->held, x->checked, what,
                    "the program has no event edges");
-    snprintf(text, sizeof text, "%s: everything else overlaps: peak concurrency is the simulation's %.0f kernels", name,
-             model_peak.median);
-    gl_claim_fact(&L->S.rep, row, GL_CLAIM_TIMING, lround(peak.median) == lround(model_peak.median), text,
-                  "measured median over %d runs %.0f, range %.0f..%.0f; simulated range %.0f..%.0f", peak.n,
-                  peak.median, peak.min, peak.max, model_peak.min, model_peak.max);
-    snprintf(text, sizeof text, "%s: makespan matches the simulation", name);
-    gl_claim_near(&L->S.rep, row, GL_CLAIM_TIMING, text, model_mk.median, mk.median, L->tolerance, L->slack_ns / 1e6,
-                  "ms");
+    snprintf(overlaps, sizeof overlaps, "%s: everything else overlaps:", name);
+    snprintf(prefix, sizeof prefix, "%s:", name);
+    gl_sched_run_claims(&L->S.rep, row, overlaps, prefix, L->tolerance, L->slack_ns);
 }
 
 /* Run a fan-in or fan-out program as a row of table "pattern", with its claims. */
@@ -1151,7 +1124,7 @@ static void accuracy_part(events_lab *L)
             snprintf(what, sizeof what, "runs (smallest event - span %.3f us)", x.worst_bracket_ns / 1e3);
             gl_claim_every(&L->S.rep, row, GL_CLAIM_ORDERING, text, x.bracketed, x.bracket_runs, what, "no runs");
             gl_names names = {NULL, region_label, NULL, "stream %d", NULL, NULL, REGION_KERNELS + 1};
-            show_run(L, &x, range, &names);
+            gl_sched_run_show(&L->S.trace, L->common, &x.run, range, &names);
             gl_sampler_free(&smp);
             gl_sched_run_destroy(&x.run);
             gl_sched_program_free(&p);
