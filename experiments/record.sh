@@ -30,7 +30,9 @@ cdp-limits|exp|FINDINGS "cdp-limits"|$BIN/cdp-limits
 histogram-2p30|csv|FINDINGS "histogram"|$BIN/histogram --n 1073741824 --repeat 10 --variant global-atomic,block-partition,interleaved,privatized,aggregated,best,cub
 scan|exp|FINDINGS "scan" (2^28)|$BIN/scan
 scan-2p28p5|exp|FINDINGS "scan" (2^28+5)|$BIN/scan --n 268435461
-atomic-lock|exp|FINDINGS "atomic-lock"|$BIN/atomic-lock
+dot-lock|exp|FINDINGS "dot-lock"|$BIN/dot-lock
+lock-contention|exp|FINDINGS "lock-contention"|$BIN/lock-contention
+warp-lock|exp|FINDINGS "warp-lock"|$BIN/warp-lock
 hash-table|csv|FINDINGS "hash-table"|$BIN/hash-table
 false-dependency|exp|README "A sample run"; FINDINGS "false-dependency and hyperq"|$BIN/false-dependency
 connections-sweep|csv|FINDINGS "false-dependency and hyperq" (make sweep-connections)|$BIN/false-dependency --connections 1,2,4,8,16,32 --repeat 5

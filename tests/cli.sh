@@ -268,36 +268,64 @@ if need_bin scan; then
         env CUDA_VISIBLE_DEVICES= "$b" --quick --variant hierarchical-cdp
 fi
 
-if need_bin atomic-lock; then
-    b=$BIN/atomic-lock
-    expect "atomic-lock --help names every part" 0 "one of all\|dot\|contention\|its" "$b" --help
-    expect "atomic-lock --part nowhere exits 2" 2 \
-        "--part: 'nowhere' is not accepted; accepted: one of all\|dot\|contention\|its" "$b" --part nowhere
-    expect "atomic-lock --n 0 exits 2" 2 "--n: '0' is out of range; accepted: integer 1\.\.268435456" "$b" --n 0
-    expect "atomic-lock --n 2^28+1 exits 2" 2 "--n: '268435457' is out of range" "$b" --n 268435457
-    expect "atomic-lock --threads 3 exits 2: blocks are powers of two" 2 "--threads 3: must be a power of two" "$b" --threads 3
-    expect "atomic-lock --threads 2048 exits 2" 2 "--threads: 2048 is out of range; accepted: integers 1\.\.1024" "$b" --threads 2048
-    expect "atomic-lock --threads 32,32 exits 2" 2 "--threads: 32 is listed twice" "$b" --threads 32,32
-    expect "atomic-lock --blocks-per-sm 0 exits 2" 2 "--blocks-per-sm: 0 is out of range; accepted: integers 1\.\.32" \
-        "$b" --blocks-per-sm 0
-    expect "atomic-lock --acquires 0 exits 2" 2 "--acquires: '0' is out of range; accepted: integer 1\.\.10000000" "$b" --acquires 0
-    expect "atomic-lock --its-blocks 0 exits 2" 2 "--its-blocks: '0' is out of range; accepted: integer 1\.\.1024" "$b" --its-blocks 0
-    expect "atomic-lock --timeout-ms 0.5 exits 2" 2 "--timeout-ms: '0.5' is out of range; accepted: number 1\.\.600000" \
+if need_bin dot-lock; then
+    b=$BIN/dot-lock
+    expect "dot-lock --help names every variant" 0 "cpu-double, cpu-float, lock, atomic, two-pass, cub" "$b" --help
+    expect "dot-lock --variant nowhere exits 2" 2 "--variant: 'nowhere' is not a known variant" "$b" --variant nowhere
+    expect "dot-lock --n 0 exits 2" 2 "--n: '0' is out of range; accepted: integer 1\.\.268435456" "$b" --n 0
+    expect "dot-lock --n 2^28+1 exits 2" 2 "--n: '268435457' is out of range" "$b" --n 268435457
+    expect "dot-lock --timeout-ms 0.5 exits 2" 2 "--timeout-ms: '0.5' is out of range; accepted: number 1\.\.30000" \
         "$b" --timeout-ms 0.5
-    expect "atomic-lock --timeout-ms nan exits 2" 2 "--timeout-ms: 'nan' is not a number" "$b" --timeout-ms nan
-    expect "atomic-lock --never-release with --part dot exits 2 (it would be ignored)" 2 \
-        "--never-release applies to --part its" "$b" --part dot --never-release
-    expect "atomic-lock --trace exits 2 before opening the device (it records no spans)" 2 \
-        "--trace and --timeline: atomic-lock records no spans" env CUDA_VISIBLE_DEVICES= "$b" --quick --trace /tmp/al-trace.json
-    expect "atomic-lock --timeline exits 2 before opening the device" 2 "atomic-lock records no spans" \
+    expect "dot-lock --timeout-ms 30001 exits 2 (the lab waits 60 s for a run)" 2 "--timeout-ms: '30001' is out of range" \
+        "$b" --timeout-ms 30001
+    expect "dot-lock --timeout-ms nan exits 2" 2 "--timeout-ms: 'nan' is not a number" "$b" --timeout-ms nan
+    expect "dot-lock --trace exits 2 before opening the device (it records no spans)" 2 \
+        "--trace and --timeline: dot-lock records no spans" env CUDA_VISIBLE_DEVICES= "$b" --quick --trace /tmp/dl-trace.json
+    expect "dot-lock --timeline exits 2 before opening the device" 2 "dot-lock records no spans" \
         env CUDA_VISIBLE_DEVICES= "$b" --quick --timeline
-    for p in dot contention its; do
-        expect "atomic-lock --part $p without a GPU exits 77" 77 "^no suitable GPU: " \
-            env CUDA_VISIBLE_DEVICES= "$b" --quick --part $p
-    done
+    expect "dot-lock without a GPU exits 77" 77 "^no suitable GPU: " env CUDA_VISIBLE_DEVICES= "$b" --quick
     expect "make help has a section for src/patterns" 0 "^experiments in src/patterns:" make -s --no-print-directory help
-    expect "make help lists run-atomic-lock, built with openmp and cub" 0 "sanitize-atomic-lock .*\(built with: openmp cub\)" \
+    expect "make help lists run-dot-lock, built with openmp and cub" 0 "sanitize-dot-lock .*\(built with: openmp cub\)" \
         make -s --no-print-directory help
+fi
+
+if need_bin lock-contention; then
+    b=$BIN/lock-contention
+    expect "lock-contention --help names its sweep" 0 "--blocks-per-sm" "$b" --help
+    expect "lock-contention --threads 3 exits 2: blocks are powers of two" 2 "--threads 3: must be a power of two" "$b" --threads 3
+    expect "lock-contention --threads 2048 exits 2" 2 "--threads: 2048 is out of range; accepted: integers 1\.\.1024" \
+        "$b" --threads 2048
+    expect "lock-contention --threads 32,32 exits 2" 2 "--threads: 32 is listed twice" "$b" --threads 32,32
+    expect "lock-contention --blocks-per-sm 0 exits 2" 2 "--blocks-per-sm: 0 is out of range; accepted: integers 1\.\.32" \
+        "$b" --blocks-per-sm 0
+    expect "lock-contention --acquires 0 exits 2" 2 "--acquires: '0' is out of range; accepted: integer 1\.\.10000000" \
+        "$b" --acquires 0
+    expect "lock-contention --timeout-ms 0.5 exits 2" 2 "--timeout-ms: '0.5' is out of range; accepted: number 1\.\.600000" \
+        "$b" --timeout-ms 0.5
+    expect "lock-contention --trace exits 2 before opening the device (it records no spans)" 2 \
+        "--trace and --timeline: lock-contention records no spans" \
+        env CUDA_VISIBLE_DEVICES= "$b" --quick --trace /tmp/lc-trace.json
+    expect "lock-contention --timeline exits 2 before opening the device" 2 "lock-contention records no spans" \
+        env CUDA_VISIBLE_DEVICES= "$b" --quick --timeline
+    expect "lock-contention without a GPU exits 77" 77 "^no suitable GPU: " env CUDA_VISIBLE_DEVICES= "$b" --quick
+    expect "make help lists run-lock-contention" 0 "sanitize-lock-contention .*\(built with: none\)" \
+        make -s --no-print-directory help
+fi
+
+if need_bin warp-lock; then
+    b=$BIN/warp-lock
+    expect "warp-lock --help names the guard" 0 "--never-release" "$b" --help
+    expect "warp-lock --its-blocks 0 exits 2" 2 "--its-blocks: '0' is out of range; accepted: integer 1\.\.1024" \
+        "$b" --its-blocks 0
+    expect "warp-lock --timeout-ms 0.5 exits 2" 2 "--timeout-ms: '0.5' is out of range; accepted: number 1\.\.600000" \
+        "$b" --timeout-ms 0.5
+    expect "warp-lock --timeout-ms nan exits 2" 2 "--timeout-ms: 'nan' is not a number" "$b" --timeout-ms nan
+    expect "warp-lock --trace exits 2 before opening the device (it records no spans)" 2 \
+        "--trace and --timeline: warp-lock records no spans" env CUDA_VISIBLE_DEVICES= "$b" --quick --trace /tmp/wl-trace.json
+    expect "warp-lock --timeline exits 2 before opening the device" 2 "warp-lock records no spans" \
+        env CUDA_VISIBLE_DEVICES= "$b" --quick --timeline
+    expect "warp-lock without a GPU exits 77" 77 "^no suitable GPU: " env CUDA_VISIBLE_DEVICES= "$b" --quick
+    expect "make help lists run-warp-lock" 0 "sanitize-warp-lock .*\(built with: none\)" make -s --no-print-directory help
 fi
 
 if need_bin omp-streams; then

@@ -46,7 +46,9 @@ experiment_cases="
     patterns/histogram
     patterns/scan
     patterns/scan-nocdp
-    patterns/atomic-lock
+    patterns/dot-lock
+    patterns/lock-contention
+    patterns/warp-lock
     patterns/hash-table
 "
 listed=" "

@@ -9,7 +9,8 @@
 #include "nvtx.h"
 #include "progress.h"
 
-enum { SLOW_REPEAT = 3 }; /* timed runs of a configuration whose check was slow */
+enum { SLOW_REPEAT = 3 };       /* timed runs of a configuration whose check was slow */
+enum { DEFAULT_POOL = 2048 };   /* the runtime's pending-launch pool when nobody sets it */
 
 static char *vprint(const char *fmt, va_list ap)
 {
@@ -27,6 +28,24 @@ static size_t elem_size(gl_elem_type t)
     case GL_F64: return 8;
     default: return 4;
     }
+}
+
+gl_lab_spec gl_lab_spec_of(const gl_experiment *exp, const gl_lab_variant *variants, int n_variants,
+                           gl_option *options, int n_options, const gl_lab_claim *claims, int n_claims,
+                           void (*run)(gl_lab *L, int variant, void *ctx), void *ctx)
+{
+    gl_lab_spec s;
+    memset(&s, 0, sizeof s);
+    s.exp = *exp;
+    s.variants = variants;
+    s.n_variants = n_variants;
+    s.options = options;
+    s.n_options = n_options;
+    s.claims = claims;
+    s.n_claims = n_claims;
+    s.run = run;
+    s.ctx = ctx;
+    return s;
 }
 
 void gl_lab_open(gl_lab *L, const gl_lab_spec *spec, int argc, char **argv)
@@ -72,6 +91,13 @@ void gl_lab_open(gl_lab *L, const gl_lab_spec *spec, int argc, char **argv)
     gl_nvtx_name_stream(L->stream, spec->exp.name);
     gl_timer_create(&L->timer);
     gl_gate_create(&L->gate, !L->common.skip_timing_claims); /* sanitizers serialize launches: no gate there */
+    L->timeout_s = 60;
+    L->pools = (size_t *)gl_xcalloc((size_t)spec->n_variants, sizeof *L->pools);
+    gl_trace_init(&L->trace);
+    if (spec->device_launches) {
+        L->dev_err = gl_dev_error_create();
+        L->d_launches = (unsigned long long *)gl_lab_malloc(L, sizeof *L->d_launches);
+    }
 }
 
 static int variant_index(const gl_lab *L, const char *name)
@@ -104,10 +130,16 @@ void gl_lab_need(gl_lab *L, double bytes, const char *what_fmt, ...)
     free(what);
 }
 
+/* Device memory a run needs beside the data: the L2 flush buffer (made at the first sample), and slack. */
+static double flush_room(const gl_lab *L)
+{
+    return 2.0 * L->dev.l2_bytes + (64 << 20);
+}
+
 void gl_lab_budget(gl_lab *L)
 {
     size_t free_b = 0, total_b = 0;
-    double room = 2.0 * L->dev.l2_bytes + (64 << 20); /* the L2 flush buffer, and slack */
+    double room = flush_room(L);
     CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
     if (L->need_bytes + room > (double)free_b)
         gl_no_gpu("this configuration needs %.2f GB of device memory for its data (%s); %.2f GB of %.2f GB is free",
@@ -121,6 +153,81 @@ void *gl_lab_malloc(gl_lab *L, size_t bytes)
     gl_grow((void **)&L->allocs, &L->cap_allocs, L->n_allocs + 1, sizeof *L->allocs);
     L->allocs[L->n_allocs++] = p;
     return p;
+}
+
+void gl_lab_buffers(gl_lab *L, const gl_lab_buffer *bufs, int n)
+{
+    for (int i = 0; i < n; i++) gl_lab_need(L, bufs[i].bytes, "%s", bufs[i].what);
+    gl_lab_budget(L);
+    for (int i = 0; i < n; i++) {
+        size_t bytes = (size_t)bufs[i].bytes;
+        void *p = gl_lab_malloc(L, bytes);
+        CUDA_CHECK(cudaMemset(p, 0, bytes > 0 ? bytes : 1));
+        *(void **)bufs[i].ptr = p;
+    }
+}
+
+/* ---- device-side launches: the pending-launch pool, the spans of the check runs ------------- */
+
+long long gl_lab_pool(gl_lab *L, int v, long long launches, long long units, const char *unit, size_t given)
+{
+    units = units > 0 ? units : 1;
+    long long least = launches / units; /* one unit's launches may all be pending at once */
+    size_t want = given ? given : launches > DEFAULT_POOL ? (size_t)launches : (size_t)DEFAULT_POOL;
+    size_t pool = 0, free_b = 0, total_b = 0;
+    for (;;) {
+        CUDA_CHECK(cudaDeviceSetLimit(cudaLimitDevRuntimePendingLaunchCount, want));
+        CUDA_CHECK(cudaDeviceGetLimit(&pool, cudaLimitDevRuntimePendingLaunchCount));
+        CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+        if (given || least == 0 || free_b >= flush_room(L) || want / 2 < (size_t)least) break;
+        want /= 2; /* the pool is allocated from device memory: a smaller one leaves the run its room */
+    }
+    L->pool_now = pool;
+    gl_row *row = L->configs[L->config].rows[v];
+    if (!given && least > 0 && (free_b < flush_room(L) || (long long)pool < least)) {
+        gl_row_skip(row, "needs a pending-launch pool of %lld (one %s's launches); the runtime gave %zu, leaving "
+                    "%.2f GB free of %.2f GB", least, unit, pool, free_b / 1e9, total_b / 1e9);
+        return 0;
+    }
+    L->pools[v] = pool;
+    /* a larger tree is started in slices of whole units, each slice's launches within the pool */
+    long long per_slice = !given && least > 0 && launches > (long long)pool ? (long long)pool / least : units;
+    long long slices = (units + per_slice - 1) / per_slice;
+    gl_row_param_num(row, "pool", "", 0, (double)pool);
+    if (slices > 1) gl_row_param_num(row, "slices", "", 0, (double)slices);
+    printf("%s: %lld device-side launches per run; pending-launch pool %zu%s", L->spec->variants[v].name, launches,
+           pool, given ? " (--pool)" : "");
+    if (slices > 1) printf(", the top level launched in %lld slices of %lld %ss", slices, per_slice, unit);
+    printf("\n");
+    return per_slice;
+}
+
+/* Put variant v's pool in force before its runs: another variant's may be in force (never inside a sample). */
+static void use_pool(gl_lab *L, int v)
+{
+    if (!L->pools[v] || L->pools[v] == L->pool_now) return;
+    CUDA_CHECK(cudaDeviceSetLimit(cudaLimitDevRuntimePendingLaunchCount, L->pools[v]));
+    CUDA_CHECK(cudaDeviceGetLimit(&L->pool_now, cudaLimitDevRuntimePendingLaunchCount));
+    if (L->pool_now != L->pools[v]) /* its slices were planned for the first: they could overflow this one */
+        gl_die(GL_EXIT_CUDA, "%s: the runtime gave a pending-launch pool of %zu, %zu when it was sized",
+               L->spec->variants[v].name, L->pool_now, L->pools[v]);
+}
+
+void gl_lab_spans(gl_lab *L, unsigned int host_slots, unsigned int device_slots, int per_block)
+{
+    gl_spans_create(&L->spans, host_slots, device_slots, per_block);
+    L->has_spans = 1;
+}
+
+gl_timeline *gl_lab_timeline(gl_lab *L)
+{
+    L->n_spans = gl_spans_timeline(&L->spans, &L->tl);
+    return &L->tl;
+}
+
+void gl_lab_show(gl_lab *L, const char *title, const gl_names *names)
+{
+    gl_show_run(&L->trace, &L->common, title, &L->tl, L->spans.h_spans, L->n_spans, names);
 }
 
 unsigned int gl_lab_grid(const gl_lab *L, const void *kernel, int threads, long long work)
@@ -186,11 +293,14 @@ static double run_once(gl_lab *L, int v)
 {
     const gl_lab_spec *s = L->spec;
     L->variant = v;
+    if (s->before_run) s->before_run(L, v, s->ctx);
     if (s->variants[v].flags & GL_LAB_HOST) {
+        L->launches = 0;
         double t0 = gl_host_ns();
         s->run(L, v, s->ctx);
         return (gl_host_ns() - t0) / 1e6;
     }
+    if (L->d_launches) CUDA_CHECK(cudaMemsetAsync(L->d_launches, 0, sizeof *L->d_launches, L->stream));
     gl_gate_close(&L->gate, L->stream); /* everything queued below starts together: the events time the device */
     gl_timer_start(&L->timer, L->stream);
     s->run(L, v, s->ctx);
@@ -198,9 +308,23 @@ static double run_once(gl_lab *L, int v)
     if (!gl_gate_open(&L->gate))
         gl_die(GL_EXIT_INTERNAL, "queueing %s took longer than the gate waits: its time would include the host's",
                s->variants[v].name);
-    gl_stream_wait(L->stream, 60, s->variants[v].name); /* a hung run is exit 3, not a hang */
+    gl_stream_wait(L->stream, L->timeout_s, s->variants[v].name); /* a hung run is exit 3, not a hang */
+    if (L->dev_err) { /* a child launch that failed is exit 3 here, not a wrong result later */
+        gl_dev_error_check(L->dev_err);
+        CUDA_CHECK(cudaMemcpy(&L->launches, L->d_launches, sizeof L->launches, cudaMemcpyDeviceToHost));
+    }
     if (s->after_run) s->after_run(L, v, s->ctx);
     return gl_timer_ms(&L->timer);
+}
+
+double gl_lab_run(gl_lab *L, int v)
+{
+    int checking = L->checking;
+    L->checking = 0;
+    use_pool(L, v);
+    double ms = run_once(L, v);
+    L->checking = checking;
+    return ms;
 }
 
 /* ---- checks ------------------------------------------------------------------------------- */
@@ -246,6 +370,8 @@ int gl_lab_check(gl_lab *L, const char *what_fmt, ...)
         if (!own) memset(L->h_out, 0x5A, bytes);
         gl_progress_at("checking %s on %s", s->variants[v].name, c->label);
         gl_nvtx_push("check %s=%s variant=%s", s->axis ? s->axis : "configuration", c->label, s->variants[v].name);
+        use_pool(L, v);
+        if (L->has_spans) gl_spans_reset(&L->spans); /* synchronous: before the run's gate */
         double t0 = gl_host_ns();
         run_once(L, v);
         if (!host && !own) CUDA_CHECK(cudaMemcpy(L->h_out, L->d_out, bytes, cudaMemcpyDeviceToHost));
@@ -322,6 +448,7 @@ int gl_lab_time(gl_lab *L)
             if (!TIMED(c, v)) continue;
             gl_nvtx_push("%s=%s variant=%s", s->axis ? s->axis : "configuration", c->label, s->variants[v].name);
             L->variant = v;
+            use_pool(L, v);
             gl_progress_cost(c->check_ms[v]);
             gl_sampler_run(IS_SLOW(c, v) ? &slow : &fast, c->rows[v], sample_fn, L);
             gl_nvtx_pop();
@@ -356,8 +483,10 @@ void gl_lab_judge(gl_lab *L)
                 if (!isnan(t)) gl_row_number(gl_lab_row(L, k, v), name, "x", 2, 0, base / t);
             }
         }
+    static const gl_lab_claim_guard l2_only = {0, NULL, 0};
     for (int i = 0; i < s->n_claims; i++) {
         const gl_lab_claim *cl = &s->claims[i];
+        const gl_lab_claim_guard *g = s->claim_guards ? &s->claim_guards[i] : &l2_only;
         int sv = variant_index(L, cl->subject), bv = variant_index(L, cl->baseline);
         for (int k = 0; k < L->n_configs; k++) {
             const gl_lab_config *c = &L->configs[k];
@@ -366,7 +495,14 @@ void gl_lab_judge(gl_lab *L)
             char text[256];
             snprintf(text, sizeof text, cl->text, c->label);
             if (!c->rows[bv]) {
-                gl_claim_skip(&L->rep, c->rows[sv], GL_CLAIM_TIMING, text, "n/a: %s is not in --variant", cl->baseline);
+                if (!g->only_if_both)
+                    gl_claim_skip(&L->rep, c->rows[sv], GL_CLAIM_TIMING, text, "n/a: %s is not in --variant",
+                                  cl->baseline);
+            } else if (c->input_bytes < g->min_bytes) {
+                if (!g->why) gl_die(GL_EXIT_INTERNAL, "claim '%s': a guard's min_bytes without its why", text);
+                char why[320];
+                snprintf(why, sizeof why, g->why, ts, tb, ts / tb);
+                gl_claim_skip(&L->rep, c->rows[sv], GL_CLAIM_TIMING, text, "%s", why);
             } else if (c->input_bytes < floor) {
                 char times[32];
                 snprintf(times, sizeof times, cl->guard_l2 == 2 ? "twice" : "%g times", cl->guard_l2);
@@ -391,6 +527,10 @@ void gl_lab_judge(gl_lab *L)
 int gl_lab_close(gl_lab *L)
 {
     gl_progress_end();
+    gl_trace_finish(&L->trace, &L->common, &L->rep);
+    gl_timeline_free(&L->tl);
+    if (L->has_spans) gl_spans_destroy(&L->spans);
+    if (L->dev_err) gl_dev_error_destroy(L->dev_err);
     gl_timer_destroy(&L->timer);
     gl_gate_destroy(&L->gate);
     for (int i = 0; i < L->n_allocs; i++) CUDA_CHECK(cudaFree(L->allocs[i]));
@@ -404,6 +544,7 @@ int gl_lab_close(gl_lab *L)
     free(L->configs);
     free(L->allocs);
     free(L->chosen);
+    free(L->pools);
     free(L->h_out);
     gl_buf_free(&L->need_what);
     return gl_report_finish(&L->rep);

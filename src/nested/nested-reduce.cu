@@ -4,140 +4,80 @@
  * Build: rdc cub openmp
  * Sanitize: --quick --profile --n 16387 --block 64 --skip-timing-claims
  *
- * The sum of n random 32-bit ints, accumulated in 64 bits (so every sum is
- * exact: 2^30 terms of at most 2^31 stay below 2^61), checked against the
- * exact sum on the CPU (OpenMP, every core). Variants (--variant all, the
- * default, or a comma-separated list):
- *   cpu-recursive  the reference itself, timed (a 64-bit copy, halved in place)
- *   neighbored     the seed's reduceNeighbored: a block of --block threads halves its
- *                  segment in place in global memory, with a barrier per step
- *   nested         the textbook's gpuRecursiveReduce on CDP2: thread 0 of each block
- *                  launches a one-block child on the lower half, down to 2 elements
- *   nested-nosync  the textbook's idea of dropping the per-level barrier, race-free
- *   nested2        the textbook's gpuRecursiveReduce2: one grid per level
- *   nested-tail    the CDP2 replacement for "launch a child, wait, use its result"
+ * The sum of --n random 32-bit ints in 64 bits (exact: 2^30 terms of at most 2^31 stay below 2^61), every
+ * variant checked against the exact sum on the CPU (OpenMP) before any is timed. Variants (--variant):
+ *   cpu-recursive  the seed's recursive pairwise sum, timed (on a 64-bit copy, halved in place)
+ *   neighbored     the seed's reduceNeighbored: a block halves its segment in place, a barrier per step
+ *   nested         gpuRecursiveReduce on CDP2: thread 0 of each block launches a one-block child on the lower half
+ *   nested-nosync  its per-level barrier dropped, race-free: the last writer of a block launches the child
+ *   nested2        gpuRecursiveReduce2: one grid per level, each tail-launching the next
+ *   nested-tail    "launch a child, wait, use its result" on CDP2: a tail-launched continuation adds the child's total
  *   flat           gridlab's flat reduction: 16-byte loads, shuffles, grid-stride, one pass
  *   cub            cub::DeviceReduce::Sum
- *   nested-agg     nested reduction with launches aggregated per level (KLAP, MICRO 2016)
- *   nested-nosync-racy  the textbook's racy nosync, as a demonstration (not in "all")
- * The textbook variants (neighbored .. nested2) leave one partial per block;
- * a flat pass over the partials, in the same stream and the same timed
- * region, turns them into the sum, so that every variant's time is the time
- * to one number on the device. The first level of every in-place variant reads
- * the int input and writes 64-bit halves into a workspace: the input is never
- * modified, and the zero padding of a last, partial block is done on the fly.
+ *   nested-agg     launches aggregated per level (KLAP, MICRO 2016): a tile per block, one tail-launched last block
+ *   nested-nosync-racy  the textbook's racy nosync, a demonstration (not in "all"): wrong sums, early children
+ * The textbook variants (neighbored .. nested2) leave a partial per block; a flat pass over them in the same timed
+ * region makes the sum. Why each CDP2 port is correct: experiments/results/FINDINGS.md (nested-reduce).
  *
- * Why the CDP2 ports are correct. Device-side cudaDeviceSynchronize is gone on
- * sm_90, so no parent waits for its child; each one leaves the work to it.
- *  - nested: every thread writes its half, fences, and meets the block barrier;
- *    then thread 0 launches the child (fire-and-forget). The guide promises the
- *    child sees every global write its launching thread could see at the launch;
- *    the barrier puts the whole block's writes in thread 0's view. The deepest
- *    child writes the chain's partial. The host's stream is complete only when
- *    the top grid and every descendant are (the implicit join), so the partials
- *    pass, queued after it, reads finished partials.
- *  - nested-nosync: the textbook dropped the barrier and read halves other
- *    threads had not written yet. Here no thread waits either: each writer
- *    fences and counts itself in on a per-chain counter, and the last one to
- *    arrive launches the child, after every write of the block is visible.
- *    (nested-nosync-racy keeps the textbook's form: thread 0 launches at once.
- *    The child can read halves the parent's other warps have not written. The
- *    demonstration stamps each parent's last write and each child's start, and
- *    counts children that started before their parent's last write, and wrong
- *    sums.)
- *  - nested2: block 0 of each level tail-launches the next level; a tail launch
- *    starts only after every block of the launching grid has finished, so no
- *    level reads a half that is still being written (the textbook launched it
- *    at once, racing the other blocks).
- *  - nested-tail: a grid reduces the first half of its range while a
- *    fire-and-forget child grid does the rest, recursively; a tail-launched
- *    one-thread continuation adds the child's total to the parent's. A tail
- *    launch starts after its grid and all of that grid's descendants, their
- *    continuations included, have finished: the child's total is final.
- *  - nested-agg: one grid for the first level, each block reducing a tile of
- *    8192 ints to one partial with a full block reduction; block 0
- *    tail-launches one block that adds the partials (at most 131072): one
- *    device launch instead of one per block per level.
- *
- * Model. Device-side launches per run are predicted on the host and counted on
- * the device: nested and nested-nosync make (log2(block) - 1) per block,
- * nested2 (log2(block) - 1) in all, nested-tail 2 per level that has a child,
- * nested-agg one when the input is more than one tile. The pending-launch pool has no
- * overflow in CDP2: before each variant's first launch the host sets it to
- * that variant's count (every launch could be pending at once), at least the
- * default 2048, and reads it back: the runtime clamps it without an error
- * (599186 on an H200). A tree with more launches than the pool is launched as
- * slices of whole chains, one host launch each, each within the pool; a
- * variant for which not even one chain fits is refused before it starts. The
- * pool is set per variant, not once for all, because a larger pool makes
- * every device launch slower (the limit can be changed after device launches:
- * cdp-limits measures both).
+ * Model: device-side launches per run, predicted and counted on the device: nested and nested-nosync
+ * (log2(block) - 1) per block, nested2 log2(block) - 1, nested-tail 2 per level with a child, nested-agg 1 when
+ * the input is more than one tile. The pending-launch pool is set per variant (a larger pool slows every device
+ * launch): its launches, at least 2048, read back (the runtime clamps it: 599186 on an H200); a larger tree is
+ * launched in slices of whole chains. Claims: flat as fast as cub within 2% (input at least twice the L2);
+ * nested-agg at most 1.25x flat (n >= 2^26); nested2's and nested-agg's levels, and nested-tail's continuations,
+ * start after what launched them ended (spans of the validation run).
  *
  * Run:   make run-nested-reduce                              (2^20, the textbook's size: the K40c column)
  *        make run-nested-reduce ARGS="--n 268435456 --variant flat,cub,nested-agg --repeat 20"
  *        make run-nested-reduce ARGS="--variant nested-nosync-racy --repeat 50"
  *        make run-nested-reduce ARGS="--n 4096 --variant nested --trace tree.json"   (the tree in Perfetto)
- * Nsight Systems (make profile-nested-reduce) shows one NVTX range per variant
- * on the stream "nested-reduce"; it does not trace device-launched grids. The
- * nested tree (one track per depth, a flow from each parent to each child) is
- * in --trace FILE, from the validation run of each nested variant.
+ * Nsight Systems (make profile-nested-reduce): an NVTX range per variant on the stream "nested-reduce"; it does
+ * not trace device-launched grids. --trace FILE has each nested variant's tree from its validation run (a track
+ * per depth, a flow from each parent to each child).
  */
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include <cub/device/device_reduce.cuh>
 
-#include "check.h"
 #include "device_check.cuh"
-#include "gl_cuda.h"
-#include "nvtx.h"
+#include "lab.h"
 #include "spans.cuh"
-#include "trace.h"
 #include "work.cuh"
 
 enum { V_CPU, V_NEIGHBORED, V_NESTED, V_NOSYNC, V_NESTED2, V_TAIL, V_FLAT, V_CUB, V_AGG, V_RACY, N_VARIANTS };
-static const char *const variant_names[N_VARIANTS] = {"cpu-recursive", "neighbored", "nested", "nested-nosync",
-                                                      "nested2", "nested-tail", "flat", "cub", "nested-agg",
-                                                      "nested-nosync-racy"};
-static const double FLAT_VS_CUB = 0.98, AGG_VS_FLAT = 1.25; /* the speed claims' bounds */
-/* nested-agg's claim is judged from here: its one device launch and last block
- * cost 9 to 14 us on an H100 (the device runtime's tail launch), which is a
- * quarter of flat's time at 2.6e7 ints (1.29x at n = 26214401) and a tenth at
- * 2^26 (1.09x at 2^26 + 1). */
-static const long long AGG_CLAIM_MIN_N = 1LL << 26;
 /* The textbook's chapter-3 times on a Tesla K40c, 2^20 ints in blocks of 512 (seconds; 0: not in the book). */
 static const double k40c_s[N_VARIANTS] = {0.000689, 0.000532, 0.172036, 0.059125, 0.000797, 0, 0, 0, 0, 0};
 
 enum {
-    FLAT_THREADS = 256,  /* block of flat, nested-tail and nested-agg (a multiple of 32: warp shuffles) */
-    AGG_ITEMS = 32,      /* elements per thread in a nested-agg tile */
-    AGG_LAST_THREADS = 1024, /* nested-agg's last level: one block */
-    TAIL_LEAF = 1 << 18, /* nested-tail: a range this small is reduced by one grid, without a child */
-    MAX_DEPTH = 32,      /* depth labels: log2(1024) levels, or 2^30 halved to TAIL_LEAF */
+    FLAT_THREADS = 256,        /* block of flat, nested-tail and nested-agg (a multiple of 32: warp shuffles) */
+    AGG_ITEMS = 32,            /* elements per thread in a nested-agg tile */
+    AGG_LAST_THREADS = 1024,   /* nested-agg's last level: one block */
+    TAIL_LEAF = 1 << 18,       /* nested-tail: a range this small is reduced by one grid, without a child */
+    MAX_DEPTH = 32,            /* depth labels: log2(1024) levels, or 2^30 halved to TAIL_LEAF */
     LABEL_COMBINE = MAX_DEPTH, /* the nested-tail continuation */
     TRACE_GRID_CAP = 1 << 21,  /* grids a validation run records spans for (the ordering claims) */
     TRACE_FILE_CAP = 1 << 17   /* grids --trace and --timeline show (a larger trace is too big to open) */
 };
 
-/* ---- what every grid of a tree gets -------------------------------------------------- */
+/* ---- what every grid of a tree gets -------------------------------------------------------- */
 
 typedef struct tree {
-    gl_span_buf spans;             /* grid records of a validation run */
-    int record;                    /* record spans (validation run, when the tree is small enough) */
-    gl_dev_error *err;             /* failed device-side launches */
-    unsigned long long *launches;  /* device-side launches that succeeded */
-    long long *out;                /* one partial per chain (textbook variants), or the sum */
-    unsigned int *arrive;          /* nested-nosync: writers of the current level, per chain */
+    gl_span_buf spans;              /* the lab's: grid records of a validation run */
+    int record;                     /* record spans (validation run, when the tree is small enough) */
+    gl_dev_error *err;              /* the lab's: failed device-side launches */
+    unsigned long long *launches;   /* the lab's: device-side launches that succeeded */
+    long long *out;                 /* one partial per chain (textbook variants), or the sum */
+    unsigned int *arrive;           /* nested-nosync: writers of the current level, per chain */
     unsigned long long *race_write; /* racy: the latest write of each chain at each depth (ns) */
     unsigned long long *race_start; /* racy: the start of each chain's grid at each depth (ns) */
-    int depths;                    /* depths per chain (stride of the race arrays) */
-    unsigned long long delay_ns;   /* --race-delay-us: every warp but the first waits this long before its level-0 write */
+    int depths;                     /* depths per chain (stride of the race arrays) */
+    unsigned long long delay_ns;    /* --race-delay-us: warps but the first wait this long before their level-0 write */
 } tree;
 
-/* A device-side launch was just made: count it, or record why it failed. */
+/* A device-side launch was just made: count it, or record why it failed (the host exits 3 on it). */
 __device__ __forceinline__ void launched(const tree &t)
 {
     cudaError_t e = cudaGetLastError();
@@ -181,12 +121,9 @@ __device__ __forceinline__ long long block_sum(long long v)
     return v;
 }
 
-/* Four ints widened and added. */
 __device__ __forceinline__ long long sum4(int4 q) { return (long long)q.x + (long long)q.y + (long long)q.z + q.w; }
 
-/* This thread's share of in[0, n), grid-stride: 16-byte loads, eight in flight
- * (on an H100 at 2^28, 359.9 us against 363.9 us with four; one contiguous
- * chunk per block instead of grid-stride took 383.7 us). */
+/* This thread's share of in[0, n), grid-stride: 16-byte loads, eight in flight (faster than four at 2^28). */
 __device__ __forceinline__ long long thread_sum(const int *in, long long n, long long first, long long step)
 {
     enum { IN_FLIGHT = 8 };
@@ -211,8 +148,8 @@ __device__ __forceinline__ long long thread_sum(const long long *in, long long n
     return acc;
 }
 
-/* flat: one pass. Each block leaves a partial; the last block to finish (a
- * counter, after a fence) adds the partials and resets the counter. */
+/* flat: one pass. Each block leaves a partial; the last block to finish (a counter, after a fence) adds them
+ * and resets the counter. */
 template <typename T>
 __global__ void __launch_bounds__(FLAT_THREADS) flat_reduce(const T *__restrict__ in, long long n, long long *partials,
                                                             unsigned int *done, long long *result)
@@ -239,9 +176,7 @@ __global__ void __launch_bounds__(FLAT_THREADS) flat_reduce(const T *__restrict_
     }
 }
 
-/* ---- neighbored: the seed's reduceNeighbored --------------------------------------------- */
-
-/* Block b widens its segment into work, then halves it in place with a barrier per step. */
+/* neighbored: block b widens its segment into work, then halves it in place with a barrier per step. */
 __global__ void neighbored(tree t, const int *in, long long n, long long *work)
 {
     unsigned int tid = threadIdx.x;
@@ -257,115 +192,73 @@ __global__ void neighbored(tree t, const int *in, long long n, long long *work)
 }
 
 /* ---- nested, nested-nosync, nested-nosync-racy: one chain of one-block grids per block ----------
- * Level 0 is host-launched with one block per chain, reads the int input and
- * writes halves to work; every deeper level is one block of size/2 threads
- * working in place on its segment (reading i and i + half, writing i < half:
- * no thread writes what another reads). */
+ * Level 0 is host-launched, a block per chain, reads the int input and writes halves to work; every deeper
+ * level is one block of size/2 threads in place on its segment (reading i and i + half, writing i < half: no
+ * thread writes what another reads). The three differ only in when a block launches its child. */
+enum { CHAIN_NESTED, CHAIN_NOSYNC, CHAIN_RACY };
 
-/* What one block of a chain's level works on: its segment of the level's
- * input (elements past n are the zero padding), where its halves go, its chain. */
 template <typename T>
 struct segment {
-    const T *in;        /* this block's segment */
-    long long n;        /* elements of it that exist */
-    long long *w;       /* where its halves go (in place below level 0) */
-    long long chain;    /* which chain it belongs to: the index of its partial */
-    unsigned int half;  /* halves it writes: size / 2 */
-    /* Element i plus element i + half: one half of this level's output. */
+    const T *in;       /* this block's segment of the level's input */
+    long long n;       /* elements of it that exist (past them, the zero padding) */
+    long long *w;      /* where its halves go (in place below level 0) */
+    long long chain;   /* its chain: the index of its partial */
+    unsigned int half; /* halves it writes: size / 2 */
     __device__ long long pair(unsigned int i) const { return at(in, i, n) + at(in, (long long)i + half, n); }
 };
 
-template <typename T>
-__device__ __forceinline__ segment<T> segment_of(const T *in, long long n, long long *work, unsigned int size,
-                                                 long long chain0)
+template <int MODE, typename T>
+__global__ void chain_level(tree t, const T *in, long long n, long long *work, unsigned int size, int depth,
+                            unsigned int slot, int parent, long long chain0);
+
+/* The next level of g's chain: one block of g.half threads, fire-and-forget, on g's halves. */
+template <int MODE, typename T>
+__device__ __forceinline__ void launch_child(const tree &t, const segment<T> &g, int depth, unsigned int slot)
 {
-    segment<T> g;
-    g.in = in + (long long)blockIdx.x * size;
-    g.n = n - (long long)blockIdx.x * size;
-    g.half = size / 2;
-    g.w = work + (long long)blockIdx.x * g.half;
-    g.chain = chain0 + blockIdx.x;
-    return g;
+    unsigned int cs = child_slot(t);
+    chain_level<MODE, long long><<<1, g.half, 0, cudaStreamFireAndForget>>>(t, g.w, g.half, g.w, g.half, depth + 1,
+                                                                           cs, (int)slot, g.chain);
+    launched(t);
 }
 
-template <typename T>
-__global__ void nested(tree t, const T *in, long long n, long long *work, unsigned int size, int depth,
-                       unsigned int slot, int parent, long long chain0)
+template <int MODE, typename T>
+__global__ void chain_level(tree t, const T *in, long long n, long long *work, unsigned int size, int depth,
+                            unsigned int slot, int parent, long long chain0)
 {
     unsigned long long t0 = gl_globaltimer();
     unsigned int tid = threadIdx.x;
-    segment<T> g = segment_of(in, n, work, size, chain0);
+    segment<T> g = {in + (long long)blockIdx.x * size, n - (long long)blockIdx.x * size,
+                    work + (long long)blockIdx.x * (size / 2), chain0 + blockIdx.x, size / 2};
+    if (MODE == CHAIN_RACY && tid == 0) t.race_start[g.chain * t.depths + depth] = t0;
     if (g.half == 1) {
         if (tid == 0) t.out[g.chain] = g.pair(0);
-    } else {
+    } else if (MODE == CHAIN_NESTED) { /* the barrier puts the block's writes in thread 0's view at the launch */
         delay_other_warps(t, depth);
         if (tid < g.half) g.w[tid] = g.pair(tid);
         __threadfence();
         __syncthreads();
-        if (tid == 0) {
-            unsigned int cs = child_slot(t);
-            nested<long long><<<1, g.half, 0, cudaStreamFireAndForget>>>(t, g.w, g.half, g.w, g.half, depth + 1, cs,
-                                                                       (int)slot, g.chain);
-            launched(t);
-        }
-    }
-    gl_span_block_end(t.spans, slot, t0, depth, depth, parent);
-}
-
-template <typename T>
-__global__ void nested_nosync(tree t, const T *in, long long n, long long *work, unsigned int size, int depth,
-                              unsigned int slot, int parent, long long chain0)
-{
-    unsigned long long t0 = gl_globaltimer();
-    unsigned int tid = threadIdx.x;
-    segment<T> g = segment_of(in, n, work, size, chain0);
-    if (g.half == 1) {
-        if (tid == 0) t.out[g.chain] = g.pair(0);
+        if (tid == 0) launch_child<MODE>(t, g, depth, slot);
     } else if (tid < g.half) {
         delay_other_warps(t, depth);
         g.w[tid] = g.pair(tid);
-        __threadfence();
-        /* The last writer of the block launches; nobody waits at a barrier. */
-        if (atomicAdd(&t.arrive[g.chain], 1u) == g.half - 1) {
-            __threadfence(); /* the other writers fenced before they counted in; this orders their writes before the launch */
-            t.arrive[g.chain] = 0; /* ordered before the child's own arrivals by the launch */
-            unsigned int cs = child_slot(t);
-            nested_nosync<long long><<<1, g.half, 0, cudaStreamFireAndForget>>>(t, g.w, g.half, g.w, g.half, depth + 1, cs,
-                                                                              (int)slot, g.chain);
-            launched(t);
+        if (MODE == CHAIN_RACY) { /* the textbook's: thread 0 launches right after its own write */
+            atomicMax(&t.race_write[g.chain * t.depths + depth], gl_globaltimer());
+            if (tid == 0) launch_child<MODE>(t, g, depth, slot);
+        } else { /* the last writer of the block launches; nobody waits at a barrier */
+            __threadfence();
+            if (atomicAdd(&t.arrive[g.chain], 1u) == g.half - 1) {
+                __threadfence(); /* the others fenced before they counted in: their writes precede the launch */
+                t.arrive[g.chain] = 0; /* ordered before the child's own arrivals by the launch */
+                launch_child<MODE>(t, g, depth, slot);
+            }
         }
     }
     gl_span_block_end(t.spans, slot, t0, depth, depth, parent);
 }
 
-/* The textbook's nosync: thread 0 launches right after its own write. Racy on purpose. */
-template <typename T>
-__global__ void nested_nosync_racy(tree t, const T *in, long long n, long long *work, unsigned int size, int depth,
-                                   unsigned int slot, int parent, long long chain0)
-{
-    unsigned long long t0 = gl_globaltimer();
-    unsigned int tid = threadIdx.x;
-    segment<T> g = segment_of(in, n, work, size, chain0);
-    if (tid == 0) t.race_start[g.chain * t.depths + depth] = t0;
-    if (g.half == 1) {
-        if (tid == 0) t.out[g.chain] = g.pair(0);
-    } else if (tid < g.half) {
-        delay_other_warps(t, depth);
-        g.w[tid] = g.pair(tid);
-        atomicMax(&t.race_write[g.chain * t.depths + depth], gl_globaltimer());
-        if (tid == 0) {
-            unsigned int cs = child_slot(t);
-            nested_nosync_racy<long long><<<1, g.half, 0, cudaStreamFireAndForget>>>(t, g.w, g.half, g.w, g.half, depth + 1,
-                                                                                   cs, (int)slot, g.chain);
-            launched(t);
-        }
-    }
-    gl_span_block_end(t.spans, slot, t0, depth, depth, parent);
-}
-
-/* ---- nested2: one grid per level, each tail-launching the next ---------------------------------
- * Level 0 reads block b's in_dim = 2 * stride ints and writes stride halves to
- * work[b * dim ...]; deeper levels halve work in place, in every block at once. */
+/* ---- nested2: one grid per level; block 0 tail-launches the next, which starts after every block ended --
+ * Level 0 reads block b's in_dim = 2 * stride ints and writes stride halves to work[b * dim ...]; deeper levels
+ * halve work in place, in every block at once. */
 template <typename T>
 __global__ void nested2(tree t, const T *in, long long n, long long in_dim, long long *work, unsigned int stride,
                         unsigned int dim, int depth, unsigned int slot, int parent)
@@ -381,18 +274,17 @@ __global__ void nested2(tree t, const T *in, long long n, long long in_dim, long
         w[tid] = at(seg, tid, seg_n) + at(seg, tid + stride, seg_n);
         if (tid == 0 && blockIdx.x == 0) {
             unsigned int cs = child_slot(t);
-            nested2<long long><<<gridDim.x, stride / 2, 0, cudaStreamTailLaunch>>>(t, work, LLONG_MAX, dim, work,
-                                                                                  stride / 2, dim, depth + 1, cs,
-                                                                                  (int)slot);
+            nested2<long long><<<gridDim.x, stride / 2, 0, cudaStreamTailLaunch>>>(
+                t, work, LLONG_MAX, dim, work, stride / 2, dim, depth + 1, cs, (int)slot);
             launched(t);
         }
     }
     gl_span_block_end(t.spans, slot, t0, depth, depth, parent);
 }
 
-/* ---- nested-tail: my half now, the rest in a child, a continuation adds them --------------------- */
+/* ---- nested-tail: my half now, the rest in a child, a continuation adds them ---------------------- */
 
-/* The continuation: the child's total into the parent's. */
+/* The continuation: the child's total into the parent's (a tail launch: after the child's whole tree). */
 __global__ void tail_combine(tree t, long long *sums, int depth, unsigned int slot, int parent)
 {
     unsigned long long t0 = gl_globaltimer();
@@ -407,8 +299,8 @@ __host__ __device__ __forceinline__ unsigned int grid_for(long long n, unsigned 
     return want < 1 ? 1u : want > (long long)max_blocks ? max_blocks : (unsigned int)want;
 }
 
-/* sums[0] += the sum of in[0, n). A range above the leaf keeps its first half
- * (a multiple of 4, so the rest stays 16-byte aligned) and hands the rest to a child. */
+/* sums[0] += the sum of in[0, n). A range above the leaf keeps its first half (a multiple of 4, so the rest
+ * stays 16-byte aligned) and hands the rest to a child. */
 __global__ void __launch_bounds__(FLAT_THREADS) nested_tail(tree t, const int *in, long long n, long long *sums,
                                                             unsigned int max_blocks, int depth, unsigned int slot,
                                                             int parent)
@@ -434,11 +326,8 @@ __global__ void __launch_bounds__(FLAT_THREADS) nested_tail(tree t, const int *i
 
 /* ---- nested-agg: a tile per block, one partial each, the last level tail-launched ----------------- */
 
-/* The sum of block b's tile of in[0, n): AGG_ITEMS per thread, coalesced, every
- * load in flight at once. A whole tile is read as 16-byte vectors; the last,
- * partial tile of an odd n as predicated scalars, still all in flight: a
- * strided loop there would wait out one memory round trip per element and
- * hold the whole level back by the last block. */
+/* The sum of block b's tile: AGG_ITEMS per thread, coalesced, every load in flight at once; the ragged last
+ * tile as predicated scalars (a strided loop there would hold the whole level back by one block). */
 __device__ __forceinline__ long long tile_sum(const int *in, long long n)
 {
     const long long tile = (long long)blockDim.x * AGG_ITEMS;
@@ -469,11 +358,8 @@ __host__ __device__ __forceinline__ long long agg_blocks(long long n)
     return (n + (long long)FLAT_THREADS * AGG_ITEMS - 1) / ((long long)FLAT_THREADS * AGG_ITEMS);
 }
 
-/* The last level: one block of AGG_LAST_THREADS adds all m partials of the
- * first level (m <= 2^30 / 8192 = 131072: 128 per thread at most), eight loads
- * in flight per thread. One level, not a tree of tiles: each device launch
- * costs microseconds, far more than this block's reads (a second tiled level
- * at n = 2^26 + 1 cost 16 us, 1.26x flat, on an H100). */
+/* The last level: one block adds all m partials (at most 131072), eight loads in flight per thread. One level,
+ * not a tree of tiles: a device launch costs more than this block's reads. */
 __global__ void __launch_bounds__(AGG_LAST_THREADS) agg_last(tree t, const long long *in, long long m, int depth,
                                                              unsigned int slot, int parent)
 {
@@ -491,9 +377,8 @@ __global__ void __launch_bounds__(AGG_LAST_THREADS) agg_last(tree t, const long 
     gl_span_block_end(t.spans, slot, t0, depth, depth, parent);
 }
 
-/* The first level: one partial per tile into out, or the sum into t.out[0]
- * when one tile is all; block 0 tail-launches the last level, which starts
- * once every block of this grid has ended. */
+/* The first level: a partial per tile into out, or the sum into t.out[0] when one tile is all; block 0
+ * tail-launches the last level, which starts once every block of this grid has ended. */
 __global__ void __launch_bounds__(FLAT_THREADS) agg_level(tree t, const int *in, long long n, long long *out,
                                                           unsigned int slot)
 {
@@ -511,24 +396,20 @@ __global__ void __launch_bounds__(FLAT_THREADS) agg_level(tree t, const int *in,
     gl_span_block_end(t.spans, slot, t0, 0, 0, -1);
 }
 
-/* ---- host: the reference ------------------------------------------------------------------ */
+/* ---- host: the reference and the plan ----------------------------------------------------- */
 
-/* The seed's recursive pairwise reduction (any size; an odd element joins
- * element 0), with a 64-bit accumulator. Halves data in place. */
+/* The seed's recursive pairwise sum, as a loop (an odd element joins element 0), 64-bit. Halves data in place. */
 static long long cpu_recursive(long long *data, long long size)
 {
-    while (size > 1) { /* the seed's tail recursion, as a loop: 2^30 elements would still recurse only 30 deep */
+    for (; size > 1; size /= 2) {
         long long stride = size / 2;
         for (long long i = 0; i < stride; i++) data[i] += data[i + stride];
         if (size & 1) data[0] += data[size - 1];
-        size = stride;
     }
     return data[0];
 }
 
-/* The exact sum on every core: 64-bit integer addition is associative, so the
- * order the threads add in cannot change it (cpu-recursive, the seed's order,
- * is a timed variant and is checked against this like the others). */
+/* The exact sum on every core: 64-bit integer addition is associative, so no order of the threads changes it. */
 static long long reference_sum(const int *in, long long n)
 {
     long long sum = 0;
@@ -537,54 +418,39 @@ static long long reference_sum(const int *in, long long n)
     return sum;
 }
 
-/* ---- host: the setup --------------------------------------------------------------------- */
-
 typedef struct bench {
-    long long n;                /* elements */
-    int block;                  /* the textbook variants' block (a power of two) */
-    long long chains;           /* blocks of the textbook variants' first level: ceil(n / block) */
-    int levels;                 /* log2(block): grids per chain */
-    int flat_blocks;            /* flat's grid: SMs x resident blocks */
-    const int *h_in;            /* the input */
-    long long want;             /* the reference sum */
-    long long *h_copy;          /* cpu-recursive's working copy */
-    int *d_in;                  /* the input on the device */
-    long long *d_work;          /* in-place variants' halves: chains * block / 2 */
-    long long *d_out;           /* partials, one per chain (or the sum in d_out[0]) */
-    long long *d_result;        /* the sum */
-    long long *d_flat_partials; /* flat's per-block partials */
-    unsigned int *d_flat_done;  /* flat's last-block counter */
-    long long *d_agg;           /* nested-agg's first-level partials */
-    long long *d_sums;          /* nested-tail: one running total per level */
-    void *d_cub;                /* CUB's temporary storage */
-    size_t cub_bytes;           /* its size */
-    tree t;                     /* what the trees get */
-    gl_spans spans;             /* grid records */
-    cudaStream_t stream;        /* everything runs here */
-    gl_event_timer timer;       /* around one run */
-    gl_gate gate;               /* holds the stream until a run is queued */
-    double timeout_s;           /* a run this long is hung */
-    int variant;                /* the one being measured */
-    size_t pool_given;          /* --pool, or 0 */
-    size_t pool_margin;         /* device memory the run needs beside the pool */
-    size_t pool;                /* the pending-launch pool set for the current variant */
-    long long slice_chains;     /* chains per host launch of the top level, so that a slice's launches fit the pool */
-    long long slices;           /* host launches of the top level */
+    long long n;                   /* elements (--n, which writes it as its unsigned twin) */
+    int block;                     /* the textbook variants' block (--block, a power of two) */
+    unsigned long long pool_given; /* --pool, or 0 */
+    double race_delay_us;          /* --race-delay-us */
+    long long chains;              /* blocks of the textbook variants' first level: ceil(n / block) */
+    int levels;                    /* log2(block): grids per chain */
+    unsigned int flat_blocks;      /* flat's largest grid: SMs x resident blocks */
+    const int *h_in;               /* the input */
+    long long want, sum;           /* the reference sum, and the last run's */
+    long long *h_copy;             /* cpu-recursive's working copy */
+    int *d_in;                     /* the input on the device */
+    long long *d_work;             /* in-place variants' halves */
+    long long *d_out, *d_result;   /* partials, one per chain (or the sum in d_out[0]); the sum */
+    long long *d_flat_partials;    /* flat's per-block partials */
+    unsigned int *d_flat_done;     /* flat's last-block counter */
+    long long *d_agg, *d_sums;     /* nested-agg's first-level partials; nested-tail's running total per level */
+    void *d_cub;                   /* CUB's temporary storage */
+    size_t cub_bytes;              /* its size */
+    tree t;                        /* what the trees get */
+    long long slice_chains[N_VARIANTS]; /* chains per host launch of the top level: a slice's launches fit the pool */
 } bench;
 
 /* Device-side launches one run of variant v makes (the host's prediction). */
 static long long predicted_launches(const bench *b, int v)
 {
+    long long k = 0;
     switch (v) {
-    case V_NESTED:
-    case V_NOSYNC:
-    case V_RACY: return b->chains * (b->levels - 1);
+    case V_NESTED: case V_NOSYNC: case V_RACY: return b->chains * (b->levels - 1);
     case V_NESTED2: return b->levels - 1;
-    case V_TAIL: {
-        long long k = 0;
+    case V_TAIL:
         for (long long n = b->n; n > TAIL_LEAF; n -= (n / 2) & ~3LL) k += 2;
         return k;
-    }
     case V_AGG: return agg_blocks(b->n) > 1;
     default: return 0;
     }
@@ -598,139 +464,82 @@ static long long predicted_grids(const bench *b, int v)
     return 1 + predicted_launches(b, v);
 }
 
-/* Set the pending-launch pool for variant v before its first launch, and how
- * the top level is sliced. The pool is as small as the variant allows: a
- * larger pool makes every device launch slower (measured: one tail launch took
- * 28 us with the default 2048 and 285 us with 599186). The runtime clamps the
- * limit without an error (599186 on an H200, driver 580), so the value is read
- * back; a tree with more launches than the pool holds is launched as slices of
- * whole chains, one host launch each, so that the launches of one slice never
- * exceed the pool. A pool that leaves the run too little memory is halved.
- * Returns 0, with the reason, when not even one chain fits. */
-static int size_pool(bench *b, int v, char *why, size_t whylen)
+/* Whether the validation run of v records its grids: the trees, when small enough. */
+static int records(const bench *b, int v)
 {
-    long long need = predicted_launches(b, v);
-    long long per_chain = (v == V_NESTED || v == V_NOSYNC || v == V_RACY) ? b->levels - 1 : need;
-    size_t want = b->pool_given ? b->pool_given : need > 2048 ? (size_t)need : 2048;
-    size_t free_b = 0, total_b = 0;
-    for (;;) {
-        CUDA_CHECK(cudaDeviceSetLimit(cudaLimitDevRuntimePendingLaunchCount, want));
-        CUDA_CHECK(cudaDeviceGetLimit(&b->pool, cudaLimitDevRuntimePendingLaunchCount));
-        CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
-        if (b->pool_given || per_chain == 0 || free_b >= b->pool_margin || want / 2 < (size_t)per_chain) break;
-        want /= 2;
-    }
-    if (!b->pool_given && per_chain > 0 && (free_b < b->pool_margin || (long long)b->pool < per_chain)) {
-        snprintf(why, whylen,
-                 "needs a pending-launch pool of %lld (one chain's launches); the runtime gave %zu, leaving %.2f GB "
-                 "free of %.2f GB",
-                 per_chain, b->pool, free_b / 1e9, total_b / 1e9);
-        return 0;
-    }
-    b->slice_chains = b->chains;
-    if (!b->pool_given && per_chain > 0 && need > (long long)b->pool) b->slice_chains = (long long)b->pool / per_chain;
-    b->slices = (b->chains + b->slice_chains - 1) / b->slice_chains;
-    printf("%s: %lld device-side launches per run; pending-launch pool %zu%s", variant_names[v], need, b->pool,
-           b->pool_given ? " (--pool)" : "");
-    if (b->slices > 1) printf(", the top level launched in %lld slices of %lld chains", b->slices, b->slice_chains);
-    printf("\n");
-    return 1;
+    return v != V_CPU && v != V_CUB && v != V_FLAT && v != V_NEIGHBORED && predicted_grids(b, v) <= TRACE_GRID_CAP;
 }
 
-/* Launch variant v into the stream, timed by events from its first launch to its sum. */
-static void launch_variant(bench *b, int v, unsigned int top_slot)
+/* ---- host: one run (the lab calls these for the check and for every sample) -------------------- */
+
+/* Untimed: cpu-recursive's copy to halve; nested-tail's total zeroed, queued before the gate. */
+static void before_run(gl_lab *L, int v, void *ctx)
 {
-    cudaStream_t s = b->stream;
+    bench *b = (bench *)ctx;
+    if (v == V_CPU)
+        for (long long i = 0; i < b->n; i++) b->h_copy[i] = b->h_in[i];
+    if (v == V_TAIL) CUDA_CHECK(cudaMemsetAsync(b->d_sums, 0, sizeof(long long), L->stream));
+}
+
+/* Variant v, from its first launch to its sum on the device; the textbook variants add a partials pass. */
+static void run_variant(gl_lab *L, int v, void *ctx)
+{
+    bench *b = (bench *)ctx;
+    if (v == V_CPU) {
+        b->sum = cpu_recursive(b->h_copy, b->n);
+        return;
+    }
+    cudaStream_t s = L->stream;
     tree t = b->t;
-    unsigned int chains = (unsigned int)b->chains, B = (unsigned int)b->block;
-    gl_gate_close(&b->gate, s); /* everything below starts together: the events time the device, not the issue */
-    if (v == V_TAIL) CUDA_CHECK(cudaMemsetAsync(b->d_sums, 0, sizeof(long long), s)); /* setup, before the clock */
-    gl_timer_start(&b->timer, s);
+    t.record = L->checking && records(b, v);
+    unsigned int top = t.record ? gl_spans_reserve(&L->spans, 1) : GL_NO_SPAN;
+    unsigned int chains = (unsigned int)b->chains, B = (unsigned int)b->block, flat = b->flat_blocks;
     switch (v) {
     case V_NEIGHBORED: neighbored<<<chains, B, 0, s>>>(t, b->d_in, b->n, b->d_work); break;
-    case V_NESTED:
-    case V_NOSYNC:
-    case V_RACY: /* slice c0 covers chains [c0, c0 + k): its input, its halves and its partials */
-        for (long long c0 = 0; c0 < b->chains; c0 += b->slice_chains) {
-            long long k = b->chains - c0 < b->slice_chains ? b->chains - c0 : b->slice_chains;
+    case V_NESTED: case V_NOSYNC: case V_RACY: /* slice c0 covers chains [c0, c0 + k): its input, halves, partials */
+        for (long long c0 = 0, step = b->slice_chains[v]; c0 < b->chains; c0 += step) {
+            unsigned int k = (unsigned int)(b->chains - c0 < step ? b->chains - c0 : step);
             const int *in = b->d_in + c0 * B;
             long long n = b->n - c0 * B, *work = b->d_work + c0 * (B / 2);
-            if (v == V_NESTED) nested<int><<<(unsigned int)k, B, 0, s>>>(t, in, n, work, B, 0, top_slot, -1, c0);
-            else if (v == V_NOSYNC) nested_nosync<int><<<(unsigned int)k, B, 0, s>>>(t, in, n, work, B, 0, top_slot, -1, c0);
-            else nested_nosync_racy<int><<<(unsigned int)k, B, 0, s>>>(t, in, n, work, B, 0, top_slot, -1, c0);
+            if (v == V_NESTED) chain_level<CHAIN_NESTED, int><<<k, B, 0, s>>>(t, in, n, work, B, 0, top, -1, c0);
+            else if (v == V_NOSYNC) chain_level<CHAIN_NOSYNC, int><<<k, B, 0, s>>>(t, in, n, work, B, 0, top, -1, c0);
+            else chain_level<CHAIN_RACY, int><<<k, B, 0, s>>>(t, in, n, work, B, 0, top, -1, c0);
             CUDA_CHECK_LAUNCH("a slice of the top level");
         }
         break;
     case V_NESTED2:
-        nested2<int><<<chains, B / 2, 0, s>>>(t, b->d_in, b->n, B, b->d_work, B / 2, B / 2, 0, top_slot, -1);
+        nested2<int><<<chains, B / 2, 0, s>>>(t, b->d_in, b->n, B, b->d_work, B / 2, B / 2, 0, top, -1);
         break;
     case V_TAIL:
-        nested_tail<<<grid_for(b->n, b->flat_blocks), FLAT_THREADS, 0, s>>>(t, b->d_in, b->n, b->d_sums,
-                                                                          b->flat_blocks, 0, top_slot, -1);
+        nested_tail<<<grid_for(b->n, flat), FLAT_THREADS, 0, s>>>(t, b->d_in, b->n, b->d_sums, flat, 0, top, -1);
         break;
     case V_FLAT:
-        flat_reduce<int><<<grid_for(b->n, b->flat_blocks), FLAT_THREADS, 0, s>>>(b->d_in, b->n, b->d_flat_partials,
-                                                                               b->d_flat_done, b->d_result);
+        flat_reduce<int><<<grid_for(b->n, flat), FLAT_THREADS, 0, s>>>(b->d_in, b->n, b->d_flat_partials,
+                                                                     b->d_flat_done, b->d_result);
         break;
     case V_CUB: CUDA_CHECK(cub::DeviceReduce::Sum(b->d_cub, b->cub_bytes, b->d_in, b->d_result, b->n, s)); break;
     case V_AGG:
-        agg_level<<<(unsigned int)agg_blocks(b->n), FLAT_THREADS, 0, s>>>(t, b->d_in, b->n, b->d_agg, top_slot);
+        agg_level<<<(unsigned int)agg_blocks(b->n), FLAT_THREADS, 0, s>>>(t, b->d_in, b->n, b->d_agg, top);
         break;
     }
     CUDA_CHECK_LAUNCH("a nested-reduce variant");
     if (v <= V_NESTED2 || v == V_RACY) { /* the partials pass: one flat pass over the chains' partials */
-        flat_reduce<long long><<<grid_for(b->chains * 4, b->flat_blocks), FLAT_THREADS, 0, s>>>(
+        flat_reduce<long long><<<grid_for(b->chains * 4, flat), FLAT_THREADS, 0, s>>>(
             b->d_out, b->chains, b->d_flat_partials, b->d_flat_done, b->d_result);
         CUDA_CHECK_LAUNCH("the partials pass");
     }
-    gl_timer_stop(&b->timer, s);
-    if (!gl_gate_open(&b->gate))
-        gl_die(GL_EXIT_INTERNAL, "queueing %s took longer than the gate waits: its time would include the host's", variant_names[v]);
 }
 
-/* Where variant v leaves its sum. */
-static const long long *sum_of(const bench *b, int v)
+/* After a GPU run (the lab has checked its device-side launches): the sum it left. */
+static void after_run(gl_lab *L, int v, void *ctx)
 {
-    if (v == V_TAIL) return b->d_sums;
-    if (v == V_AGG) return b->d_out;
-    return b->d_result;
+    (void)L;
+    bench *b = (bench *)ctx;
+    const long long *where = v == V_TAIL ? b->d_sums : v == V_AGG ? b->d_out : b->d_result;
+    CUDA_CHECK(cudaMemcpy(&b->sum, where, sizeof b->sum, cudaMemcpyDeviceToHost));
 }
 
-/* What one run of a variant returned. */
-typedef struct run_result {
-    long long sum;               /* the sum it left */
-    unsigned long long launches; /* device-side launches counted on the device */
-    double ms;                   /* event time */
-} run_result;
-
-/* One run of variant v: launch, wait (at most timeout_s), check device errors, read the sum. */
-static run_result run_variant(bench *b, int v, unsigned int top_slot)
-{
-    run_result r = {0, 0, 0};
-    if (v == V_CPU) {
-        for (long long i = 0; i < b->n; i++) b->h_copy[i] = b->h_in[i];
-        double t0 = gl_host_ns();
-        r.sum = cpu_recursive(b->h_copy, b->n);
-        r.ms = (gl_host_ns() - t0) / 1e6;
-        return r;
-    }
-    CUDA_CHECK(cudaMemsetAsync(b->t.launches, 0, sizeof(unsigned long long), b->stream));
-    launch_variant(b, v, top_slot);
-    gl_stream_wait(b->stream, b->timeout_s, variant_names[v]);
-    gl_dev_error_check(b->t.err);
-    r.ms = gl_timer_ms(&b->timer);
-    CUDA_CHECK(cudaMemcpy(&r.sum, sum_of(b, v), sizeof r.sum, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(&r.launches, b->t.launches, sizeof r.launches, cudaMemcpyDeviceToHost));
-    return r;
-}
-
-/* One timed repetition. */
-static void sample_variant(gl_sample *smp, void *arg)
-{
-    bench *b = (bench *)arg;
-    run_result r = run_variant(b, b->variant, GL_NO_SPAN);
-    gl_sample_put(smp, "time", r.ms * 1e3);
-}
+/* ---- host: the checks and the race ------------------------------------------------------------ */
 
 /* Labels: one per depth, then the continuation; tracks: one per depth. */
 static void label_name(int label, gl_buf *out, const void *ctx)
@@ -740,38 +549,35 @@ static void label_name(int label, gl_buf *out, const void *ctx)
     else gl_buf_printf(out, "depth %d", label);
 }
 
-/* ---- host: the racy demonstration ------------------------------------------------------------ */
-
-/* Run the racy variant reps times; count wrong sums, and children that started
- * before their parent's last write. Makes the variant's one claim. */
-static void demonstrate_race(bench *b, gl_report *rep, gl_row *row, int reps)
+/* Run the racy variant --repeat times; count wrong sums, and children that started before their parent's last
+ * write. Makes the variant's one claim. */
+static void demonstrate_race(gl_lab *L, bench *b, gl_row *row)
 {
     size_t cells = (size_t)b->chains * (size_t)b->levels;
     unsigned long long *h_write = (unsigned long long *)gl_xmalloc(cells * sizeof *h_write);
     unsigned long long *h_start = (unsigned long long *)gl_xmalloc(cells * sizeof *h_start);
     long long wrong = 0, early = 0, children = 0;
+    int reps = L->common.repeat;
     for (int i = 0; i < reps; i++) {
         CUDA_CHECK(cudaMemset(b->t.race_write, 0, cells * sizeof *h_write));
         CUDA_CHECK(cudaMemset(b->t.race_start, 0xFF, cells * sizeof *h_start));
-        run_result r = run_variant(b, V_RACY, GL_NO_SPAN);
-        wrong += r.sum != b->want;
+        gl_lab_run(L, V_RACY);
+        wrong += b->sum != b->want;
         CUDA_CHECK(cudaMemcpy(h_write, b->t.race_write, cells * sizeof *h_write, cudaMemcpyDeviceToHost));
         CUDA_CHECK(cudaMemcpy(h_start, b->t.race_start, cells * sizeof *h_start, cudaMemcpyDeviceToHost));
         for (size_t c = 0; c < (size_t)b->chains; c++)
-            for (int d = 1; d < b->levels; d++) {
-                size_t k = c * (size_t)b->levels + (size_t)d;
-                children++;
-                early += h_start[k] < h_write[k - 1];
-            }
+            for (int d = 1; d < b->levels; d++, children++)
+                early += h_start[c * b->levels + d] < h_write[c * b->levels + d - 1];
     }
     gl_row_text(row, "wrong_sums", 0, "%lld of %d", wrong, reps);
     gl_row_text(row, "early_children", 0, "%lld of %lld", early, children);
+    const char *text = "nested-nosync-racy races: a child can read halves not yet written";
     if (wrong || early)
-        gl_claim_fact(rep, row, GL_CLAIM_ORDERING, 1, "nested-nosync-racy races: a child can read halves not yet written",
+        gl_claim_fact(&L->rep, row, GL_CLAIM_ORDERING, 1, text,
                       "%lld of %d runs summed wrong; %lld of %lld children started before their parent's last write",
                       wrong, reps, early, children);
     else
-        gl_claim_skip(rep, row, GL_CLAIM_ORDERING, "nested-nosync-racy races: a child can read halves not yet written",
+        gl_claim_skip(&L->rep, row, GL_CLAIM_ORDERING, text,
                       "not observed in %d runs (%lld children, none started before its parent's last write); "
                       "to see it, use a first level that fits on the GPU at once and hold back the writers, e.g. "
                       "--n 65536 --race-delay-us 50",
@@ -780,10 +586,89 @@ static void demonstrate_race(bench *b, gl_report *rep, gl_row *row, int reps)
     free(h_start);
 }
 
+/* The check of v's validation run: the exact sum (the racy one aside), the launches, the recorded tree. */
+static int check_variant(gl_lab *L, int v, gl_row *row, void *ctx)
+{
+    bench *b = (bench *)ctx;
+    const char *name = L->spec->variants[v].name;
+    long long launches = predicted_launches(b, v), grids = predicted_grids(b, v);
+    int ok = 1, combine = LABEL_COMBINE;
+    gl_row_number(row, "launches", "", 0, 0, (double)L->launches);
+    if (v != V_RACY)
+        ok &= gl_check(&L->rep, row, b->sum == b->want, "%s sums %lld ints exactly (got %lld, want %lld)", name, b->n,
+                       b->sum, b->want);
+    ok &= gl_check(&L->rep, row, (long long)L->launches == launches, "%s: %llu device-side launches, %lld predicted",
+                   name, L->launches, launches);
+    if (records(b, v)) {
+        const gl_timeline *tl = gl_lab_timeline(L);
+        ok &= gl_check(&L->rep, row, tl->n == grids, "%s: %d grids recorded, %lld predicted", name, tl->n, grids);
+        if (v == V_NESTED2 || v == V_AGG) {
+            gl_lineage l = gl_timeline_lineage(tl, gl_filter_all, NULL, 0.0);
+            gl_claim_every(&L->rep, row, GL_CLAIM_ORDERING, "each level starts after every block of the level before "
+                           "ended", l.after, l.pairs, "parent-child pairs", "one level only: nothing is tail-launched");
+        } else if (v == V_TAIL) {
+            gl_lineage l = gl_timeline_lineage(tl, gl_filter_label, &combine, 0.0);
+            gl_claim_every(&L->rep, row, GL_CLAIM_ORDERING, "each continuation starts after the grid that launched it "
+                           "ended", l.after, l.pairs, "continuations", "the range fits one grid: no continuation");
+        }
+        char title[96];
+        snprintf(title, sizeof title, "%s (validation run)", name);
+        gl_names names = {NULL, label_name, NULL, "depth %d", NULL, NULL, 0};
+        gl_lab_show(L, title, &names);
+    }
+    if (v == V_RACY) demonstrate_race(L, b, row);
+    return ok;
+}
+
+/* Refused before the runtime starts: a --block the trees cannot halve, a trace too big to open. */
+static void options_ok(gl_lab *L, void *ctx)
+{
+    bench *b = (bench *)ctx;
+    if (b->block & (b->block - 1))
+        gl_die(GL_EXIT_USAGE, "--block %d: must be a power of two (the textbook trees halve each block down to 2)",
+               b->block);
+    b->chains = (b->n + b->block - 1) / b->block;
+    for (int s = b->block; s > 1; s >>= 1) b->levels++;
+    for (int v = 0; v < N_VARIANTS && (L->common.trace_path || L->common.timeline); v++)
+        if (L->chosen[v] && predicted_grids(b, v) > TRACE_FILE_CAP)
+            gl_die(GL_EXIT_USAGE, "--trace/--timeline: %s at --n %lld makes %lld grids; the tree is recorded up to %d "
+                   "(use a smaller --n, or a larger --block)",
+                   L->spec->variants[v].name, b->n, predicted_grids(b, v), TRACE_FILE_CAP);
+}
+
 /* ---- host: main ------------------------------------------------------------------------- */
+
+static const gl_lab_variant variants[N_VARIANTS] = {
+    {"cpu-recursive", GL_LAB_HOST}, {"neighbored", GL_LAB_GPU}, {"nested", GL_LAB_GPU},
+    {"nested-nosync", GL_LAB_GPU},  {"nested2", GL_LAB_GPU},    {"nested-tail", GL_LAB_GPU},
+    {"flat", GL_LAB_GPU},           {"cub", GL_LAB_GPU},        {"nested-agg", GL_LAB_GPU},
+    {"nested-nosync-racy", GL_LAB_GPU | GL_LAB_NOT_IN_ALL}};
+/* Made only where both variants ran. flat and cub both reach the DRAM roofline, where which is faster by under 2%
+ * changed between machines. Below 2^26, nested-agg's one device launch (9 to 14 us on an H100) is more than a
+ * quarter of flat's time. */
+static const gl_lab_claim claims[] = {
+    {"flat is as fast as cub, within 2%% (median, L2 flushed; both at the DRAM roofline)", "flat", GL_LAB_FASTER, "cub",
+     0.98, 2},
+    {"nested-agg takes at most 1.25x the time of flat (n >= 2^26)", "nested-agg", GL_LAB_SLOWER, "flat", 1.25, 0}};
+static const gl_lab_claim_guard claim_guards[] = {
+    {0, NULL, 1},
+    {4.0 * (1LL << 26), "judged from --n 2^26: below it, nested-agg's one device launch is more than a quarter of "
+                        "flat's time (here %.1f us against %.1f us, %.2fx)", 1}};
 
 int main(int argc, char **argv)
 {
+    static bench b;
+    b.n = 1LL << 20;
+    b.block = 512;
+    gl_option opts[] = {
+        {"n", GL_OPT_U64, &b.n, 1, 1073741824.0, NULL, NULL, "elements to sum (1..2^30)", 0},
+        {"block", GL_OPT_INT, &b.block, 2, 1024, NULL, NULL, "threads per block of the textbook variants (a power of two)", 0},
+        {"pool", GL_OPT_U64, &b.pool_given, 0, 1e8, NULL, NULL,
+         "pending-launch pool to set instead of the computed one (0: computed); too small a pool shows the overflow (exit 3)", 0},
+        {"race-delay-us", GL_OPT_DOUBLE, &b.race_delay_us, 0, 1e5, NULL, NULL,
+         "hold back every warp but the first of each level-0 block this long before it writes (nested, nested-nosync, "
+         "and the racy variant: a barrier-free launch then reads halves not yet written)", 0},
+    };
     static const gl_experiment exp = {
         "nested-reduce",
         "what does a recursive (device-launched) reduction cost against the best flat reduction, in each textbook "
@@ -792,254 +677,105 @@ int main(int argc, char **argv)
         "--block is the textbook variants' block (a power of two, 2..1024); flat, nested-tail and nested-agg\n"
         "use blocks of 256 threads, and cub chooses its own. At --n 1048576 --block 512 the textbook's K40c\n"
         "times are printed beside ours. nested-nosync-racy (not in 'all') demonstrates the textbook's race."};
-    unsigned long long n = 1ULL << 20, pool_given = 0;
-    int block = 512;
-    const char *variants = "all";
-    double race_delay_us = 0;
-    gl_option opts[] = {
-        {"n", GL_OPT_U64, &n, 1, 1073741824.0, NULL, NULL, "elements to sum (1..2^30)", 0},
-        {"block", GL_OPT_INT, &block, 2, 1024, NULL, NULL, "threads per block of the textbook variants (a power of two)", 0},
-        {"variant", GL_OPT_STRING, &variants, 0, 0, NULL, NULL,
-         "all (every variant but the racy one), or a comma-separated list of: cpu-recursive, neighbored, nested, "
-         "nested-nosync, nested2, nested-tail, flat, cub, nested-agg, nested-nosync-racy", 0},
-        {"pool", GL_OPT_U64, &pool_given, 0, 1e8, NULL, NULL,
-         "pending-launch pool to set instead of the computed one (0: computed); too small a pool shows the overflow (exit 3)", 0},
-        {"race-delay-us", GL_OPT_DOUBLE, &race_delay_us, 0, 1e5, NULL, NULL,
-         "hold back every warp but the first of each level-0 block this long before it writes (nested, nested-nosync, "
-         "and the racy variant: a barrier-free launch then reads halves not yet written)", 0},
-    };
-    gl_common common;
-    gl_common_defaults(&common);
-    gl_options_parse_or_exit(&exp, opts, GL_ARRAY_LEN(opts), &common, argc, argv);
-    gl_gate_prepare(); /* before the runtime starts: see gl_cuda.h */
-    if (block & (block - 1))
-        gl_die(GL_EXIT_USAGE, "--block %d: must be a power of two (the textbook trees halve each block down to 2)", block);
+    gl_lab_spec spec = GL_LAB_SPEC(exp, variants, opts, claims, run_variant, &b);
+    spec.table = "nested-reduce";
+    spec.axis = "n";
+    spec.claim_guards = claim_guards;
+    spec.before_run = before_run;
+    spec.after_run = after_run;
+    spec.check = check_variant;
+    spec.options_ok = options_ok;
+    spec.time_precision = 1;
+    spec.guard_what = "launch latency, not the reduction";
+    spec.device_launches = 1;
+    gl_lab L;
+    gl_lab_open(&L, &spec, argc, argv);
 
-    bench b;
-    memset(&b, 0, sizeof b);
-    b.n = (long long)n;
-    b.block = block;
-    b.chains = (b.n + block - 1) / block;
-    for (int s = block; s > 1; s >>= 1) b.levels++;
-    int run[N_VARIANTS] = {0};
-    int n_run = gl_choose_names("variant", variants, variant_names, N_VARIANTS, run);
-    if (strcmp(variants, "all") == 0) { /* all but the racy demonstration */
-        run[V_RACY] = 0;
-        n_run--;
-    }
-    if (common.trace_path || common.timeline)
-        for (int v = V_NESTED; v < N_VARIANTS; v++)
-            if (run[v] && predicted_grids(&b, v) > TRACE_FILE_CAP)
-                gl_die(GL_EXIT_USAGE, "--trace/--timeline: %s at --n %lld makes %lld grids; the tree is recorded up to "
-                       "%d (use a smaller --n, or a larger --block)",
-                       variant_names[v], b.n, predicted_grids(&b, v), TRACE_FILE_CAP);
-
-    gl_report rep;
-    gl_report_init(&rep, exp.name, &common);
-    gl_device dev;
-    gl_device_open(&dev, &common, &rep);
-
-    /* The input, and the reference on the CPU. */
+    /* The input, and the reference on the CPU; cpu-recursive's 64-bit copy (8 GiB at 2^30) only when it runs. */
     int *h_in = (int *)gl_xmalloc(sizeof(int) * (size_t)b.n);
-    gl_fill_i32(h_in, (size_t)b.n, common.seed, 0, INT32_MIN, INT32_MAX);
+    gl_fill_i32(h_in, (size_t)b.n, L.common.seed, 0, INT32_MIN, INT32_MAX);
     b.h_in = h_in;
-    /* cpu-recursive's 64-bit working copy (8 GiB at 2^30): only when it runs */
-    b.h_copy = run[V_CPU] ? (long long *)gl_xmalloc(sizeof(long long) * (size_t)b.n) : NULL;
+    b.h_copy = L.chosen[V_CPU] ? (long long *)gl_xmalloc(sizeof(long long) * (size_t)b.n) : NULL;
     b.want = reference_sum(h_in, b.n);
-    int per_sm = 0;
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, flat_reduce<int>, FLAT_THREADS, 0));
-    b.flat_blocks = dev.sms * (per_sm > 0 ? per_sm : 1);
-
-    /* ---- memory: the data, checked against what is free before anything is allocated ---- */
-    long long agg0 = agg_blocks(b.n);
-    size_t work_elems = (size_t)b.chains * (size_t)block; /* neighbored widens whole blocks; the trees use half */
-    size_t data_bytes = sizeof(int) * (size_t)b.n + sizeof(long long) * (work_elems + (size_t)b.chains +
-                        (size_t)b.flat_blocks + (size_t)agg0 + 2 * MAX_DEPTH + 4) +
-                        sizeof(unsigned int) * (size_t)b.chains; /* nested-nosync's counters */
-    if (run[V_RACY]) data_bytes += 2 * sizeof(unsigned long long) * (size_t)b.chains * (size_t)b.levels;
-    CUDA_CHECK(cub::DeviceReduce::Sum(NULL, b.cub_bytes, (const int *)NULL, (long long *)NULL, b.n));
-    size_t free_b = 0, total_b = 0;
-    CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
-    if (data_bytes + b.cub_bytes + (64u << 20) > free_b)
-        gl_no_gpu("--n %lld needs %.2f GB of device memory for its data; %.2f GB of %.2f GB is free", b.n,
-                  (data_bytes + b.cub_bytes) / 1e9, free_b / 1e9, total_b / 1e9);
-    CUDA_CHECK(cudaMalloc((void **)&b.d_in, sizeof(int) * (size_t)b.n));
-    CUDA_CHECK(cudaMemcpy(b.d_in, h_in, sizeof(int) * (size_t)b.n, cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMalloc((void **)&b.d_work, sizeof(long long) * work_elems));
-    CUDA_CHECK(cudaMalloc((void **)&b.d_out, sizeof(long long) * (size_t)(b.chains > 1 ? b.chains : 1)));
-    CUDA_CHECK(cudaMalloc((void **)&b.d_result, sizeof(long long)));
-    CUDA_CHECK(cudaMalloc((void **)&b.d_flat_partials, sizeof(long long) * (size_t)b.flat_blocks));
-    CUDA_CHECK(cudaMalloc((void **)&b.d_flat_done, sizeof(unsigned int)));
-    CUDA_CHECK(cudaMemset(b.d_flat_done, 0, sizeof(unsigned int)));
-    CUDA_CHECK(cudaMalloc((void **)&b.d_agg, sizeof(long long) * (size_t)agg0));
-    CUDA_CHECK(cudaMalloc((void **)&b.d_sums, sizeof(long long) * (MAX_DEPTH + 2)));
-    CUDA_CHECK(cudaMalloc(&b.d_cub, b.cub_bytes > 0 ? b.cub_bytes : 1));
-    CUDA_CHECK(cudaMalloc((void **)&b.t.launches, sizeof(unsigned long long)));
-    CUDA_CHECK(cudaMalloc((void **)&b.t.arrive, sizeof(unsigned int) * (size_t)b.chains));
-    CUDA_CHECK(cudaMemset(b.t.arrive, 0, sizeof(unsigned int) * (size_t)b.chains));
-    b.t.err = gl_dev_error_create();
-    b.t.out = b.d_out;
-    b.t.depths = b.levels;
-    if (run[V_RACY]) {
-        size_t cells = (size_t)b.chains * (size_t)b.levels;
-        CUDA_CHECK(cudaMalloc((void **)&b.t.race_write, cells * sizeof(unsigned long long)));
-        CUDA_CHECK(cudaMalloc((void **)&b.t.race_start, cells * sizeof(unsigned long long)));
-    }
-
-    /* Room the run still needs beside the pool: the L2 flush buffer, and some slack. */
-    b.pool_margin = 2 * (size_t)dev.l2_bytes + ((size_t)64 << 20); /* the L2 flush buffer is allocated at the first sample */
-    b.pool_given = (size_t)pool_given;
-    b.t.delay_ns = (unsigned long long)(race_delay_us * 1e3);
-
-    CUDA_CHECK(cudaStreamCreateWithFlags(&b.stream, cudaStreamNonBlocking));
-    gl_nvtx_name_stream(b.stream, "nested-reduce");
-    gl_timer_create(&b.timer);
-    gl_gate_create(&b.gate, !common.skip_timing_claims); /* sanitizers serialize launches: no gate there */
+    b.flat_blocks = gl_lab_grid(&L, (const void *)flat_reduce<int>, FLAT_THREADS, 1LL << 40); /* as many as fit */
     long long max_grids = 0;
     for (int v = 0; v < N_VARIANTS; v++)
-        if (run[v] && predicted_grids(&b, v) > max_grids) max_grids = predicted_grids(&b, v);
-    unsigned int span_capacity = (unsigned int)(max_grids < (long long)TRACE_GRID_CAP ? max_grids : (long long)TRACE_GRID_CAP) + 8;
-    gl_spans_create(&b.spans, 1, span_capacity, 0);
-    b.t.spans = b.spans.dev;
-    /* The slowest tree measured (nested at 2^26: a million grids) takes about a second. */
-    b.timeout_s = 60 + 1e-5 * (double)max_grids;
+        if (L.chosen[v] && predicted_grids(&b, v) > max_grids) max_grids = predicted_grids(&b, v);
+    unsigned int span_slots = (unsigned int)(max_grids < TRACE_GRID_CAP ? max_grids : (long long)TRACE_GRID_CAP) + 8;
 
-    printf("n = %lld ints (%.1f MB), %lld chains of %d (textbook variants), reference sum %lld\n", b.n,
-           4.0 * b.n / 1e6, b.chains, block, b.want);
+    /* ---- memory: the data, checked against what is free before anything is allocated ---- */
+    long long agg0 = agg_blocks(b.n), racy_cells = L.chosen[V_RACY] ? b.chains * b.levels : 0;
+    double work = (double)b.chains * b.block; /* neighbored widens whole blocks; the trees use half */
+    CUDA_CHECK(cub::DeviceReduce::Sum(NULL, b.cub_bytes, (const int *)NULL, (long long *)NULL, b.n));
+    const gl_lab_buffer bufs[] = {
+        {&b.d_in, 4.0 * b.n, "the input"},
+        {&b.d_work, 8.0 * work, "the halves"},
+        {&b.d_out, 8.0 * b.chains, "the chains' partials"},
+        {&b.d_result, 8, "the sum"},
+        {&b.d_flat_partials, 8.0 * b.flat_blocks, "flat's partials"},
+        {&b.d_flat_done, 4, "flat's counter"},
+        {&b.d_agg, 8.0 * agg0, "nested-agg's partials"},
+        {&b.d_sums, 8.0 * (MAX_DEPTH + 2), "nested-tail's totals"},
+        {&b.d_cub, (double)b.cub_bytes, "cub's temporary storage"},
+        {&b.t.arrive, 4.0 * b.chains, "nested-nosync's counters"},
+        {&b.t.race_write, 8.0 * racy_cells, "the race's write stamps"},
+        {&b.t.race_start, 8.0 * racy_cells, "the race's start stamps"}};
+    gl_lab_need(&L, sizeof(gl_span) * (double)span_slots, "the spans");
+    gl_lab_buffers(&L, bufs, GL_ARRAY_LEN(bufs));
+    CUDA_CHECK(cudaMemcpy(b.d_in, h_in, sizeof(int) * (size_t)b.n, cudaMemcpyHostToDevice));
+    b.t.err = L.dev_err;
+    b.t.launches = L.d_launches;
+    b.t.out = b.d_out;
+    b.t.depths = b.levels;
+    b.t.delay_ns = (unsigned long long)(b.race_delay_us * 1e3);
+    gl_lab_spans(&L, 1, span_slots, 0);
+    b.t.spans = L.spans.dev;
+    L.timeout_s = 60 + 1e-5 * (double)max_grids; /* the slowest tree measured (nested at 2^26, a million grids): 1 s */
 
-    gl_trace trace;
-    gl_trace_init(&trace);
-    gl_names names = {NULL, label_name, NULL, "depth %d", NULL, NULL, 0};
-    gl_sampler smp;
-    gl_device_sampler(&smp, &dev, &common);
-    gl_sampler_series(&smp, "time", "us", 1, GL_SHOW_MIN | GL_SHOW_NOISE);
-    gl_sampler_plan(&smp, n_run); /* the progress line counts every variant's runs */
-    gl_row *rows[N_VARIANTS] = {NULL};
-    gl_timeline tl;
-    memset(&tl, 0, sizeof tl);
+    printf("n = %lld ints (%.1f MB), %lld chains of %d (textbook variants), reference sum %lld\n", b.n, 4.0 * b.n / 1e6,
+           b.chains, b.block, b.want);
 
+    /* ---- one configuration: every variant's pool, its check, then the times ---- */
+    gl_lab_plan(&L, 1, 0);
+    gl_lab_add_config(&L, 4.0 * (double)b.n, "%lld", b.n);
+    gl_lab_param_num(&L, "n", (double)b.n);
     for (int v = 0; v < N_VARIANTS; v++) {
-        if (!run[v]) continue;
-        gl_row *row = rows[v] = gl_report_row(&rep, "nested-reduce", variant_names[v]);
-        gl_row_param_num(row, "n", "", 0, (double)b.n);
+        gl_row *row = gl_lab_row(&L, 0, v);
+        if (!row) continue;
         if (v == V_CPU) gl_row_param(row, "block", "-");
         else if (v == V_CUB) gl_row_param(row, "block", "cub's");
-        else gl_row_param(row, "block", "%d", v >= V_TAIL && v != V_RACY ? FLAT_THREADS : block);
-        if (v != V_CPU) {
-            char why[256];
-            if (!size_pool(&b, v, why, sizeof why)) {
-                if (n_run == 1) gl_no_gpu("%s at --n %lld %s", variant_names[v], b.n, why);
-                gl_row_skip(row, "%s", why);
-                continue;
+        else gl_row_param(row, "block", "%d", v >= V_TAIL && v != V_RACY ? FLAT_THREADS : b.block);
+        if (v == V_CPU) continue;
+        int chained = v == V_NESTED || v == V_NOSYNC || v == V_RACY; /* a chain per block: sliced by whole chains */
+        long long units = chained ? b.chains : 1;
+        b.slice_chains[v] = gl_lab_pool(&L, v, predicted_launches(&b, v), units, "chain", b.pool_given);
+        if (!b.slice_chains[v] && L.n_chosen == 1) /* nothing else to run */
+            gl_no_gpu("%s at --n %lld %s", variants[v].name, b.n, row->skip_reason);
+    }
+    gl_lab_work(&L, 4.0 * (double)b.n, (double)b.n);
+    gl_lab_check(&L, "sums %lld ints exactly", b.n);
+
+    /* ---- the times against flat and nested, the textbook's K40c, and the claims on speed ---- */
+    if (gl_lab_time(&L)) {
+        double med[N_VARIANTS];
+        for (int v = 0; v < N_VARIANTS; v++) med[v] = gl_lab_median(&L, 0, v);
+        int textbook = b.n == (1LL << 20) && b.block == 512;
+        for (int v = 0; v < N_VARIANTS; v++) {
+            gl_row *row = gl_lab_row(&L, 0, v);
+            if (isnan(med[v])) continue;
+            if (!isnan(med[V_FLAT])) gl_row_number(row, "vs_flat", "x", 2, 0, med[v] / med[V_FLAT]);
+            if (!isnan(med[V_NESTED])) gl_row_number(row, "vs_nested", "x", 4, 0, med[v] / med[V_NESTED]);
+            if (textbook && k40c_s[v] > 0) {
+                gl_row_number(row, "k40c", "us", 0, 0, k40c_s[v] * 1e6);
+                gl_row_number(row, "k40c_vs_nested", "x", 4, 0, k40c_s[v] / k40c_s[V_NESTED]);
             }
-            gl_row_param_num(row, "pool", "", 0, (double)b.pool);
-            if (b.slices > 1) gl_row_param_num(row, "slices", "", 0, (double)b.slices);
         }
-        gl_nvtx_push("variant=%s", variant_names[v]);
-        b.variant = v;
-
-        /* Validate first, recording the tree's grids when it is small enough. */
-        long long grids = predicted_grids(&b, v);
-        int record = v != V_CPU && v != V_CUB && v != V_FLAT && v != V_NEIGHBORED && grids <= TRACE_GRID_CAP;
-        b.t.record = record;
-        gl_spans_reset(&b.spans);
-        unsigned int top = record ? gl_spans_reserve(&b.spans, 1) : GL_NO_SPAN;
-        run_result r = run_variant(&b, v, top);
-        b.t.record = 0;
-        long long launches = predicted_launches(&b, v);
-        gl_row_number(row, "launches", "", 0, 0, (double)r.launches);
-        if (v == V_RACY) {
-            gl_check(&rep, row, (long long)r.launches == launches, "%s: %llu device-side launches, %lld predicted",
-                     variant_names[v], r.launches, launches);
-        } else {
-            gl_check(&rep, row, r.sum == b.want, "%s sums %lld ints exactly (got %lld, want %lld)", variant_names[v],
-                     b.n, r.sum, b.want);
-            gl_check(&rep, row, (long long)r.launches == launches, "%s: %llu device-side launches, %lld predicted",
-                     variant_names[v], r.launches, launches);
-        }
-        if (record) {
-            int n_spans = gl_spans_timeline(&b.spans, &tl);
-            gl_check(&rep, row, tl.n == grids, "%s: %d grids recorded, %lld predicted", variant_names[v], tl.n, grids);
-            if (v == V_NESTED2 || v == V_AGG) {
-                gl_lineage l = gl_timeline_lineage(&tl, gl_filter_all, NULL, 0.0);
-                gl_claim_every(&rep, row, GL_CLAIM_ORDERING, "each level starts after every block of the level before ended",
-                               l.after, l.pairs, "parent-child pairs", "one level only: nothing is tail-launched");
-            } else if (v == V_TAIL) {
-                int combine = LABEL_COMBINE;
-                gl_lineage l = gl_timeline_lineage(&tl, gl_filter_label, &combine, 0.0);
-                gl_claim_every(&rep, row, GL_CLAIM_ORDERING, "each continuation starts after the grid that launched it ended",
-                               l.after, l.pairs, "continuations", "the range fits one grid: no continuation");
-            }
-            char title[96];
-            snprintf(title, sizeof title, "%s (validation run)", variant_names[v]);
-            gl_show_run(&trace, &common, title, &tl, b.spans.h_spans, n_spans, &names);
-        }
-        if (v == V_RACY) demonstrate_race(&b, &rep, row, common.repeat);
-
-        gl_row_work(row, "time", 4.0 * (double)b.n, (double)b.n);
-        gl_sampler_run(&smp, row, sample_variant, &b);
-        gl_nvtx_pop();
+        if (textbook && !isnan(med[V_NESTED]) && !isnan(med[V_NESTED2]))
+            printf("\nnested / nested2: %.0fx here; %.0fx on the textbook's K40c\n", med[V_NESTED] / med[V_NESTED2],
+                   k40c_s[V_NESTED] / k40c_s[V_NESTED2]);
+        gl_lab_judge(&L);
     }
-
-    /* ---- ratios, the textbook's K40c, and the claims on speed ---- */
-    double med[N_VARIANTS];
-    for (int v = 0; v < N_VARIANTS; v++) med[v] = gl_row_median(rows[v], "time");
-    int textbook = b.n == (1LL << 20) && block == 512;
-    for (int v = 0; v < N_VARIANTS; v++) {
-        if (!rows[v] || isnan(med[v])) continue;
-        if (!isnan(med[V_FLAT])) gl_row_number(rows[v], "vs_flat", "x", 2, 0, med[v] / med[V_FLAT]);
-        if (!isnan(med[V_NESTED])) gl_row_number(rows[v], "vs_nested", "x", 4, 0, med[v] / med[V_NESTED]);
-        if (textbook && k40c_s[v] > 0) {
-            gl_row_number(rows[v], "k40c", "us", 0, 0, k40c_s[v] * 1e6);
-            gl_row_number(rows[v], "k40c_vs_nested", "x", 4, 0, k40c_s[v] / k40c_s[V_NESTED]);
-        }
-    }
-    if (textbook && !isnan(med[V_NESTED]) && !isnan(med[V_NESTED2]))
-        printf("\nnested / nested2: %.0fx here; %.0fx on the textbook's K40c\n", med[V_NESTED] / med[V_NESTED2],
-               k40c_s[V_NESTED] / k40c_s[V_NESTED2]);
-    /* The speed claims are about moving the data: they are judged where the
-     * input is at least twice the L2, so that no sample can be served from the
-     * cache and the time is not one launch's latency. Below that they are SKIP. */
-    double bytes = 4.0 * (double)b.n, bound_bytes = 2.0 * dev.l2_bytes;
-    /* Both reach the DRAM roofline at these sizes (flat 89% of the H100's
-     * peak at 2^28, cub the same), where which one is faster by less than 2%
-     * changed from one machine to the next: the claim is "as fast, within 2%". */
-    const char *flat_cub = "flat is as fast as cub, within 2% (median, L2 flushed; both at the DRAM roofline)";
-    const char *agg_flat = "nested-agg takes at most 1.25x the time of flat (n >= 2^26)";
-    if (rows[V_FLAT] && rows[V_CUB]) {
-        if (bytes >= bound_bytes)
-            gl_claim_ratio_at_least(&rep, rows[V_FLAT], GL_CLAIM_TIMING, flat_cub, "cub", med[V_CUB], "flat",
-                                    med[V_FLAT], FLAT_VS_CUB);
-        else
-            gl_claim_skip(&rep, rows[V_FLAT], GL_CLAIM_TIMING, flat_cub,
-                          "%.1f MB of input is less than twice the L2 (%.0f MB): the times (flat %.1f us, cub %.1f us) "
-                          "measure launch latency, not the reduction",
-                          bytes / 1e6, bound_bytes / 1e6, med[V_FLAT], med[V_CUB]);
-    }
-    if (rows[V_AGG] && rows[V_FLAT]) {
-        if (b.n >= AGG_CLAIM_MIN_N)
-            gl_claim_ratio_at_most(&rep, rows[V_AGG], GL_CLAIM_TIMING, agg_flat, "nested-agg", med[V_AGG], "flat",
-                                   med[V_FLAT], AGG_VS_FLAT);
-        else
-            gl_claim_skip(&rep, rows[V_AGG], GL_CLAIM_TIMING, agg_flat,
-                          "judged from --n 2^26: below it, nested-agg's one device launch is more than a quarter of "
-                          "flat's time (here %.1f us against %.1f us, %.2fx)",
-                          med[V_AGG], med[V_FLAT], med[V_AGG] / med[V_FLAT]);
-    }
-
-    gl_trace_finish(&trace, &common, &rep);
-    gl_timeline_free(&tl);
-    gl_sampler_free(&smp);
-    gl_spans_destroy(&b.spans);
-    gl_timer_destroy(&b.timer);
-    gl_gate_destroy(&b.gate);
-    gl_dev_error_destroy(b.t.err);
-    void *bufs[] = {b.d_in, b.d_work, b.d_out, b.d_result, b.d_flat_partials, b.d_flat_done, b.d_agg,
-                    b.d_sums, b.d_cub, b.t.launches, b.t.arrive, b.t.race_write, b.t.race_start};
-    for (size_t i = 0; i < GL_ARRAY_LEN(bufs); i++) CUDA_CHECK(cudaFree(bufs[i]));
-    CUDA_CHECK(cudaStreamDestroy(b.stream));
     free(b.h_copy);
     free(h_in);
-    gl_device_close(&dev);
-    return gl_report_finish(&rep);
+    return gl_lab_close(&L);
 }

@@ -1,0 +1,407 @@
+/* dot-lock.cu - the textbook's dot product finished under its atomic Lock, beside float atomics, a second pass and CUB.
+ *
+ * Question: what does the seed's atomicCAS lock cost as the last step of a dot product, against float atomics, a second pass and CUB?
+ * Build: openmp cub
+ * Sanitize: --quick --profile --n 10007 --skip-timing-claims
+ *
+ * a . b for --n floats (seeded, uniform in [0, 1)). Every GPU variant computes
+ * the same per-thread sums (grid-stride, 16-byte loads, float) and block sums
+ * (shuffles); only the final accumulation of the block partials differs:
+ *   lock        the seed's: thread 0 of each block adds its partial to *c under
+ *               one lock for the grid (lock.cuh: the seed's Lock, fenced)
+ *   atomic      thread 0 of each block: atomicAdd(c, partial)
+ *   two-pass    partials to global memory, then one block of 1024 adds them
+ *   cub         cub::DeviceReduce::TransformReduce over a counting iterator and
+ *               a functor a[i] * b[i]: the same 8n bytes read, no products buffer
+ *   cpu-double  exact products, Neumaier-compensated double sum, in order
+ *   cpu-float   a sequential float sum on the CPU, shown for its error only
+ * The reference is the exact sum of the products (each a whole number of
+ * 2^-48), added in 128-bit integers on every host core, rounded once to double.
+ *
+ * Checks, no claims: every GPU variant is within gl_tolerance_sum(n, 1, float)
+ * of the reference in every run (the check, warm-up and timed ones), and every
+ * block's partial went through the lock exactly once, none timing out. The
+ * input is positive, so a lost or doubled partial (a broken lock) is far beyond
+ * the tolerance. The table gives each variant's time (events, behind the gate),
+ * its time against cub's, its worst error over the runs and the spread of its
+ * results (lock and atomic add in arrival order; two-pass and cub in a fixed
+ * one). Design notes: experiments/results/FINDINGS.md, "dot-lock".
+ *
+ * Run:   make run-dot-lock
+ *        make run-dot-lock ARGS="--n 268435456 --repeat 20"
+ *        make run-dot-lock ARGS="--variant lock,atomic,cub"
+ * Nsight Systems (make profile-dot-lock): NVTX ranges "n=<n> variant=<name>"
+ * on the stream "dot-lock". lock and atomic are one kernel each (the lock's is
+ * longer by the blocks' turns at the end), two-pass two, cub its own two; the
+ * one-thread kernel before each is the gate, the memset and one-thread kernel
+ * after each reset the result and the lock for the next run.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cub/device/device_reduce.cuh>
+#include <cuda/std/functional>
+#include <thrust/iterator/counting_iterator.h>
+
+#include "lab.h"
+#include "lock.cuh"
+#include "progress.h"
+
+enum { V_CPU_DOUBLE, V_CPU_FLOAT, V_LOCK, V_ATOMIC, V_TWO_PASS, V_CUB, N_VARIANTS };
+
+enum {
+    DOT_THREADS = 256,  /* block of the dot kernels (a multiple of 32: shuffles) */
+    SUM_THREADS = 1024  /* the one block of the two-pass second kernel */
+};
+
+/* ---- the kernels -------------------------------------------------------------------------- */
+
+/* The sum of v over the block, valid in thread 0 (blockDim a multiple of 32; one call per kernel). */
+__device__ __forceinline__ float block_sum(float v)
+{
+    __shared__ float warp_sums[32];
+    for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xFFFFFFFFu, v, o);
+    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    if (lane == 0) warp_sums[warp] = v;
+    __syncthreads();
+    v = threadIdx.x < blockDim.x / 32 ? warp_sums[lane] : 0.0f;
+    if (warp == 0)
+        for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xFFFFFFFFu, v, o);
+    return v;
+}
+
+__device__ __forceinline__ float dot4(float4 x, float4 y) { return x.x * y.x + x.y * y.y + x.z * y.z + x.w * y.w; }
+
+/* This thread's share of a . b, grid-stride: 16-byte loads, four pairs in flight. */
+__device__ __forceinline__ float thread_dot(const float *__restrict__ a, const float *__restrict__ b, long long n)
+{
+    long long step = (long long)gridDim.x * blockDim.x, j = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    long long n4 = n / 4;
+    const float4 *a4 = (const float4 *)a, *b4 = (const float4 *)b; /* cudaMalloc'd: 256-byte aligned */
+    float acc = 0.0f;
+    for (; j + 3 * step < n4; j += 4 * step) {
+        float4 a0 = a4[j], a1 = a4[j + step], a2 = a4[j + 2 * step], a3 = a4[j + 3 * step];
+        float4 b0 = b4[j], b1 = b4[j + step], b2 = b4[j + 2 * step], b3 = b4[j + 3 * step];
+        acc += dot4(a0, b0) + dot4(a1, b1) + dot4(a2, b2) + dot4(a3, b3);
+    }
+    for (; j < n4; j += step) acc += dot4(a4[j], b4[j]);
+    for (long long k = n4 * 4 + (long long)blockIdx.x * blockDim.x + threadIdx.x; k < n; k += step) acc += a[k] * b[k];
+    return acc;
+}
+
+/* The dot kernel of variant V: one partial per block, then the variant's final accumulation. */
+template <int V>
+__global__ void __launch_bounds__(DOT_THREADS) dot(const float *__restrict__ a, const float *__restrict__ b, long long n,
+                                                   float *partials, float *c, lock_record *r,
+                                                   unsigned long long timeout_ns)
+{
+    float s = block_sum(thread_dot(a, b, n));
+    if (threadIdx.x != 0) return;
+    if (V == V_LOCK) {
+        if (lock_acquire(r, timeout_ns)) {
+            *c += s;               /* the seed's critical section: plain load and store, ordered by the fences */
+            r->held = r->held + 1; /* every block's partial went through the lock once */
+            lock_release(r);
+        }
+    } else if (V == V_ATOMIC) {
+        atomicAdd(c, s);
+    } else {
+        partials[blockIdx.x] = s;
+    }
+}
+
+/* two-pass, second kernel: one block adds the m partials. */
+__global__ void __launch_bounds__(SUM_THREADS) sum_partials(const float *partials, unsigned int m, float *c)
+{
+    float v = 0.0f;
+    for (unsigned int i = threadIdx.x; i < m; i += blockDim.x) v += partials[i];
+    v = block_sum(v);
+    if (threadIdx.x == 0) *c = v;
+}
+
+/* CUB's transform: the i-th product. */
+struct product_at {
+    const float *a, *b; /* the inputs */
+    __host__ __device__ float operator()(long long i) const { return a[i] * b[i]; }
+};
+
+/* ---- host: the reference and the CPU variants ------------------------------------------------ */
+
+/* cpu-double: exact products (24 + 24 bits fit in a double's 53), Neumaier-compensated sum, in order. */
+static double dot_neumaier(const float *a, const float *b, long long n)
+{
+    double s = 0, comp = 0;
+    for (long long i = 0; i < n; i++) {
+        double x = (double)a[i] * (double)b[i], t = s + x;
+        comp += fabs(s) >= fabs(x) ? (s - t) + x : (x - t) + s;
+        s = t;
+    }
+    return s + comp;
+}
+
+/* The reference: a . b exactly, rounded once. gl_fill_f32 over [0, 1) draws multiples of 2^-24,
+ * so a[i] * b[i] * 2^48 is a whole number below 2^48 and the sum of n <= 2^28 of them is below
+ * 2^76: 128-bit integers hold it exactly, whatever the order the threads add in. Inputs that are
+ * not such fractions (none here) take the compensated sum in order. */
+static double dot_reference(const float *a, const float *b, long long n)
+{
+    int whole = n <= (1LL << 28);
+    unsigned long long lo = 0, hi = 0; /* the sum, as two 64-bit halves (OpenMP reduces no 128-bit type) */
+    GL_OMP(omp parallel reduction(&& : whole))
+    {
+        unsigned __int128 part = 0;
+        GL_OMP(omp for schedule(static) nowait)
+        for (long long i = 0; i < n; i++) {
+            float qa = a[i] * 0x1p24f, qb = b[i] * 0x1p24f; /* exact: scaling by a power of two */
+            int in = qa >= 0 && qa < 0x1p24f && qb >= 0 && qb < 0x1p24f;
+            unsigned ka = in ? (unsigned)qa : 0, kb = in ? (unsigned)qb : 0;
+            whole = whole && in && (float)ka == qa && (float)kb == qb;
+            part += (unsigned long long)ka * kb;
+        }
+        GL_OMP(omp critical)
+        {
+            unsigned __int128 sum = ((unsigned __int128)hi << 64 | lo) + part;
+            lo = (unsigned long long)sum;
+            hi = (unsigned long long)(sum >> 64);
+        }
+    }
+    if (!whole) return dot_neumaier(a, b, n);
+    return ldexp((double)((unsigned __int128)hi << 64 | lo), -48); /* one rounding, then an exact scaling */
+}
+
+/* The naive CPU loop, in float and in order: its error grows with n, beyond any tree's. */
+static float dot_cpu_float(const float *a, const float *b, long long n)
+{
+    float s = 0.0f;
+    for (long long i = 0; i < n; i++) s += a[i] * b[i];
+    return s;
+}
+
+/* ---- host: running a variant --------------------------------------------------------------- */
+
+/* A GPU variant's results over all its runs: the check, the warm-up and the timed ones. */
+typedef struct run_stats {
+    int runs, bad_runs;       /* runs, and those outside the tolerance or with the lock not taken by every block */
+    double worst_abs, lo, hi; /* over them: worst |got - ref|, smallest and largest result */
+} run_stats;
+
+/* What the runs read, and what they leave. */
+typedef struct bench {
+    long long n;                   /* elements */
+    const float *h_a, *h_b;        /* the inputs */
+    const float *d_a, *d_b;        /* on the device */
+    float *d_partials;             /* two-pass: one per block */
+    float *d_result;               /* the dot product */
+    lock_record *d_rec;            /* the lock and its counters */
+    void *d_cub;                   /* CUB's temporary storage */
+    size_t cub_bytes;              /* its size */
+    unsigned int blocks;           /* grid of the dot kernels */
+    unsigned long long timeout_ns; /* --timeout-ms: how long one acquire may wait on the device */
+    cudaStream_t stream;           /* the lab's */
+    double ref, tol;               /* the reference, and the tolerance of every GPU variant */
+    double got;                    /* the last run's result */
+    lock_record rec;               /* the lock's record after the last lock run */
+    double checked[N_VARIANTS];    /* each variant's result in its check run */
+    run_stats stats[N_VARIANTS];   /* per GPU variant */
+} bench;
+
+/* Zero the result and free the lock for the next run. Queued after each run (and once before the
+ * first) rather than in it: the lab times all that a run queues, and this is setup, not the sum.
+ * (To move into lab.h: an untimed before-run hook would call this before each run instead.) */
+static void prepare_next(const bench *b)
+{
+    CUDA_CHECK(cudaMemsetAsync(b->d_result, 0, sizeof(float), b->stream));
+    lock_reset(b->d_rec, b->stream);
+}
+
+/* One run of variant v (the lab times it): the CPU variants on the host, the others queued on the lab's stream. */
+static void run_variant(gl_lab *L, int v, void *ctx)
+{
+    (void)L;
+    bench *b = (bench *)ctx;
+    if (v == V_CPU_DOUBLE || v == V_CPU_FLOAT) {
+        b->got = v == V_CPU_DOUBLE ? dot_neumaier(b->h_a, b->h_b, b->n) : (double)dot_cpu_float(b->h_a, b->h_b, b->n);
+        return;
+    }
+    cudaStream_t s = b->stream;
+    if (v == V_CUB) {
+        CUDA_CHECK(cub::DeviceReduce::TransformReduce(b->d_cub, b->cub_bytes, thrust::counting_iterator<long long>(0),
+                                                      b->d_result, b->n, cuda::std::plus<float>{},
+                                                      product_at{b->d_a, b->d_b}, 0.0f, s));
+    } else {
+        decltype(&dot<V_LOCK>) kernel = v == V_LOCK ? dot<V_LOCK> : v == V_ATOMIC ? dot<V_ATOMIC> : dot<V_TWO_PASS>;
+        kernel<<<b->blocks, DOT_THREADS, 0, s>>>(b->d_a, b->d_b, b->n, b->d_partials, b->d_result, b->d_rec,
+                                                 b->timeout_ns);
+        CUDA_CHECK_LAUNCH("dot");
+        if (v == V_TWO_PASS) sum_partials<<<1, SUM_THREADS, 0, s>>>(b->d_partials, b->blocks, b->d_result);
+    }
+    CUDA_CHECK_LAUNCH("the end of a dot variant");
+}
+
+/* After each GPU run: read the result (and the lock's record), fold it into the variant's error and
+ * spread, and queue the next run's setup. */
+static void after_run(gl_lab *L, int v, void *ctx)
+{
+    (void)L;
+    bench *b = (bench *)ctx;
+    float got = 0;
+    CUDA_CHECK(cudaMemcpy(&got, b->d_result, sizeof got, cudaMemcpyDeviceToHost));
+    b->got = got;
+    if (v == V_LOCK) b->rec = lock_read(b->d_rec);
+    run_stats *st = &b->stats[v];
+    double err = fabs(b->got - b->ref);
+    if (st->runs == 0 || err > st->worst_abs || isnan(err)) st->worst_abs = err;
+    if (st->runs == 0 || b->got < st->lo) st->lo = b->got;
+    if (st->runs == 0 || b->got > st->hi) st->hi = b->got;
+    st->runs++;
+    int lock_ok = v != V_LOCK || (b->rec.held == b->blocks && b->rec.timeouts == 0);
+    st->bad_runs += !(err <= b->tol) || !lock_ok;
+    prepare_next(b);
+}
+
+/* The check of variant v's first run: within the tolerance of the reference, and (lock) every block's
+ * partial through the lock once. cpu-double is not checked, cpu-float is shown as SKIP with its error. */
+static int check_variant(gl_lab *L, int v, gl_row *row, void *ctx)
+{
+    bench *b = (bench *)ctx;
+    b->checked[v] = b->got;
+    if (v == V_CPU_DOUBLE) return 1;
+    if (v == V_CPU_FLOAT) {
+        gl_claim_skip(&L->rep, row, GL_CLAIM_DATA, "cpu-float matches the reference",
+                      "shown, not checked: in sequential order the error bound grows as n^2 (check.h); "
+                      "error %.3g against the tolerance %.3g of a tree", fabs(b->got - b->ref), b->tol);
+        return 1;
+    }
+    char text[96];
+    snprintf(text, sizeof text, "%s: a . b matches the double reference", L->spec->variants[v].name);
+    int ok = gl_check_compare(&L->rep, row, text, GL_F64, &b->ref, &b->got, 1, b->tol, 0);
+    if (v == V_LOCK)
+        ok &= gl_check(&L->rep, row, b->rec.held == b->blocks && b->rec.timeouts == 0,
+                       "lock: every block's partial went through the lock once (%u of %u acquisitions, "
+                       "%u timed out)", b->rec.held, b->blocks, b->rec.timeouts);
+    return ok;
+}
+
+/* ---- host: main ------------------------------------------------------------------------------- */
+
+/* cub is no GL_LAB_BASELINE: the table's vs_cub is time over cub's time (the lab's speed_vs_ is the inverse). */
+static const gl_lab_variant variants[N_VARIANTS] = {
+    {"cpu-double", GL_LAB_HOST}, {"cpu-float", GL_LAB_HOST}, {"lock", GL_LAB_GPU},
+    {"atomic", GL_LAB_GPU},      {"two-pass", GL_LAB_GPU},   {"cub", GL_LAB_GPU}};
+
+int main(int argc, char **argv)
+{
+    static bench b;
+    unsigned long long n = 1ULL << 26;
+    double timeout_ms = 2000;
+    gl_option opts[] = {
+        {"n", GL_OPT_U64, &n, 1, 268435456.0, NULL, "1048583", "elements of a and b (1..2^28)", 0},
+        /* To move into lab.h: a host wait per experiment. The lab waits 60 s for any run, so the device must
+         * give up well before that for a broken lock to be a failed check rather than exit 3. */
+        lock_timeout_option(&timeout_ms, 30000),
+    };
+    gl_lab_spec spec;
+    memset(&spec, 0, sizeof spec);
+    spec.exp.name = "dot-lock";
+    spec.exp.question = "what does the seed's atomicCAS lock cost as the last step of a dot product, against float "
+                        "atomics, a second pass and CUB?";
+    spec.exp.notes =
+        "a . b for --n floats in [0, 1), the block partials added under the seed's lock, with atomicAdd, in a\n"
+        "second pass and by CUB, each checked in every run against an exact reference, every block through the\n"
+        "lock once; cpu-double and cpu-float are shown beside them. Each spin on the lock gives up after\n"
+        "--timeout-ms on the device: a timeout is a failed check, never a hang.";
+    spec.table = "dot";
+    spec.axis = "n";
+    spec.variants = variants;
+    spec.n_variants = N_VARIANTS;
+    spec.options = opts;
+    spec.n_options = GL_ARRAY_LEN(opts);
+    spec.run = run_variant;
+    spec.check = check_variant;
+    spec.after_run = after_run;
+    spec.ctx = &b;
+    spec.time_precision = 1;
+    spec.no_spans = 1;
+    gl_lab L;
+    gl_lab_open(&L, &spec, argc, argv);
+    b.n = (long long)n;
+    b.timeout_ns = (unsigned long long)(timeout_ms * 1e6);
+    b.stream = L.stream;
+
+    /* sizes first: one float4 pair per thread at least, no more blocks than fit at once */
+    b.blocks = gl_lab_grid(&L, (const void *)dot<V_LOCK>, DOT_THREADS, b.n / 4);
+    CUDA_CHECK(cub::DeviceReduce::TransformReduce(NULL, b.cub_bytes, thrust::counting_iterator<long long>(0),
+                                                  (float *)NULL, b.n, cuda::std::plus<float>{},
+                                                  product_at{NULL, NULL}, 0.0f, b.stream));
+    gl_lab_need(&L, 2.0 * sizeof(float) * (double)b.n, "a and b");
+    gl_lab_need(&L, sizeof(float) * ((double)b.blocks + 1) + sizeof(lock_record), "the partials, the result, the lock");
+    gl_lab_need(&L, (double)b.cub_bytes, "cub's temporary storage");
+    gl_lab_budget(&L);
+
+    /* the inputs and the reference, then the device copies */
+    gl_lab_plan(&L, 1, 1);
+    gl_progress_at("inputs and the reference");
+    float *h_a = (float *)gl_xmalloc(sizeof(float) * (size_t)b.n);
+    float *h_b = (float *)gl_xmalloc(sizeof(float) * (size_t)b.n);
+    gl_fill_f32(h_a, (size_t)b.n, L.common.seed, 0, 0.0f, 1.0f);
+    gl_fill_f32(h_b, (size_t)b.n, L.common.seed, 1, 0.0f, 1.0f);
+    b.h_a = h_a;
+    b.h_b = h_b;
+    b.ref = dot_reference(h_a, h_b, b.n);
+    b.tol = gl_tolerance_sum((size_t)b.n, 1.0, 0); /* every product is below 1 */
+    float *d_a = (float *)gl_lab_malloc(&L, sizeof(float) * (size_t)b.n);
+    float *d_b = (float *)gl_lab_malloc(&L, sizeof(float) * (size_t)b.n);
+    CUDA_CHECK(cudaMemcpy(d_a, h_a, sizeof(float) * (size_t)b.n, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(d_b, h_b, sizeof(float) * (size_t)b.n, cudaMemcpyHostToDevice));
+    b.d_a = d_a;
+    b.d_b = d_b;
+    b.d_partials = (float *)gl_lab_malloc(&L, sizeof(float) * b.blocks);
+    b.d_result = (float *)gl_lab_malloc(&L, sizeof(float));
+    b.d_rec = (lock_record *)gl_lab_malloc(&L, sizeof(lock_record));
+    b.d_cub = gl_lab_malloc(&L, b.cub_bytes);
+    prepare_next(&b);
+    gl_progress_step(1);
+    gl_progress_clear();
+    printf("dot: n = %lld floats in [0, 1) (%.1f MB read), reference %.17g, tolerance %.3g "
+           "(gl_tolerance_sum, float); %u blocks of %d: the lock is taken %u times per run\n",
+           b.n, 8.0 * b.n / 1e6, b.ref, b.tol, b.blocks, DOT_THREADS, b.blocks);
+
+    /* one configuration: every variant checked, then timed */
+    gl_lab_add_config(&L, 8.0 * (double)b.n, "%lld", b.n);
+    gl_lab_param_num(&L, "n", (double)b.n);
+    for (int v = 0; v < N_VARIANTS; v++) {
+        gl_row *row = gl_lab_row(&L, 0, v);
+        if (!row) continue;
+        if (v == V_CUB) gl_row_param(row, "blocks", "cub's");
+        else if (v <= V_CPU_FLOAT) gl_row_param(row, "blocks", "-");
+        else gl_row_param(row, "blocks", "%u", b.blocks);
+    }
+    gl_lab_work(&L, 8.0 * (double)b.n, (double)b.n);
+    gl_lab_check(&L, "against the double reference"); /* check_variant writes each check's text */
+    int timed = gl_lab_time(&L);
+
+    /* the errors over every run, then each time against cub's */
+    for (int v = V_CPU_FLOAT; v < N_VARIANTS; v++) {
+        gl_row *row = gl_lab_row(&L, 0, v);
+        if (!row) continue;
+        const run_stats *st = &b.stats[v];
+        double abs_err = v == V_CPU_FLOAT ? fabs(b.checked[v] - b.ref) : st->worst_abs;
+        gl_row_number(row, "abs_error", "", -1, 0, abs_err);
+        gl_row_number(row, "rel_error", "", -1, 0, b.ref != 0 ? abs_err / fabs(b.ref) : 0);
+        if (v == V_CPU_FLOAT) continue;
+        gl_row_number(row, "spread", "", -1, 0, st->hi - st->lo);
+        if (timed && st->runs > 1)
+            gl_check(&L.rep, row, st->bad_runs == 0, "%s: every run within the tolerance, warm-up and timed ones too "
+                     "(%d of %d runs; worst error %.3g, results spread over %.3g)", variants[v].name,
+                     st->runs - st->bad_runs, st->runs, st->worst_abs, st->hi - st->lo);
+    }
+    double cub_us = gl_lab_median(&L, 0, V_CUB);
+    for (int v = 0; v < N_VARIANTS && !isnan(cub_us); v++)
+        if (!isnan(gl_lab_median(&L, 0, v)))
+            gl_row_number(gl_lab_row(&L, 0, v), "vs_cub", "x", 2, 0, gl_lab_median(&L, 0, v) / cub_us);
+    free(h_a);
+    free(h_b);
+    return gl_lab_close(&L);
+}

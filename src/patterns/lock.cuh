@@ -1,0 +1,185 @@
+/* lock.cuh - the textbook's atomic Lock (CUDA by Example, appendix A), with the
+ * fences it lacks and a deadline on every spin; dot-lock, lock-contention and
+ * warp-lock all take it.
+ *
+ * Why the fences. atomicCAS and atomicExch are relaxed atomics: atomic on the
+ * mutex, ordering nothing else. Without fences the holder's loads of the data
+ * the lock protects could be served before its CAS succeeded (from its SM's L1,
+ * or moved up by the compiler) and read a value older than the last holder's
+ * store, and that store could still be in flight when the atomicExch frees
+ * the lock. __threadfence() (fence.sc.gpu) after the successful CAS is the
+ * acquire half: nothing of the critical section is performed before the lock
+ * is held. __threadfence() before the atomicExch is the release half: every
+ * write of the critical section is visible to the whole GPU before any other
+ * thread can see the lock free. Fence-after-strong-read and fence-before-
+ * strong-write are the PTX memory model's acquire and release patterns, so the
+ * holders' plain loads and stores are ordered one after another and need no
+ * volatile. The fences are GPU-scope, not block-scope, because the next holder
+ * may run on another SM. (The seed has neither fence; its comment reasons about
+ * pre-Volta warps, and its atomicExch is there only "for readability".)
+ *
+ * Every spin ends. An acquire gives up when it has waited --timeout-ms (on
+ * %globaltimer, checked every SPIN_CHECK failed attempts), or when any other
+ * thread gave up; give-ups are counted, and each experiment fails a check or a
+ * claim on them. The host waits for every run with a timeout of its own, so a
+ * run can fail, but never hang. */
+#ifndef GL_PATTERNS_LOCK_CUH
+#define GL_PATTERNS_LOCK_CUH
+
+#include <math.h>
+#include <string.h>
+
+#include "gl_cuda.h"
+#include "nvtx.h"
+#include "spans.cuh"
+
+enum { SPIN_CHECK = 64 }; /* failed attempts between two looks at the clock */
+
+/* ---- the lock, on the device ------------------------------------------------------------ */
+
+/* The lock and what is measured about it; one per run, reset before each. */
+typedef struct lock_record {
+    int mutex;                   /* the seed's Lock: 0 free, 1 held */
+    int pad[31];                 /* the rest of the mutex's 128-byte line: spinners touch nothing else */
+    unsigned int held;           /* the protected data: acquisitions, counted by the holders with plain loads and stores */
+    unsigned int pad2[31];       /* its own line too, apart from the counters below that finished takers update */
+    unsigned int timeouts;       /* acquires that gave up */
+    int gave_up;                 /* set by the first give-up: every spinner then stops too */
+    unsigned int arrived;        /* takers at the start barrier (lock-contention) */
+    unsigned long long first_ns; /* earliest taker start (%globaltimer) */
+    unsigned long long last_ns;  /* latest taker end */
+    unsigned long long taker_ns; /* summed over takers: own start to own end */
+} lock_record;
+
+/* Has this wait gone on too long? Starts the clock at its first call; true
+ * past the deadline, or once any other thread gave up (then count this one). */
+__device__ __forceinline__ bool spin_expired(lock_record *r, unsigned long long *deadline, unsigned long long timeout_ns)
+{
+    unsigned long long now = gl_globaltimer();
+    if (*deadline == 0) *deadline = now + timeout_ns;
+    if (now <= *deadline && *(volatile int *)&r->gave_up == 0) return false;
+    atomicExch(&r->gave_up, 1);
+    atomicAdd(&r->timeouts, 1u);
+    return true;
+}
+
+/* Take the lock (the seed's while (atomicCAS(mutex, 0, 1) != 0);), then the
+ * acquire fence. Returns false if this acquire waited timeout_ns, or if any
+ * other thread gave up. */
+__device__ __forceinline__ bool lock_acquire(lock_record *r, unsigned long long timeout_ns)
+{
+    unsigned int spins = 0;
+    unsigned long long deadline = 0;
+    while (atomicCAS(&r->mutex, 0, 1) != 0)
+        if (++spins % SPIN_CHECK == 0 && spin_expired(r, &deadline, timeout_ns)) return false;
+    __threadfence();
+    return true;
+}
+
+/* The release fence, then free the lock (the seed's atomicExch(mutex, 0)). */
+__device__ __forceinline__ void lock_release(lock_record *r)
+{
+    __threadfence();
+    atomicExch(&r->mutex, 0);
+}
+
+/* Note one taker's interval. */
+__device__ __forceinline__ void note_taker(lock_record *r, unsigned long long t0, unsigned long long t1)
+{
+    atomicMin(&r->first_ns, t0);
+    atomicMax(&r->last_ns, t1);
+    atomicAdd(&r->taker_ns, t1 - t0);
+}
+
+/* Put the record back to its start: lock free, nothing counted. */
+__global__ void reset_record(lock_record *r)
+{
+    r->mutex = 0;
+    r->held = 0;
+    r->timeouts = 0;
+    r->gave_up = 0;
+    r->arrived = 0;
+    r->first_ns = ~0ULL;
+    r->last_ns = 0;
+    r->taker_ns = 0;
+}
+
+/* ---- the lock, from the host ------------------------------------------------------------- */
+
+/* Queue a reset of the record on stream s. */
+static inline void lock_reset(lock_record *d_rec, cudaStream_t s)
+{
+    reset_record<<<1, 1, 0, s>>>(d_rec);
+    CUDA_CHECK_LAUNCH("reset_record");
+}
+
+/* The record after a run. */
+static inline lock_record lock_read(const lock_record *d_rec)
+{
+    lock_record h;
+    CUDA_CHECK(cudaMemcpy(&h, d_rec, sizeof h, cudaMemcpyDeviceToHost));
+    return h;
+}
+
+/* Time per acquire-release over all takers (first start to last end, / acquisitions), in ns. */
+static inline double lock_per_pair_ns(const lock_record *h)
+{
+    return h->held ? (double)(h->last_ns - h->first_ns) / h->held : NAN;
+}
+
+/* --timeout-ms, the same in every lock experiment; max: the most it accepts. */
+static inline gl_option lock_timeout_option(double *timeout_ms, double max)
+{
+    gl_option o = {"timeout-ms", GL_OPT_DOUBLE, timeout_ms, 1, max, NULL, NULL,
+                   "how long one acquire may wait on the device before it gives up (a failed check, never a hang)", 0};
+    return o;
+}
+
+/* ---- a lock experiment without the lab: one report, device, stream and lock ----------------- */
+
+/* What lock-contention and warp-lock hold for the whole run. Their times come
+ * from %globaltimer inside the kernels, so there is no gate and no event timer. */
+typedef struct lock_bench {
+    gl_report rep;                 /* the tables and the verdict */
+    gl_device dev;                 /* the device */
+    cudaStream_t stream;           /* every run's stream, named after the experiment */
+    lock_record *d_rec;            /* the lock and its counters */
+    unsigned long long timeout_ns; /* --timeout-ms: how long one acquire may wait on the device */
+    double host_timeout_s;         /* how long the host waits for one run */
+} lock_bench;
+
+/* Refuse what records spans (nothing here does; a usage error, before the runtime starts), then open the
+ * report and the device, and make the stream and the lock. */
+static inline void lock_bench_open(lock_bench *b, const gl_experiment *exp, const gl_common *common, double timeout_ms)
+{
+    if (common->trace_path || common->timeline)
+        gl_die(GL_EXIT_USAGE, "--trace and --timeline: %s records no spans (its timers are per run, not per block)",
+               exp->name);
+    memset(b, 0, sizeof *b);
+    gl_report_init(&b->rep, exp->name, common);
+    gl_device_open(&b->dev, common, &b->rep);
+    b->timeout_ns = (unsigned long long)(timeout_ms * 1e6);
+    /* A run that makes progress ends long before this; one that does not is ended by the device's own timeout first. */
+    b->host_timeout_s = 60 + 4 * timeout_ms / 1e3;
+    CUDA_CHECK(cudaMalloc((void **)&b->d_rec, sizeof(lock_record)));
+    CUDA_CHECK(cudaStreamCreateWithFlags(&b->stream, cudaStreamNonBlocking));
+    gl_nvtx_name_stream(b->stream, exp->name);
+}
+
+/* Wait for the run queued on the bench's stream (what: its name, should it not end), and read the record. */
+static inline lock_record lock_bench_wait(const lock_bench *b, const char *what)
+{
+    gl_stream_wait(b->stream, b->host_timeout_s, what);
+    return lock_read(b->d_rec);
+}
+
+/* Free the lock and the stream, close the device, finish the report; returns the exit code. */
+static inline int lock_bench_close(lock_bench *b)
+{
+    CUDA_CHECK(cudaFree(b->d_rec));
+    CUDA_CHECK(cudaStreamDestroy(b->stream));
+    gl_device_close(&b->dev);
+    return gl_report_finish(&b->rep);
+}
+
+#endif
