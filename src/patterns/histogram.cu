@@ -441,26 +441,17 @@ int main(int argc, char **argv)
         {"bins", GL_OPT_CHOICE, &bins_choice, 0, 0, "256|7", NULL,
          "256 (one per byte value) or 7 (the seed's letter groups; other bytes go nowhere)", 0},
     };
-    gl_lab_spec spec;
-    memset(&spec, 0, sizeof spec);
-    spec.exp.name = "histogram";
-    spec.exp.question = "how fast can a GPU count bytes, from the textbook's global atomics to privatized shared "
-                        "atomics, against cub::DeviceHistogram, and does contention still slow atomics?";
-    spec.exp.notes =
+    static const gl_experiment exp = {
+        "histogram",
+        "how fast can a GPU count bytes, from the textbook's global atomics to privatized shared atomics, against "
+        "cub::DeviceHistogram, and does contention still slow atomics?",
         "The histogram of --n bytes, every variant checked exactly against the CPU on every input before any is\n"
         "timed. --bins 7 is the seed's letter groups (a-d, e-h, i-l, m-p, q-t, u-x, y-z); other bytes go nowhere.\n"
         "best (per-lane shared columns, 16-byte loads) is claimed at least as fast as cub where --n is at least\n"
-        "twice the L2; the single value's time against uniform bytes is printed as a finding per variant.";
+        "twice the L2; the single value's time against uniform bytes is printed as a finding per variant."};
+    gl_lab_spec spec = GL_LAB_SPEC(exp, variants, opts, claims, run_variant, &h);
     spec.table = "histogram";
     spec.axis = "input";
-    spec.variants = variants;
-    spec.n_variants = N_VARIANTS;
-    spec.options = opts;
-    spec.n_options = GL_ARRAY_LEN(opts);
-    spec.claims = claims;
-    spec.n_claims = GL_ARRAY_LEN(claims);
-    spec.run = run_variant;
-    spec.ctx = &h;
     spec.time_precision = 1;
     spec.slow_run_ms = SLOW_RUN_MS;
     spec.guard_what = "launches, not the histogram";

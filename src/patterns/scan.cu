@@ -798,32 +798,23 @@ int main(int argc, char **argv)
         {"tile-order", GL_OPT_CHOICE, &tile_order, 0, 0, "block|ticket", NULL,
          "decoupled-lookback: tile b in block b (as CUB), or tiles from an atomic ticket as blocks start", 0},
     };
-    gl_lab_spec spec;
-    memset(&spec, 0, sizeof spec);
+    static const gl_experiment exp = {
 #ifdef SCAN_NO_CDP
-    spec.exp.name = "scan-nocdp";
+        "scan-nocdp",
 #else
-    spec.exp.name = "scan";
+        "scan",
 #endif
-    spec.exp.question = "how close do the textbook's scans, a three-kernel hierarchy and a single-pass decoupled "
-                        "look-back come to CUB, for any n?";
-    spec.exp.notes =
+        "how close do the textbook's scans, a three-kernel hierarchy and a single-pass decoupled look-back come to "
+        "CUB, for any n?",
         "Inclusive and exclusive prefix sums of --n seeded random int32 (exact, wrapping arithmetic) or floats\n"
         "(within gl_tolerance_sum of a double reference), every variant checked before any is timed.\n"
         "kogge-stone and brent-kung are the seed's block scans inside the textbook's scan-then-add pipeline\n"
         "(--block threads per block); the tile scans use 128 threads x 32 elements. Claims (input at least\n"
-        "twice the L2): decoupled-lookback >= 0.9x cub, hierarchical >= 0.6x cub.";
+        "twice the L2): decoupled-lookback >= 0.9x cub, hierarchical >= 0.6x cub."};
+    gl_lab_spec spec = GL_LAB_SPEC(exp, variants, opts, claims, run_variant, &b);
     spec.axis = "configuration";
-    spec.variants = variants;
-    spec.n_variants = N_VARIANTS;
-    spec.options = opts;
-    spec.n_options = GL_ARRAY_LEN(opts);
-    spec.claims = claims;
-    spec.n_claims = GL_ARRAY_LEN(claims);
-    spec.run = run_variant;
     spec.after_run = after_run;
     spec.options_ok = options_ok;
-    spec.ctx = &b;
     spec.time_precision = 1;
     spec.slow_run_ms = 100;
     spec.guard_what = "launches and the cache, not the scan";
