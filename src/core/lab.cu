@@ -112,6 +112,15 @@ int gl_lab_chosen(const gl_lab *L, const char *name)
     return L->chosen[variant_index(L, name)];
 }
 
+void gl_lab_drop(gl_lab *L, const char *name)
+{
+    if (L->n_configs) /* rows already made for it would stay behind */
+        gl_die(GL_EXIT_INTERNAL, "%s: variant '%s' dropped after the first configuration", L->spec->exp.name, name);
+    int v = variant_index(L, name);
+    L->n_chosen -= L->chosen[v];
+    L->chosen[v] = 0;
+}
+
 void gl_lab_plan(gl_lab *L, int configs, int setup_steps)
 {
     gl_progress_begin((double)configs * (setup_steps + L->n_chosen), 0, "validation");
@@ -240,22 +249,42 @@ unsigned int gl_lab_grid(const gl_lab *L, const void *kernel, int threads, long 
 
 /* ---- configurations and rows ---------------------------------------------------------------- */
 
-int gl_lab_add_config(gl_lab *L, double input_bytes, const char *label_fmt, ...)
+/* A configuration labelled by label_fmt and ap: rows in table (NULL: the spec's, else the label) for the chosen
+ * variants that only lets in (NULL: all of them). */
+static int add_config(gl_lab *L, const char *table, const int *only, double input_bytes, const char *label_fmt,
+                      va_list ap)
 {
     const gl_lab_spec *s = L->spec;
     gl_grow((void **)&L->configs, &L->cap_configs, L->n_configs + 1, sizeof *L->configs);
     gl_lab_config *c = &L->configs[L->n_configs];
-    va_list ap;
-    va_start(ap, label_fmt);
     c->label = vprint(label_fmt, ap);
-    va_end(ap);
     c->input_bytes = input_bytes;
     c->rows = (gl_row **)gl_xcalloc((size_t)s->n_variants, sizeof *c->rows);
     c->check_ms = (double *)gl_xcalloc((size_t)s->n_variants, sizeof *c->check_ms);
+    if (!table) table = s->table ? s->table : c->label;
     for (int v = 0; v < s->n_variants; v++)
-        if (L->chosen[v]) c->rows[v] = gl_report_row(&L->rep, s->table ? s->table : c->label, s->variants[v].name);
+        if (L->chosen[v] && (!only || only[v])) c->rows[v] = gl_report_row(&L->rep, table, s->variants[v].name);
     L->config = L->n_configs++;
     return L->config;
+}
+
+int gl_lab_add_config(gl_lab *L, double input_bytes, const char *label_fmt, ...)
+{
+    va_list ap;
+    va_start(ap, label_fmt);
+    int k = add_config(L, NULL, NULL, input_bytes, label_fmt, ap);
+    va_end(ap);
+    return k;
+}
+
+int gl_lab_add_config_in(gl_lab *L, const char *table, const int *only, double input_bytes, const char *label_fmt,
+                         ...)
+{
+    va_list ap;
+    va_start(ap, label_fmt);
+    int k = add_config(L, table, only, input_bytes, label_fmt, ap);
+    va_end(ap);
+    return k;
 }
 
 gl_row *gl_lab_row(const gl_lab *L, int config, int v)
@@ -494,8 +523,9 @@ void gl_lab_judge(gl_lab *L)
             double ts = gl_lab_median(L, k, sv), tb = gl_lab_median(L, k, bv), floor = cl->guard_l2 * L->dev.l2_bytes;
             char text[256];
             snprintf(text, sizeof text, cl->text, c->label);
-            if (!c->rows[bv]) {
-                if (!g->only_if_both)
+            if (!c->rows[bv]) { /* a baseline left out of only this configuration (gl_lab_add_config_in) was
+                                   never meant to be compared there: no SKIP line for it */
+                if (!g->only_if_both && !L->chosen[bv])
                     gl_claim_skip(&L->rep, c->rows[sv], GL_CLAIM_TIMING, text, "n/a: %s is not in --variant",
                                   cl->baseline);
             } else if (c->input_bytes < g->min_bytes) {

@@ -8,6 +8,9 @@
  *                   --variant generated from the variant table), the gate's
  *                   preparation, the report, the device, one stream, the event
  *                   timer and the gate;
+ *   gl_lab_drop     from spec.options_ok, before the runtime starts: a variant
+ *                   left out of --variant's choice, for an option of the
+ *                   experiment's own that picks variants (--table);
  *   gl_lab_need, gl_lab_malloc
  *                   a memory budget: what the data needs is checked against
  *                   what the device has free (less the L2 flush buffer) before
@@ -17,6 +20,9 @@
  *                   allocated and zeroed in one call);
  *   gl_lab_add_config one configuration (an input, a type, a size): a row per
  *                   chosen variant, input-major, with the parameters given;
+ *                   gl_lab_add_config_in puts its rows in a table of their
+ *                   own, for some of the chosen variants (a measurement beside
+ *                   the variants' own: a gather over each table's memory);
  *   gl_lab_check    every chosen variant of the configuration run once on a
  *                   poisoned output and compared with the reference (exactly,
  *                   or within a tolerance), the first mismatches printed;
@@ -202,6 +208,9 @@ gl_lab_spec gl_lab_spec_of(const gl_experiment *exp, const gl_lab_variant *varia
 void gl_lab_open(gl_lab *L, const gl_lab_spec *spec, int argc, char **argv);
 /* Whether variant v was chosen, by name. */
 int gl_lab_chosen(const gl_lab *L, const char *name);
+/* Leave the variant named out of the choice, for an option of the experiment's own that picks variants. Call it
+ * from spec.options_ok, before any configuration has rows; saying why when nothing is left is the caller's. */
+void gl_lab_drop(gl_lab *L, const char *name);
 
 /* The checks' progress: configs configurations, each with setup_steps steps of the experiment's own (it
  * marks them with gl_progress_at and gl_progress_step) before its checks. */
@@ -252,6 +261,11 @@ unsigned int gl_lab_grid(const gl_lab *L, const void *kernel, int threads, long 
 /* Start a configuration: rows for every chosen variant, each with param "name" set to the label unless name
  * is NULL. input_bytes is what the claims' guard measures. Returns its index. */
 int gl_lab_add_config(gl_lab *L, double input_bytes, const char *label_fmt, ...) GL_PRINTF(3, 4);
+/* The same, with its rows in `table` (NULL: where gl_lab_add_config puts them) and only for the chosen variants v
+ * with only[v] set (only NULL: every chosen variant), for a measurement beside the variants' own. A claim whose
+ * baseline was chosen but left out here is not judged in it. */
+int gl_lab_add_config_in(gl_lab *L, const char *table, const int *only, double input_bytes, const char *label_fmt,
+                         ...) GL_PRINTF(5, 6);
 /* The current configuration's row of variant v (NULL when not chosen). */
 gl_row *gl_lab_row(const gl_lab *L, int config, int v);
 /* Add a parameter to every row of the current configuration. */

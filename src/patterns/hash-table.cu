@@ -763,32 +763,6 @@ static void declare_work(gl_lab *L, const bench *b, const table *t)
     }
 }
 
-/* ---- to move into lab.h -------------------------------------------------------------------------- */
-
-/* Proposed gl_lab_drop(L, name): from spec.options_ok, leave a variant out, for an experiment option of its own
- * that picks variants (--table). */
-static void lab_drop(gl_lab *L, int v)
-{
-    L->n_chosen -= L->chosen[v];
-    L->chosen[v] = 0;
-}
-
-/* Proposed gl_lab_add_config_in(L, table, only, input_bytes, label_fmt, ...): gl_lab_add_config with its rows in
- * `table`, not the spec's, for the chosen variants with only[v] set (a measurement beside the variants' own: the
- * gather). Until then: the same call with the spec's table and the choice swapped for it. */
-static int lab_add_config_in(gl_lab *L, gl_lab_spec *spec, const char *table, const int *only, const char *label)
-{
-    const char *spec_table = spec->table;
-    int chosen[N_VARIANTS];
-    memcpy(chosen, L->chosen, sizeof chosen);
-    for (int v = 0; v < N_VARIANTS; v++) L->chosen[v] &= only[v];
-    spec->table = table;
-    int k = gl_lab_add_config(L, 0, "%s", label);
-    spec->table = spec_table;
-    memcpy(L->chosen, chosen, sizeof chosen);
-    return k;
-}
-
 /* ---- host: main ------------------------------------------------------------------------------- */
 
 /* --table T: the CPU and T alone (of what --variant chose). Before the runtime starts. */
@@ -796,7 +770,7 @@ static void options_ok(gl_lab *L, void *ctx)
 {
     const bench *b = (const bench *)ctx;
     for (int v = V_LOCK; v < N_VARIANTS && b->table_choice; v++)
-        if (v != b->table_choice) lab_drop(L, v);
+        if (v != b->table_choice) gl_lab_drop(L, variants[v].name);
     if (L->n_chosen == 0) gl_die(GL_EXIT_USAGE, "--table and --variant: no variant is in both");
 }
 
@@ -954,7 +928,7 @@ int main(int argc, char **argv)
         any = 1;
     }
     if (valid && any) { /* the random-access limit, over each table's own memory */
-        lab_add_config_in(&L, &spec, "random-gather", gpu_only, "gather");
+        gl_lab_add_config_in(&L, "random-gather", gpu_only, 0, "gather");
         for (int v = V_LOCK; v < N_VARIANTS; v++) {
             gl_row *row = gl_lab_row(&L, OP_GATHER, v);
             if (!row) continue;

@@ -137,6 +137,10 @@ static inline gl_option lock_timeout_option(double *timeout_ms, double max)
 
 /* ---- a lock experiment without the lab: one report, device, stream and lock ----------------- */
 
+/* How long the host waits for one run of a lock kernel whose acquires give up after timeout_ms on the device: a
+ * run that makes progress ends long before this; one that does not is ended by the device's own timeout first. */
+static inline double lock_host_timeout_s(double timeout_ms) { return 60 + 4 * timeout_ms / 1e3; }
+
 /* What lock-contention and warp-lock hold for the whole run. Their times come
  * from %globaltimer inside the kernels, so there is no gate and no event timer. */
 typedef struct lock_bench {
@@ -159,8 +163,7 @@ static inline void lock_bench_open(lock_bench *b, const gl_experiment *exp, cons
     gl_report_init(&b->rep, exp->name, common);
     gl_device_open(&b->dev, common, &b->rep);
     b->timeout_ns = (unsigned long long)(timeout_ms * 1e6);
-    /* A run that makes progress ends long before this; one that does not is ended by the device's own timeout first. */
-    b->host_timeout_s = 60 + 4 * timeout_ms / 1e3;
+    b->host_timeout_s = lock_host_timeout_s(timeout_ms);
     CUDA_CHECK(cudaMalloc((void **)&b->d_rec, sizeof(lock_record)));
     CUDA_CHECK(cudaStreamCreateWithFlags(&b->stream, cudaStreamNonBlocking));
     gl_nvtx_name_stream(b->stream, exp->name);
