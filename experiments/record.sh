@@ -41,6 +41,8 @@ hyperq-plot|tool|FINDINGS "false-dependency and hyperq" (the plot)|python3 exper
 default-stream-c1-8-32|exp|FINDINGS "default-stream"|$BIN/default-stream --connections 1,8,32
 default-stream-per-thread-c1-8-32|exp|FINDINGS "default-stream" (the per-thread build)|$BIN/default-stream-per-thread --connections 1,8,32
 stream-events-c1-8|exp|FINDINGS "stream-events"|$BIN/stream-events --connections 1,8
+event-cost-c1-8|exp|FINDINGS "event-cost"|$BIN/event-cost --connections 1,8
+event-timing-c1-8|exp|FINDINGS "event-timing"|$BIN/event-timing --connections 1,8
 omp-streams|exp|FINDINGS "omp-streams"|$BIN/omp-streams
 validate-model|tool|README and FINDINGS "The scheduling model" (make validate-model)|python3 experiments/validate-model.py --bin $BIN/false-dependency --events-bin $BIN/stream-events --out $DIR
 claim-sweep|tool|README "Build and tests"; FINDINGS "The test suites" (make test-gpu-large; minutes)|python3 experiments/claim-sweep.py --bin-dir $BIN --sizes 8 > $DIR/claim-sweep.txt

@@ -188,10 +188,10 @@ fi
 
 if need_bin stream-events; then
     b=$BIN/stream-events
-    expect "stream-events --help names every part" 0 "one of all\|fan-in\|fan-out\|dag\|cost\|accuracy" "$b" --help
+    expect "stream-events --help names every part" 0 "one of all\|fan-in\|fan-out\|dag\|random" "$b" --help
     expect "stream-events --help names the model" 0 "scheduling simulation" "$b" --help
     expect "stream-events --part nowhere exits 2" 2 \
-        "--part: 'nowhere' is not accepted; accepted: one of all\|fan-in\|fan-out\|dag\|cost\|accuracy" "$b" --part nowhere
+        "--part: 'nowhere' is not accepted; accepted: one of all\|fan-in\|fan-out\|dag\|random" "$b" --part nowhere
     expect "stream-events --streams 1 exits 2 (a fan-in needs two streams)" 2 \
         "--streams: '1' is out of range; accepted: integer 2\.\.64" "$b" --streams 1
     expect "stream-events --kernels 0 exits 2" 2 "--kernels: '0' is out of range; accepted: integer 1\.\.64" "$b" --kernels 0
@@ -199,9 +199,13 @@ if need_bin stream-events; then
     expect "stream-events --dags 0 exits 2" 2 "--dags: '0' is out of range; accepted: integer 1\.\.1000" "$b" --dags 0
     expect "stream-events --dags 1001 exits 2" 2 "--dags: '1001' is out of range" "$b" --dags 1001
     expect "stream-events --tolerance -0.1 exits 2" 2 "--tolerance" "$b" --tolerance -0.1
-    for p in fan-in fan-out dag cost accuracy random; do
+    for p in fan-in fan-out dag random; do
         expect "stream-events --part $p without a GPU exits 77" 77 "^no suitable GPU: " \
             env CUDA_VISIBLE_DEVICES= "$b" --quick --part $p
+    done
+    for p in cost accuracy; do
+        expect "stream-events --part $p exits 2 (event-cost and event-timing now)" 2 \
+            "--part: '$p' is not accepted; accepted: one of all\|fan-in\|fan-out\|dag\|random" "$b" --part $p
     done
     expect "stream-events --programs 0 exits 2" 2 "--programs: '0' is out of range; accepted: integer 1\.\.1000" "$b" --part random --programs 0
     expect "stream-events --streams-max 65 exits 2" 2 "--streams-max: '65' is out of range; accepted: integer 2\.\.64" "$b" --part random --streams-max 65
@@ -211,6 +215,18 @@ if need_bin stream-events; then
     expect "stream-events --part random --streams exits 2" 2 "--streams: --part random draws S per program" "$b" --part random --streams 8
     expect "stream-events --part random --dags exits 2" 2 "--dags: --part random draws its DAGs among --programs" "$b" --part random --dags 3
     expect "stream-events: 64 streams are accepted" 77 "^no suitable GPU: " env CUDA_VISIBLE_DEVICES= "$b" --quick --part random --streams-min 64 --streams-max 64
+fi
+
+if need_bin event-cost; then
+    b=$BIN/event-cost
+    expect "event-cost --help names the model" 0 "scheduling simulation" "$b" --help
+    expect "event-cost has no parts: --part exits 2" 2 "unknown option '--part'" "$b" --part cost
+fi
+
+if need_bin event-timing; then
+    b=$BIN/event-timing
+    expect "event-timing --help names its reference, the device's spans" 0 "%globaltimer" "$b" --help
+    expect "event-timing has no parts: --part exits 2" 2 "unknown option '--part'" "$b" --part accuracy
 fi
 expect "validate-model.py --programs 0 exits 2" 2 "--programs must be at least 1" python3 experiments/validate-model.py --programs 0
 expect "validate-model.py --event-connections 0,4 exits 2" 2 "--event-connections must be distinct values in 1\.\.32" python3 experiments/validate-model.py --event-connections 0,4

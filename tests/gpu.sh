@@ -42,6 +42,8 @@ experiment_cases="
     streams/default-stream
     streams/default-stream-per-thread
     streams/stream-events
+    streams/event-cost
+    streams/event-timing
     omp/omp-streams
     patterns/histogram
     patterns/scan

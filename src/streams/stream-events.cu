@@ -1,204 +1,62 @@
-/* stream-events.cu - cross-stream dependencies with events: what they order, what they leave free, what they cost.
+/* stream-events.cu - cross-stream dependencies with events: what they order and what they leave free.
  *
- * Question: do events order exactly the dependencies they name (fan-in, fan-out, random DAGs), leave the rest concurrent, and what does an event cost?
+ * Question: do events order exactly the dependencies they name (fan-in, fan-out, random DAGs) and leave the rest concurrent?
  * Build: none
  * Sanitize: --quick --profile --kernel-us 20 --dags 3 --skip-timing-claims
  *
  * cudaEventRecord(e, a) marks a point in stream a; cudaStreamWaitEvent(b, e)
  * holds everything issued to b after it until a has reached that point. The
- * textbook's example, the seed's fan-in, issues from one host thread:
- *     for i in 0..S-1: K kernels in stream i; record(e[i], stream i); wait(stream S-1, e[i])
- * Stream S-1's own kernels are issued after the waits for streams 0..S-2, so
- * they start only once every other stream's kernels have ended, while
- * streams 0..S-2 still run side by side.
+ * seed's fan-in: for i in 0..S-1: K kernels in stream i; record(e[i], stream
+ * i); wait(stream S-1, e[i]). Stream S-1's kernels start once every other
+ * stream's have ended, while streams 0..S-2 still run side by side.
  *
- * Hypothesis: an event orders exactly what it names. A record and a wait do
- * not hold their hardware queue themselves (gl_sched.h, "Events": measured
- * here, with one queue, in the fan-in); the waiting stream's next kernel
- * does, at the queue's head, so where it shares a queue with another stream's
- * calls it holds those back (a false dependency). A DAG takes
- * its critical path through the queues: the longest chain of kernels through
- * the dependencies and stream order, a dispatch gap per link, plus whatever
- * the queues add.
+ * Hypothesis: an event orders exactly what it names. A record and a wait hold
+ * no hardware queue (gl_sched.h, "Events"); the waiting stream's next kernel
+ * does, at its queue's head. A DAG takes its critical path through the queues.
+ * Model: the core's scheduling simulation of the very run that was measured
+ * (schedrun.h), on a machine calibrated in this run; no formula in the code.
+ * With a queue per stream: fan-in and fan-out 2*K*T (peak S-1), the diamond
+ * 3*T (peak 2), a DAG its critical_path plus a dispatch gap per link.
  *
- * Model: the core's scheduling simulation of the very run that was measured:
- * each part describes its work once, as a gl_sched_program, and schedrun.h
- * issues that program on real streams and events, records the host clock
- * around every call and a span for every kernel, and simulates the run with
- * those host times on a machine calibrated once in this run. No formula lives
- * in the code. The closed forms, when every stream has a queue of its own and
- * issue is much faster than T (one block per kernel, all resident at once):
- *     fan-in:  2*K*T (K*T of streams 0..S-2 side by side, then stream S-1's K*T), peak S-1
- *     fan-out: 2*K*T (the producer's K*T, then the S-1 consumers' side by side), peak S-1
- *     diamond: 3*T, peak 2
- *     DAG:     its critical path (printed as critical_path), plus a dispatch gap per link
- * They stop holding when the streams need more queues than C. The seed's
- * order alternates between stream i's kernels and stream S-1's waits, but a
- * wait picks no queue (gl_sched.h, "Events"): only the S streams' kernels do.
- * With S > C streams share queues in turn; on an H100 the fan-in with S = 9,
- * 16 and 24 at C = 8 took 1.755, 2.344 and 2.961 ms, each within 0.2% of the
- * simulation (a rule in which waits picked queues had predicted 2.245 and
- * 6.512 ms for the first two).
- *
- * Parts (--part):
- *  fan-in   (table "pattern") the seed's pattern above, S x K kernels of T.
- *  fan-out  (table "pattern") stream 0 runs K kernels and records one event;
- *           streams 1..S-1 each wait for it, then run K kernels.
- *  dag      (table "dag") a diamond (A; B and C on two other streams, each
- *           waiting for A; D after both, on A's stream), then --dags random
- *           DAGs from --seed: S*K kernels in issue order; kernel j gets a
- *           stream uniformly from S, a duration uniformly in [T/2, 3T/2), and
- *           depends on each of the 2S kernels before it with probability 1/4
- *           (at most 3). A dependency on a kernel of another stream becomes a
- *           record right after the producer and a wait right before the
- *           consumer; one on the same stream is stream order.
- *  cost     (table "cost") chains of 32 kernels of 50 us, each waiting for the
- *           one before: in stream order (no event), through a record and a
- *           wait in the same stream, and across two streams (ping-pong), with
- *           cudaEventDisableTiming and without. The host's cost of each call
- *           (its host clock around it, median over the chain) and the device's:
- *           the gap between a kernel's end and the next one's start, against
- *           the stream-order chain (added_gap). Reported, not claimed: no
- *           published number says what they must be.
- *  accuracy (table "accuracy") cudaEventElapsedTime between two events around
- *           a region of 4 kernels in one stream, against the region's span
- *           (first kernel's first block start to last kernel's last block
- *           end, %globaltimer), for regions of 10 us, 100 us, 1 ms, 10 ms,
- *           100 ms (--quick: up to 1 ms); "queued": the stream is held by a
- *           200 us kernel while the host issues the region, so only the
- *           device is timed; "idle": the first event lands on an idle stream,
- *           as in most samples, and the host's issue time is timed too.
- *  random   (table "random"; not in --part all) --programs random programs,
- *           program i drawn from seed --seed + i alone (so --programs 1 --seed
- *           <its seed> runs it again), its kind by seed mod 5: fan-in and
- *           fan-out (the patterns above), dag (a random DAG as above), cross
- *           (random records and waits between streams: waits on recent
- *           records and on ones made much earlier, events recorded again,
- *           one event waited for by many streams) and legacy (kernels on the
- *           legacy NULL stream between phases of blocking streams' work, some
- *           streams non-blocking, some legacy kernels waited for through an
- *           event). S log-uniform in --streams-min..--streams-max (2..64), K
- *           in 1..--kernels, T log-uniform in max(--kernel-us/20, 20 us)..
- *           --kernel-us, one block of 32..256 threads or, one program in six,
- *           2..16 blocks; T, then K, shrink so that the kernels take at most
- *           20 ms end to end (256 kernels at most) while T can shrink, that
- *           is while --kernel-us / 20 is above 20 us: a few ms a run at most
- *           values of C with the default 1 ms, at worst tens of ms at C=1;
- *           a larger --kernel-us makes each kernel at least --kernel-us / 20.
- *           make validate-model runs this part once per C and judges the
- *           programs as a population (experiments/validate-model.py).
- *
- * Claims:
- *  fan-in, fan-out, diamond: every event edge (gl_sched_edges) holds in every
- *    run, within two %globaltimer ticks (ordering: enforced under sanitizers,
- *    which serialize kernels, as edges hold when serialized too); peak
- *    concurrency (kernels together for at least the dispatch gap) equal to the
- *    simulation's; median makespan within --tolerance (10%) of the
- *    simulation's (timing).
- *  dag: every dependency of every DAG (event edges and stream order) holds in
- *    every run (ordering); the median makespan is within --tolerance of the
- *    simulation's in every DAG (timing). Both over all DAGs at once, with the
- *    worst DAG named; the per-DAG numbers are rows of the table.
- *  random: per program, as fan-in: every edge (its waits', its legacy
- *    kernels', a DAG's stream order too) holds in every run (ordering); peak
- *    concurrency equal to the simulation's, median makespan within
- *    --tolerance of it (timing). A run of --part random fails when one program
- *    misses; the bounds over a population (makespan error p90 and max, the
- *    share of exact peaks) are validate-model's.
- *  cost: the event edges of each chain hold in every run (ordering).
- *  accuracy: the event interval is never shorter than the span, less 1 us
- *    (cudaEventElapsedTime's resolution is "around 0.5 us", runtime API) and
- *    two ticks: the two records bracket the region in stream order, and both
- *    clocks are the GPU's global timer (ordering).
- * Every row also checks that every kernel ran its full time and left its result.
+ * Parts (--part; all: every part but random): fan-in and fan-out (table
+ * "pattern"), S streams x K kernels of T; dag (table "dag"), a diamond, then
+ * --dags random DAGs from --seed; random (table "random"), --programs random
+ * programs (fan-in, fan-out, dag, cross, legacy), program i from seed --seed
+ * + i: S log-uniform in --streams-min..--streams-max, K in 1..--kernels, T
+ * log-uniform in max(--kernel-us/20, 20 us)..--kernel-us; make validate-model
+ * judges them as a population. How they are drawn in full, and the runs behind
+ * the model's rules for events: experiments/results/FINDINGS.md, "stream-events".
+ * Claims: every event edge (and a DAG's stream order) holds in every run
+ * (ordering); peak concurrency is the simulation's and the median makespan
+ * within --tolerance of it (timing); every kernel ran its time (check).
  *
  * Run:   make run-stream-events ARGS="--part dag --dags 100 --seed 7"
- *        make run-stream-events ARGS="--part fan-in --streams 8 --connections 8,16"
  *        make run-stream-events ARGS="--part random --programs 8 --connections 4"
  * Nsight Systems (make profile-stream-events ARGS=--quick): NVTX ranges
- * "fan-in S=..", "fan-out S=..", "diamond", "dag N", "cost ..", "accuracy ..",
- * "random N (kind, seed ..)"; streams are named "stream 0".."stream S-1" (a
- * random program's legacy kernels are on "legacy stream" in --trace and
- * --timeline). In fan-in the last stream's row starts where the others end;
- * in fan-out the consumers' rows start together where the producer's ends.
- * --trace and --timeline show each run beside its simulation.
+ * "fan-in S=..", "fan-out S=..", "diamond", "dag N", "random N (kind, seed
+ * ..)"; streams "stream 0".."stream S-1". In fan-in the last stream's row
+ * starts where the others end; in fan-out the consumers start together where
+ * the producer ends. --trace and --timeline show each run beside its model.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
-#include "gl_cuda.h"
-#include "nvtx.h"
-#include "schedrun.h"
-#include "trace.h"
+#include "events.cuh"
 
-enum { PART_ALL, PART_FAN_IN, PART_FAN_OUT, PART_DAG, PART_COST, PART_ACCURACY, PART_RANDOM };
-enum { THREADS = 32 };        /* every work kernel is one block of one warp */
-enum { COST_CHAIN = 32 };     /* kernels in a cost chain */
-enum { REGION_KERNELS = 4 };  /* kernels in an accuracy region */
-static const double COST_KERNEL_US = 50;     /* long enough that the host stays ahead of the chain */
-static const double HOLD_US = 200;           /* holds a stream while the host issues an accuracy region */
-static const double EVENT_RESOLUTION_NS = 1000; /* cudaEventElapsedTime: "around 0.5 us", doubled */
-static const double REGION_US[] = {10, 100, 1000, 10000, 100000};
+enum { PART_ALL, PART_FAN_IN, PART_FAN_OUT, PART_DAG, PART_RANDOM };
 
-/* The grid of a program's work kernels: every kernel of one program has the same. */
-typedef struct grid {
-    int blocks;  /* blocks per kernel */
-    int threads; /* threads per block */
-    int per_sm;  /* blocks of this size that fit on one SM at once (the occupancy calculator) */
-} grid;
-
-/* What every part needs: the report, device, model's machine and trace, the options. */
-typedef struct events_lab {
-    gl_sched_lab S;           /* rows and claims, the GPU, the machine (calibrated once), --trace */
-    const gl_common *common;  /* the common options */
-    grid one;                 /* one block of THREADS: the kernels of every part but random */
-    int streams, kernels;     /* S and K (random: K at most) */
+/* What every part needs beyond the family's lab: the shape of its programs and the claims' tolerance. */
+typedef struct order_lab {
+    events_lab E;                 /* report, device, machine, trace, the one-warp grid, the timer's slack */
+    int streams, kernels;         /* S and K (random: K at most) */
     int streams_min, streams_max; /* random: the range of S */
-    double kernel_us;         /* T */
-    double tolerance;         /* of the makespan claims */
-    double slack_ns;          /* two %globaltimer ticks */
-} events_lab;
+    double kernel_us;             /* T */
+    double tolerance;             /* of the makespan claims */
+} order_lab;
 
-/* ---- a program on the GPU, sampled -------------------------------------------------- */
-
-/* One program run by schedrun, and what its runs showed beyond the run itself. */
-typedef struct run_ctx {
-    events_lab *L;
-    gl_sched_run run;           /* streams, events, the last run and its simulation */
-    const gl_sched_edge *edges; /* dependencies every run must keep (op indices); NULL: none */
-    int n_edges;                /* how many */
-    long long checked, held;    /* edge checks over every run, warm-up included, and those that held */
-    double worst_margin_ns;     /* smallest (start of after) - (end of before) seen */
-    int region_first, region_last; /* accuracy: the region's first and last launch ops */
-    int rec0, rec1;             /* accuracy: the record ops around the region */
-    long long bracket_runs, bracketed; /* accuracy: runs, and those whose event interval covered the span */
-    double worst_bracket_ns;    /* accuracy: smallest event interval - span */
-} run_ctx;
-
-/* Make the program's streams and events; timing: events that keep time. */
-static void run_open(run_ctx *x, events_lab *L, gl_sched_program *p, int timing)
-{
-    memset(x, 0, sizeof *x);
-    x->L = L;
-    x->worst_margin_ns = INFINITY;
-    x->worst_bracket_ns = INFINITY;
-    x->run.timed_events = timing;
-    gl_sched_run_create(&x->run, p, &L->S.machine, L->common->trace_path != NULL);
-    for (int s = 1; s < p->n_streams; s++) gl_nvtx_name_stream(x->run.stream[s], "stream %d", s - 1);
-}
-
-/* Check the dependencies on the run just made. */
-static void check_edges(run_ctx *x)
-{
-    if (x->n_edges == 0) return;
-    gl_sched_edge_check c = gl_sched_edges_hold(x->run.prog, x->edges, x->n_edges, &x->run.tl, x->L->slack_ns);
-    x->checked += c.edges;
-    x->held += c.held;
-    if (c.worst >= 0) x->worst_margin_ns = fmin(x->worst_margin_ns, c.worst_margin_ns);
-}
+/* ---- a program's runs against its simulation ---------------------------------------------- */
 
 /* A sampler from the common options with the pattern series declared. */
 static void pattern_sampler(events_lab *L, gl_sampler *smp)
@@ -218,54 +76,10 @@ static void sample_pattern(gl_sample *s, void *arg)
     gl_sched_run_put(s, r, x->L->S.machine.dispatch_ns);
 }
 
-/* Sample x under an NVTX range into row, with the series smp declares. */
-static void sample_row(run_ctx *x, gl_sampler *smp, gl_row *row, gl_sample_fn fn, const char *range)
-{
-    gl_nvtx_push("%s", range);
-    gl_sampler_run(smp, row, fn, x);
-    gl_nvtx_pop();
-}
-
-/* The data check every row makes: every kernel of every run ran its time and left its result. */
-static void check_complete(events_lab *L, gl_row *row, const run_ctx *x, const char *what)
-{
-    const gl_sched_run *r = &x->run;
-    gl_check(&L->S.rep, row, r->runs_complete == r->runs,
-             "%s: %d of %d runs recorded all %d kernels, each ran its time (the shortest %.3f x its own), and left "
-             "its result",
-             what, r->runs_complete, r->runs, r->launches, r->shortest_ratio);
-}
-
-/* Show the last run beside its model, and free what one row's run used. */
-static void run_close(events_lab *L, run_ctx *x, const char *title, const gl_names *names, gl_sampler *smp,
-                      gl_sched_edge *edges, gl_sched_program *p)
-{
-    gl_sched_run_show(&L->S.trace, L->common, &x->run, title, names);
-    gl_sampler_free(smp);
-    gl_sched_run_destroy(&x->run);
-    free(edges);
-    gl_sched_program_free(p);
-}
-
 /* Whether a median makespan is within --tolerance (plus the timer's slack) of the simulation's. */
-static int within_model(const events_lab *L, double makespan_ms, double model_ms)
+static int within_model(const order_lab *L, double makespan_ms, double model_ms)
 {
-    return fabs(makespan_ms - model_ms) <= L->tolerance * model_ms + L->slack_ns / 1e6;
-}
-
-/* Add a work kernel of grid k whose blocks run ns to stream, named label on track; returns its op. */
-static int launch(const grid *k, gl_sched_program *p, int stream, int track, int label, double ns)
-{
-    int op = gl_sched_launch(p, 0, stream, k->blocks, k->threads, k->per_sm, ns, 0);
-    p->ops[op].label = label;
-    p->ops[op].track = track;
-    return op;
-}
-
-/* n non-blocking streams; st[i] is the program's index of stream i. */
-static void new_streams(gl_sched_program *p, int *st, int n)
-{
-    for (int i = 0; i < n; i++) st[i] = gl_sched_stream_new(p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+    return fabs(makespan_ms - model_ms) <= L->tolerance * model_ms + L->E.slack_ns / 1e6;
 }
 
 /* ---- fan-in and fan-out ---------------------------------------------------------------- */
@@ -303,49 +117,49 @@ static void build_fan_out(gl_sched_program *p, const grid *k, int S, int K, doub
 typedef void (*pattern_fn)(gl_sched_program *p, const grid *k, int S, int K, double T_ns);
 
 /* The claims of a pattern: every edge held, the peak is the model's, the makespan near the model's. */
-static void pattern_claims(events_lab *L, gl_row *row, const run_ctx *x, const char *name, const char *edge_text)
+static void pattern_claims(order_lab *L, gl_row *row, const run_ctx *x, const char *name, const char *edge_text)
 {
     char text[256], what[160], overlaps[160], prefix[96];
-    check_complete(L, row, x, name);
+    check_complete(&L->E, row, x, name);
     snprintf(text, sizeof text, "%s: %s", name, edge_text);
     snprintf(what, sizeof what, "edge checks (%d edges x %d runs; smallest margin %.3f us)", x->n_edges,
              x->run.runs, x->worst_margin_ns / 1e3);
-    gl_claim_every(&L->S.rep, row, GL_CLAIM_ORDERING, text, x->held, x->checked, what,
+    gl_claim_every(&L->E.S.rep, row, GL_CLAIM_ORDERING, text, x->held, x->checked, what,
                    "the program has no event edges");
     snprintf(overlaps, sizeof overlaps, "%s: everything else overlaps:", name);
     snprintf(prefix, sizeof prefix, "%s:", name);
-    gl_sched_run_claims(&L->S.rep, row, overlaps, prefix, L->tolerance, L->slack_ns);
+    gl_sched_run_claims(&L->E.S.rep, row, overlaps, prefix, L->tolerance, L->E.slack_ns);
 }
 
 /* Run a fan-in or fan-out program as a row of table "pattern", with its claims. */
-static void pattern_part(events_lab *L, const char *variant, pattern_fn build, const char *edge_text)
+static void pattern_part(order_lab *L, const char *variant, pattern_fn build, const char *edge_text)
 {
     gl_sched_program p;
     gl_sched_program_init(&p);
-    build(&p, &L->one, L->streams, L->kernels, L->kernel_us * 1e3);
+    build(&p, &L->E.one, L->streams, L->kernels, L->kernel_us * 1e3);
     gl_sched_edge *edges = NULL;
     run_ctx x;
-    run_open(&x, L, &p, 0);
+    run_open(&x, &L->E, &p, 0);
     x.n_edges = gl_sched_edges(&p, GL_SCHED_EDGE_EVENT, &edges);
     x.edges = edges;
 
-    gl_row *row = gl_report_row(&L->S.rep, "pattern", variant);
+    gl_row *row = gl_report_row(&L->E.S.rep, "pattern", variant);
     gl_row_param_num(row, "streams", "", 0, L->streams);
     gl_row_param_num(row, "kernels", "", 0, L->kernels);
     gl_row_param_num(row, "kernel_us", "", -1, L->kernel_us);
-    gl_row_param_num(row, "connections", "", 0, L->S.machine.connections);
+    gl_row_param_num(row, "connections", "", 0, L->E.S.machine.connections);
     gl_row_param_num(row, "edges", "", 0, x.n_edges);
     gl_row_param(row, "textbook", "2*K*T = 2*%d*%g us", L->kernels, L->kernel_us);
     gl_sampler smp;
-    pattern_sampler(L, &smp);
+    pattern_sampler(&L->E, &smp);
     char name[64];
     snprintf(name, sizeof name, "%s S=%d", variant, L->streams);
-    sample_row(&x, &smp, row, sample_pattern, name);
+    sample_row(&smp, row, sample_pattern, &x, name);
     pattern_claims(L, row, &x, name, edge_text);
     gl_names names = {"k%d", NULL, NULL, "stream %d", NULL, NULL, L->kernels};
     char title[96];
-    snprintf(title, sizeof title, "%s C=%d", name, L->S.machine.connections);
-    run_close(L, &x, title, &names, &smp, edges, &p);
+    snprintf(title, sizeof title, "%s C=%d", name, L->E.S.machine.connections);
+    run_close(&L->E, &x, title, &names, &smp, edges, &p);
 }
 
 /* ---- DAGs ------------------------------------------------------------------------------- */
@@ -497,28 +311,28 @@ typedef struct dag_summary {
 } dag_summary;
 
 /* Run one DAG as a row of table "dag"; the diamond (index -1) makes its own claims. */
-static void dag_row(events_lab *L, const dag *g, const char *variant, int index, dag_summary *sum)
+static void dag_row(order_lab *L, const dag *g, const char *variant, int index, dag_summary *sum)
 {
     gl_sched_program p;
     gl_sched_program_init(&p);
     gl_sched_edge *edges = NULL;
-    int waits = 0, n_edges = dag_program(&L->one, g, &p, &edges, &waits);
+    int waits = 0, n_edges = dag_program(&L->E.one, g, &p, &edges, &waits);
     run_ctx x;
-    run_open(&x, L, &p, 0);
+    run_open(&x, &L->E, &p, 0);
     x.edges = edges;
     x.n_edges = n_edges;
     double critical = dag_critical_ns(g);
 
-    gl_row *row = gl_report_row(&L->S.rep, "dag", variant);
+    gl_row *row = gl_report_row(&L->E.S.rep, "dag", variant);
     gl_row_param_num(row, "streams", "", 0, g->streams);
     gl_row_param_num(row, "kernels", "", 0, g->n);
     gl_row_param_num(row, "edges", "", 0, n_edges);
     gl_row_param_num(row, "waits", "", 0, waits);
-    gl_row_param_num(row, "connections", "", 0, L->S.machine.connections);
+    gl_row_param_num(row, "connections", "", 0, L->E.S.machine.connections);
     gl_row_number(row, "critical_path", "ms", 3, 0, critical / 1e6);
     gl_sampler smp;
-    pattern_sampler(L, &smp);
-    sample_row(&x, &smp, row, sample_pattern, variant);
+    pattern_sampler(&L->E, &smp);
+    sample_row(&smp, row, sample_pattern, &x, variant);
     gl_stats mk = gl_row_find(row, "makespan")->stats, model_mk = gl_row_find(row, "model_makespan")->stats;
     double error = (mk.median - model_mk.median) / model_mk.median;
     gl_row_number(row, "model_error", "%", 1, 0, 100 * error);
@@ -548,12 +362,12 @@ static void dag_row(events_lab *L, const dag *g, const char *variant, int index,
     }
     gl_names names = {"n%d", NULL, NULL, "stream %d", NULL, NULL, g->n};
     char title[96];
-    snprintf(title, sizeof title, "%s C=%d", variant, L->S.machine.connections);
-    run_close(L, &x, title, &names, &smp, edges, &p);
+    snprintf(title, sizeof title, "%s C=%d", variant, L->E.S.machine.connections);
+    run_close(&L->E, &x, title, &names, &smp, edges, &p);
 }
 
 /* The diamond, then --dags random DAGs, and the claims over all of them. */
-static void dag_part(events_lab *L, int n_dags)
+static void dag_part(order_lab *L, int n_dags)
 {
     dag g;
     dag_summary sum;
@@ -565,16 +379,16 @@ static void dag_part(events_lab *L, int n_dags)
     for (int d = 0; d < n_dags; d++) {
         char variant[32];
         snprintf(variant, sizeof variant, "dag %d", d);
-        dag_random(&g, L->streams, L->kernels, L->kernel_us * 1e3, L->common->seed, d);
+        dag_random(&g, L->streams, L->kernels, L->kernel_us * 1e3, L->E.common->seed, d);
         dag_row(L, &g, variant, d, &sum);
         dag_free(&g);
     }
 
-    gl_row *row = gl_report_row(&L->S.rep, "dag", "all random");
+    gl_row *row = gl_report_row(&L->E.S.rep, "dag", "all random");
     gl_row_param_num(row, "dags", "", 0, sum.dags);
-    gl_row_param(row, "seed", "%llu", L->common->seed);
+    gl_row_param(row, "seed", "%llu", L->E.common->seed);
     gl_row_number(row, "worst_model_error", "%", 1, 0, 100 * sum.worst_error);
-    gl_check(&L->S.rep, row, sum.runs_complete == sum.runs,
+    gl_check(&L->E.S.rep, row, sum.runs_complete == sum.runs,
              "%d random DAGs: %d of %d runs recorded all their kernels, each ran its time, and left its result",
              sum.dags, sum.runs_complete, sum.runs);
     char text[192], what[192];
@@ -582,12 +396,12 @@ static void dag_part(events_lab *L, int n_dags)
              sum.dags);
     snprintf(what, sizeof what, "edge checks over all DAGs and runs (smallest margin %.3f us, in dag %d)",
              sum.worst_margin_ns / 1e3, sum.worst_margin_dag);
-    gl_claim_every(&L->S.rep, row, GL_CLAIM_ORDERING, text, sum.held, sum.checked, what,
+    gl_claim_every(&L->E.S.rep, row, GL_CLAIM_ORDERING, text, sum.held, sum.checked, what,
                    "the DAGs have no dependencies");
     snprintf(text, sizeof text, "%d random DAGs: the makespan is within %.0f%% of the simulation's in every DAG",
              sum.dags, 100 * L->tolerance);
     snprintf(what, sizeof what, "DAGs (worst: dag %d, %.1f%% off)", sum.worst_error_dag, 100 * sum.worst_error);
-    gl_claim_every(&L->S.rep, row, GL_CLAIM_TIMING, text, sum.within, sum.dags, what, "no DAGs");
+    gl_claim_every(&L->E.S.rep, row, GL_CLAIM_TIMING, text, sum.within, sum.dags, what, "no DAGs");
 }
 
 /* ---- random: programs nobody picked, one row each (make validate-model) ---------------------- */
@@ -678,7 +492,7 @@ static int spec_kernels(const program_spec *ps)
  * 128. T, then K, shrink until the kernels take at most RANDOM_WORK_NS end
  * to end, so that even one queue (C=1) runs a program in tens of ms. d is
  * left at the draws that build the program. */
-static void random_spec(const events_lab *L, unsigned long long seed, program_spec *ps, draws *d)
+static void random_spec(const order_lab *L, unsigned long long seed, program_spec *ps, draws *d)
 {
     draws_init(d, seed);
     memset(ps, 0, sizeof *ps);
@@ -844,17 +658,17 @@ typedef struct random_summary {
 } random_summary;
 
 /* Run the program of seed --seed + index as a row of table "random", with its claims. */
-static void random_row(events_lab *L, int index, random_summary *sum)
+static void random_row(order_lab *L, int index, random_summary *sum)
 {
     program_spec ps;
     draws d;
-    random_spec(L, L->common->seed + (unsigned long long)index, &ps, &d);
+    random_spec(L, L->E.common->seed + (unsigned long long)index, &ps, &d);
     gl_sched_program p;
     gl_sched_program_init(&p);
     gl_sched_edge *edges = NULL;
     int n_edges = random_program(&ps, &d, &p, &edges);
     run_ctx x;
-    run_open(&x, L, &p, 0);
+    run_open(&x, &L->E, &p, 0);
     x.edges = edges;
     x.n_edges = n_edges;
     int launches = 0, legacy = 0, waits = 0, records = 0;
@@ -865,24 +679,24 @@ static void random_row(events_lab *L, int index, random_summary *sum)
         records += p.ops[i].kind == GL_SCHED_RECORD;
     }
 
-    gl_row *row = gl_report_row(&L->S.rep, "random", kind_name[ps.kind]);
+    gl_row *row = gl_report_row(&L->E.S.rep, "random", kind_name[ps.kind]);
     gl_row_param(row, "seed", "%llu", ps.seed);
     gl_row_param_num(row, "streams", "", 0, ps.streams);
     gl_row_param_num(row, "kernels", "", 0, launches);
     gl_row_param_num(row, "kernel_us", "", 1, ps.kernel_ns / 1e3);
     gl_row_param_num(row, "blocks", "", 0, ps.k.blocks);
     gl_row_param_num(row, "threads", "", 0, ps.k.threads);
-    gl_row_param_num(row, "connections", "", 0, L->S.machine.connections);
+    gl_row_param_num(row, "connections", "", 0, L->E.S.machine.connections);
     gl_row_param_num(row, "records", "", 0, records);
     gl_row_param_num(row, "waits", "", 0, waits);
     gl_row_param_num(row, "legacy", "", 0, legacy);
     gl_row_param_num(row, "edges", "", 0, n_edges);
     gl_sampler smp;
-    pattern_sampler(L, &smp);
+    pattern_sampler(&L->E, &smp);
     gl_sampler_series(&smp, "issue_time", "ms", 3, GL_HIDE);
     char name[96];
     snprintf(name, sizeof name, "random %d (%s, seed %llu)", index, kind_name[ps.kind], ps.seed);
-    sample_row(&x, &smp, row, sample_random, name);
+    sample_row(&smp, row, sample_random, &x, name);
     pattern_claims(L, row, &x, name, kind_edges[ps.kind]);
     gl_row_number(row, "edge_checks", "", 0, GL_HIDE, (double)x.checked);
     gl_row_number(row, "edges_held", "", 0, GL_HIDE, (double)x.held);
@@ -899,13 +713,13 @@ static void random_row(events_lab *L, int index, random_summary *sum)
     }
     gl_names names = {"n%d", NULL, NULL, NULL, random_track, &ps.streams, 0};
     char title[128];
-    snprintf(title, sizeof title, "%s C=%d", name, L->S.machine.connections);
-    run_close(L, &x, title, &names, &smp, edges, &p);
+    snprintf(title, sizeof title, "%s C=%d", name, L->E.S.machine.connections);
+    run_close(&L->E, &x, title, &names, &smp, edges, &p);
 }
 
 /* --programs random programs, one row each, then one line over them: the
  * bounds over a population are validate-model's to judge, not a claim here. */
-static void random_part(events_lab *L, int programs)
+static void random_part(order_lab *L, int programs)
 {
     random_summary sum;
     memset(&sum, 0, sizeof sum);
@@ -913,233 +727,16 @@ static void random_part(events_lab *L, int programs)
     printf("random: %d programs from seed %llu at C=%d: makespan within %.0f%% of the simulation in %d, peak "
            "concurrency equal in %d, every edge held in every run in %d (worst makespan: seed %llu, %.1f%% off); "
            "make validate-model judges such programs as a population\n",
-           sum.programs, L->common->seed, L->S.machine.connections, 100 * L->tolerance, sum.within, sum.peak_equal,
+           sum.programs, L->E.common->seed, L->E.S.machine.connections, 100 * L->tolerance, sum.within, sum.peak_equal,
            sum.edges_all_held, sum.worst_seed, 100 * sum.worst_error);
 }
-
-/* ---- cost: what a record and a wait cost the host and the device --------------------------- */
-
-/* A chain of COST_CHAIN kernels, each after the one before: in one stream by
- * stream order (events 0), through a record and a wait in the same stream,
- * or handed between two streams (cross 1). */
-static void build_chain(events_lab *L, gl_sched_program *p, int events, int cross)
-{
-    int st[2];
-    new_streams(p, st, cross ? 2 : 1);
-    for (int k = 0; k < COST_CHAIN; k++) {
-        int s = cross ? k % 2 : 0;
-        if (k > 0 && events) {
-            int prev = cross ? (k - 1) % 2 : 0, ev = gl_sched_event_new(p);
-            gl_sched_record(p, 0, st[prev], ev);
-            gl_sched_wait(p, 0, st[s], ev);
-        }
-        launch(&L->one, p, st[s], s, k, COST_KERNEL_US * 1e3);
-    }
-}
-
-/* The median of x[0..n-1] (NAN for none). */
-static double median_of(const double *x, int n) { return n ? gl_stats_of(x, n).median : NAN; }
-
-/* One chain: the gaps between consecutive kernels (measured and simulated) and each kind of call's host time. */
-static void sample_cost(gl_sample *s, void *arg)
-{
-    run_ctx *x = (run_ctx *)arg;
-    gl_sched_run *r = &x->run;
-    const gl_sched_program *p = r->prog;
-    gl_sched_run_once(r);
-    check_edges(x);
-    double *v = (double *)gl_xcalloc((size_t)p->n_ops * 5 + 5, sizeof(double));
-    double *gap = v, *model_gap = v + p->n_ops, *host[3] = {v + 2 * p->n_ops, v + 3 * p->n_ops, v + 4 * p->n_ops};
-    int n_gap = 0, n_host[3] = {0, 0, 0}, prev = -1;
-    for (int i = 0; i < p->n_ops; i++) {
-        int kind = p->ops[i].kind == GL_SCHED_LAUNCH ? 0 : p->ops[i].kind == GL_SCHED_RECORD ? 1 : 2;
-        host[kind][n_host[kind]++] = r->return_ns[i] - r->call_ns[i];
-        if (kind != 0) continue;
-        if (prev >= 0) {
-            const gl_interval *a = gl_sched_run_kernel(r, prev), *b = gl_sched_run_kernel(r, i);
-            const gl_interval *ma = gl_sched_run_model_kernel(r, prev), *mb = gl_sched_run_model_kernel(r, i);
-            if (a && b && ma && mb) {
-                gap[n_gap] = b->start_ns - a->end_ns;
-                model_gap[n_gap++] = mb->start_ns - ma->end_ns;
-            }
-        }
-        prev = i;
-    }
-    gl_sample_put(s, "gap", median_of(gap, n_gap) / 1e3);
-    gl_sample_put(s, "model_gap", median_of(model_gap, n_gap) / 1e3);
-    gl_sample_put(s, "launch_host", median_of(host[0], n_host[0]) / 1e3);
-    if (p->n_events > 0) {
-        gl_sample_put(s, "record_host", median_of(host[1], n_host[1]) / 1e3);
-        gl_sample_put(s, "wait_host", median_of(host[2], n_host[2]) / 1e3);
-    }
-    free(v);
-}
-
-/* The chains, with and without events and timing; each event row's added gap against stream order. */
-static void cost_part(events_lab *L)
-{
-    static const struct {
-        const char *variant; /* the row */
-        int events, cross, timing;
-    } chains[] = {
-        {"stream order", 0, 0, 0},         {"same stream", 1, 0, 0},  {"same stream, timing", 1, 0, 1},
-        {"cross stream", 1, 1, 0},         {"cross stream, timing", 1, 1, 1},
-    };
-    double baseline_gap = NAN;
-    for (int c = 0; c < GL_ARRAY_LEN(chains); c++) {
-        gl_sched_program p;
-        gl_sched_program_init(&p);
-        build_chain(L, &p, chains[c].events, chains[c].cross);
-        gl_sched_edge *edges = NULL;
-        run_ctx x;
-        run_open(&x, L, &p, chains[c].timing);
-        x.n_edges = gl_sched_edges(&p, GL_SCHED_EDGE_EVENT, &edges);
-        x.edges = edges;
-
-        gl_row *row = gl_report_row(&L->S.rep, "cost", chains[c].variant);
-        gl_row_param(row, "events", "%s", chains[c].events ? "record+wait" : "none");
-        gl_row_param(row, "timing", "%s", chains[c].events ? (chains[c].timing ? "on" : "off") : "-");
-        gl_row_param_num(row, "streams", "", 0, chains[c].cross ? 2 : 1);
-        gl_row_param_num(row, "kernels", "", 0, COST_CHAIN);
-        gl_row_param_num(row, "kernel_us", "", -1, COST_KERNEL_US);
-        gl_sampler smp;
-        gl_device_sampler(&smp, &L->S.dev, L->common);
-        gl_sampler_series(&smp, "launch_host", "us", 2, 0);
-        if (chains[c].events) {
-            gl_sampler_series(&smp, "record_host", "us", 2, GL_SHOW_MIN);
-            gl_sampler_series(&smp, "wait_host", "us", 2, GL_SHOW_MIN);
-        }
-        gl_sampler_series(&smp, "gap", "us", 2, GL_SHOW_MIN | GL_SHOW_NOISE);
-        gl_sampler_series(&smp, "model_gap", "us", 2, 0);
-        char range[64];
-        snprintf(range, sizeof range, "cost %s", chains[c].variant);
-        sample_row(&x, &smp, row, sample_cost, range);
-        double gap = gl_row_find(row, "gap")->stats.median;
-        if (!chains[c].events) baseline_gap = gap;
-        else if (isfinite(baseline_gap)) gl_row_number(row, "added_gap", "us", 2, 0, gap - baseline_gap);
-
-        check_complete(L, row, &x, range);
-        if (chains[c].events) {
-            char text[160], what[128];
-            snprintf(text, sizeof text, "%s: each kernel starts after the one its wait names has ended (in every run)",
-                     range);
-            snprintf(what, sizeof what, "edge checks (smallest margin %.3f us)", x.worst_margin_ns / 1e3);
-            gl_claim_every(&L->S.rep, row, GL_CLAIM_ORDERING, text, x.held, x.checked, what, "no event edges");
-        }
-        gl_names names = {"k%d", NULL, NULL, "stream %d", NULL, NULL, COST_CHAIN};
-        run_close(L, &x, range, &names, &smp, edges, &p);
-    }
-}
-
-/* ---- accuracy: cudaEventElapsedTime against the spans -------------------------------------- */
-
-/* Names in an accuracy timeline: the holding kernel, then the region's. */
-static void region_label(int label, gl_buf *out, const void *ctx)
-{
-    (void)ctx;
-    if (label == 0) gl_buf_puts(out, "hold");
-    else gl_buf_printf(out, "region k%d", label - 1);
-}
-
-/* One run: the event interval, the span of the region, and the same two simulated. */
-static void sample_accuracy(gl_sample *s, void *arg)
-{
-    run_ctx *x = (run_ctx *)arg;
-    gl_sched_run *r = &x->run;
-    const gl_sched_program *p = r->prog;
-    gl_sched_run_once(r);
-    float ms = 0;
-    CUDA_CHECK(cudaEventElapsedTime(&ms, r->event[p->ops[x->rec0].event], r->event[p->ops[x->rec1].event]));
-    double start = INFINITY, end = -INFINITY, model_start = INFINITY, model_end = -INFINITY;
-    int missing = 0;
-    for (int i = x->region_first; i <= x->region_last; i++) {
-        const gl_interval *k = gl_sched_run_kernel(r, i), *m = gl_sched_run_model_kernel(r, i);
-        if (!k || !m) {
-            missing = 1;
-            continue;
-        }
-        start = fmin(start, k->start_ns);
-        end = fmax(end, k->end_ns);
-        model_start = fmin(model_start, m->start_ns);
-        model_end = fmax(model_end, m->end_ns);
-    }
-    double event_ns = ms * 1e6, span_ns = missing ? NAN : end - start; /* a lost kernel fails the bracket */
-    x->bracket_runs++;
-    if (event_ns >= span_ns - EVENT_RESOLUTION_NS - x->L->slack_ns) x->bracketed++;
-    if (isfinite(span_ns)) x->worst_bracket_ns = fmin(x->worst_bracket_ns, event_ns - span_ns);
-    gl_sample_put(s, "event_time", event_ns / 1e3);
-    gl_sample_put(s, "span_time", span_ns / 1e3);
-    gl_sample_put(s, "difference", (event_ns - span_ns) / 1e3);
-    gl_sample_put(s, "ratio", event_ns / span_ns);
-    gl_sample_put(s, "model_event_time", (p->ops[x->rec1].end_ns - p->ops[x->rec0].end_ns) / 1e3);
-    gl_sample_put(s, "model_span_time", (model_end - model_start) / 1e3);
-}
-
-/* Each region length, queued behind a holding kernel and on an idle stream. */
-static void accuracy_part(events_lab *L)
-{
-    for (int i = 0; i < GL_ARRAY_LEN(REGION_US); i++) {
-        if (L->common->quick && REGION_US[i] > 1000) continue;
-        for (int held = 1; held >= 0; held--) {
-            gl_sched_program p;
-            gl_sched_program_init(&p);
-            int st;
-            new_streams(&p, &st, 1);
-            if (held) launch(&L->one, &p, st, 0, 0, HOLD_US * 1e3);
-            int e0 = gl_sched_event_new(&p), e1 = gl_sched_event_new(&p);
-            int rec0 = gl_sched_record(&p, 0, st, e0), first = p.n_ops;
-            for (int k = 0; k < REGION_KERNELS; k++)
-                launch(&L->one, &p, st, 0, 1 + k, REGION_US[i] * 1e3 / REGION_KERNELS);
-            int last = p.n_ops - 1, rec1 = gl_sched_record(&p, 0, st, e1);
-            run_ctx x;
-            run_open(&x, L, &p, 1);
-            x.rec0 = rec0;
-            x.rec1 = rec1;
-            x.region_first = first;
-            x.region_last = last;
-
-            char variant[64];
-            snprintf(variant, sizeof variant, "%g us %s", REGION_US[i], held ? "queued" : "idle");
-            gl_row *row = gl_report_row(&L->S.rep, "accuracy", variant);
-            gl_row_param_num(row, "region_us", "", -1, REGION_US[i]);
-            gl_row_param_num(row, "kernels", "", 0, REGION_KERNELS);
-            gl_row_param(row, "stream", "%s", held ? "held by a 200 us kernel" : "idle");
-            gl_sampler smp;
-            gl_device_sampler(&smp, &L->S.dev, L->common);
-            gl_sampler_series(&smp, "event_time", "us", 3, GL_SHOW_NOISE);
-            gl_sampler_series(&smp, "span_time", "us", 3, 0);
-            gl_sampler_series(&smp, "difference", "us", 3, GL_SHOW_MIN);
-            gl_sampler_series(&smp, "ratio", "", 4, 0);
-            gl_sampler_series(&smp, "model_event_time", "us", 3, GL_HIDE);
-            gl_sampler_series(&smp, "model_span_time", "us", 3, GL_HIDE);
-            char range[80];
-            snprintf(range, sizeof range, "accuracy %s", variant);
-            sample_row(&x, &smp, row, sample_accuracy, range);
-
-            check_complete(L, row, &x, range);
-            char text[192], what[128];
-            snprintf(text, sizeof text,
-                     "%s: cudaEventElapsedTime is never shorter than the region's span, less %.2f us of resolution",
-                     range, (EVENT_RESOLUTION_NS + L->slack_ns) / 1e3);
-            snprintf(what, sizeof what, "runs (smallest event - span %.3f us)", x.worst_bracket_ns / 1e3);
-            gl_claim_every(&L->S.rep, row, GL_CLAIM_ORDERING, text, x.bracketed, x.bracket_runs, what, "no runs");
-            gl_names names = {NULL, region_label, NULL, "stream %d", NULL, NULL, REGION_KERNELS + 1};
-            gl_sched_run_show(&L->S.trace, L->common, &x.run, range, &names);
-            gl_sampler_free(&smp);
-            gl_sched_run_destroy(&x.run);
-            gl_sched_program_free(&p);
-        }
-    }
-}
-
-/* ---- main --------------------------------------------------------------------------------- */
 
 int main(int argc, char **argv)
 {
     static const gl_experiment exp = {
         "stream-events",
-        "do events order exactly the dependencies they name (fan-in, fan-out, random DAGs), leave the rest "
-        "concurrent, and what does an event cost?",
+        "do events order exactly the dependencies they name (fan-in, fan-out, random DAGs) and leave the rest "
+        "concurrent?",
         "Model: the core's scheduling simulation (gl_sched.h) of each run, issued through schedrun.h; claims: every\n"
         "event edge holds, peak concurrency and makespan match the simulation. --part picks one part; --dags N\n"
         "random DAGs from --seed. --part random (not in all): --programs N random programs, program i from seed\n"
@@ -1155,7 +752,7 @@ int main(int argc, char **argv)
          "log-uniformly from max(this/20, 20) to this)", 0},
         {"dags", GL_OPT_INT, &dags, 1, 1000, NULL, NULL, "random DAGs, seeded from --seed", 0},
         {"tolerance", GL_OPT_DOUBLE, &tolerance, 0, 10, NULL, NULL, "relative tolerance of the makespan claims", 0},
-        {"part", GL_OPT_CHOICE, &part, 0, 0, "all|fan-in|fan-out|dag|cost|accuracy|random", NULL,
+        {"part", GL_OPT_CHOICE, &part, 0, 0, "all|fan-in|fan-out|dag|random", NULL,
          "which part to run (all: every part but random)", 0},
         {"programs", GL_OPT_INT, &programs, 1, 1000, NULL, "4",
          "--part random: random programs (fan-in, fan-out, dag, cross, legacy), program i from seed --seed + i", 0},
@@ -1179,43 +776,33 @@ int main(int argc, char **argv)
     if (streams_min > streams_max)
         gl_die(GL_EXIT_USAGE, "--streams-min %d is more than --streams-max %d", streams_min, streams_max);
 
-    events_lab L;
+    order_lab L;
     memset(&L, 0, sizeof L);
-    gl_sched_lab_open(&L.S, exp.name, &common);
-    L.common = &common;
+    /* Random programs' T spans a range: the dispatch gap is measured at its middle (geometric). */
+    double calibration_us = part == PART_RANDOM ? sqrt(random_min_us(kernel_us) * kernel_us) : kernel_us;
+    events_lab_open(&L.E, exp.name, &common, calibration_us);
     L.streams = streams;
     L.kernels = kernels;
     L.kernel_us = kernel_us;
     L.tolerance = tolerance;
     L.streams_min = streams_min;
     L.streams_max = streams_max;
-    L.one.blocks = 1;
-    L.one.threads = THREADS;
-    L.one.per_sm = gl_work_blocks_per_sm(THREADS);
-    if (L.one.per_sm < 1)
-        gl_no_gpu("a block of %d threads of the work kernel does not fit on an SM of this GPU", THREADS);
-    L.slack_ns = 2 * L.S.dev.tick_ns;
-    /* Random programs' T spans a range: the dispatch gap is measured at its middle (geometric). */
-    double calibration_us = part == PART_RANDOM ? sqrt(random_min_us(kernel_us) * kernel_us) : kernel_us;
-    gl_sched_lab_calibrate(&L.S, THREADS, calibration_us);
     if (part == PART_RANDOM)
         printf("setup: %d random programs from seed %llu (kinds fan-in, fan-out, dag, cross, legacy by seed mod 5): "
                "S=%d..%d streams, K=1..%d, T=%g..%g us, 1 block of 32..256 threads or 2..16 blocks of 64 or 128; "
                "C=%d connections\n",
                programs, common.seed, streams_min, streams_max, kernels, random_min_us(kernel_us), kernel_us,
-               L.S.machine.connections);
+               L.E.S.machine.connections);
     else
         printf("setup: S=%d streams x K=%d kernels x T=%g us, 1 block x %d threads each; C=%d connections; %d random "
                "DAGs of %d kernels from seed %llu\n",
-               streams, kernels, kernel_us, THREADS, L.S.machine.connections, dags, streams * kernels, common.seed);
+               streams, kernels, kernel_us, THREADS, L.E.S.machine.connections, dags, streams * kernels, common.seed);
 
     if (part == PART_ALL || part == PART_FAN_IN)
         pattern_part(&L, "fan-in", build_fan_in, kind_edges[KIND_FAN_IN]);
     if (part == PART_ALL || part == PART_FAN_OUT) pattern_part(&L, "fan-out", build_fan_out, kind_edges[KIND_FAN_OUT]);
     if (part == PART_ALL || part == PART_DAG) dag_part(&L, dags);
-    if (part == PART_ALL || part == PART_COST) cost_part(&L);
-    if (part == PART_ALL || part == PART_ACCURACY) accuracy_part(&L);
     if (part == PART_RANDOM) random_part(&L, programs);
 
-    return gl_sched_lab_close(&L.S, &common);
+    return gl_sched_lab_close(&L.E.S, &common);
 }
