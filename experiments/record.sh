@@ -26,7 +26,9 @@ nested-reduce|exp|FINDINGS "nested-reduce" (2^20, the K40c column)|$BIN/nested-r
 nested-reduce-2p26|exp|FINDINGS "nested-reduce" (2^26)|$BIN/nested-reduce --n 67108864 --repeat 5
 nested-reduce-2p28|exp|FINDINGS "nested-reduce" (2^28, flat against cub)|$BIN/nested-reduce --n 268435456 --variant flat,cub,nested-agg --repeat 20
 launch-latency|exp|FINDINGS "launch-latency"|$BIN/launch-latency
-cdp-limits|exp|FINDINGS "cdp-limits"|$BIN/cdp-limits
+cdp-pending|exp|FINDINGS "cdp-pending, cdp-depth and cdp-pool-memory"|$BIN/cdp-pending
+cdp-depth|exp|FINDINGS "cdp-pending, cdp-depth and cdp-pool-memory"|$BIN/cdp-depth
+cdp-pool-memory|exp|FINDINGS "cdp-pending, cdp-depth and cdp-pool-memory"|$BIN/cdp-pool-memory
 histogram-2p30|csv|FINDINGS "histogram"|$BIN/histogram --n 1073741824 --repeat 10 --variant global-atomic,block-partition,interleaved,privatized,aggregated,best,cub
 scan|exp|FINDINGS "scan" (2^28)|$BIN/scan
 scan-2p28p5|exp|FINDINGS "scan" (2^28+5)|$BIN/scan --n 268435461

@@ -144,26 +144,36 @@ if need_bin nested-reduce; then
         "--trace/--timeline: nested at --n 67108864 makes 1048577 grids" env CUDA_VISIBLE_DEVICES= "$b" --n 67108864 --trace /tmp/nr-trace.json
 fi
 
-if need_bin cdp-limits; then
-    b=$BIN/cdp-limits
-    expect "cdp-limits --part nowhere exits 2" 2 "accepted: one of all\|pool\|depth\|memory" "$b" --part nowhere
-    expect "cdp-limits --launch sideways exits 2" 2 "accepted: one of tail\|fire-and-forget\|null\|all" "$b" --launch sideways
-    expect "cdp-limits --counts 0 exits 2" 2 "--counts: 0 is out of range; accepted: integers 1\.\.65536" "$b" --counts 0
-    expect "cdp-limits --counts 2048,2048 exits 2" 2 "--counts: 2048 is listed twice" "$b" --counts 2048,2048
-    expect "cdp-limits --counts 70000 exits 2" 2 "--counts: 70000 is out of range" "$b" --counts 70000
-    expect "cdp-limits --max-depth 0 exits 2" 2 "--max-depth: '0' is out of range; accepted: integer 1\.\.1024" "$b" --max-depth 0
-    expect "cdp-limits --limits 1,x exits 2" 2 "--limits: '1,x' is not a list of integers" "$b" --limits 1,x
-    expect "cdp-limits --limits 20000000 exits 2" 2 "--limits: 20000000 is out of range" "$b" --limits 20000000
-    expect "cdp-limits --counts with --part depth exits 2 (it would be ignored)" 2 "--counts applies to --part all" \
-        "$b" --part depth --counts 2049
-    expect "cdp-limits --limits with --part pool exits 2" 2 "--limits applies to --part all" "$b" --part pool --limits 4096
-    expect "cdp-limits --max-depth with --part memory exits 2" 2 "--max-depth applies to --part all" "$b" --part memory --max-depth 30
-    expect "cdp-limits --launch with --part memory exits 2" 2 "--launch applies to the pool and depth probes" \
-        "$b" --part memory --launch tail
-    expect "cdp-limits --trace exits 2 (no timeline)" 2 "records no timeline" "$b" --trace /tmp/cdp-limits-x.json
-    expect "cdp-limits --timeline exits 2 (no timeline)" 2 "records no timeline" "$b" --timeline
-    expect "cdp-limits: a forked child that finds no GPU makes the run exit 77" 77 "^no suitable GPU: " \
-        env CUDA_VISIBLE_DEVICES= "$b" --quick --part depth
+if need_bin cdp-pending; then
+    b=$BIN/cdp-pending
+    expect "cdp-pending --launch sideways exits 2" 2 "accepted: one of tail\|fire-and-forget\|null\|all" "$b" --launch sideways
+    expect "cdp-pending --counts 0 exits 2" 2 "--counts: 0 is out of range; accepted: integers 1\.\.65536" "$b" --counts 0
+    expect "cdp-pending --counts 2048,2048 exits 2" 2 "--counts: 2048 is listed twice" "$b" --counts 2048,2048
+    expect "cdp-pending --counts 70000 exits 2" 2 "--counts: 70000 is out of range" "$b" --counts 70000
+    expect "cdp-pending --max-depth exits 2 (a cdp-depth option)" 2 "unknown option '--max-depth'" "$b" --max-depth 30
+    expect "cdp-pending --trace exits 2 (no timeline)" 2 "records no timeline" "$b" --trace /tmp/cdp-pending-x.json
+    expect "cdp-pending: a forked child that finds no GPU makes the run exit 77" 77 "^no suitable GPU: " \
+        env CUDA_VISIBLE_DEVICES= "$b" --quick
+    expect "cdp-pending: a hand-made --probe-child whose fd is no pipe exits 2" 2 "is not the write end of a pipe" \
+        "$b" --probe-child=1,0,1
+fi
+if need_bin cdp-depth; then
+    b=$BIN/cdp-depth
+    expect "cdp-depth --launch sideways exits 2" 2 "accepted: one of tail\|fire-and-forget\|null\|all" "$b" --launch sideways
+    expect "cdp-depth --max-depth 0 exits 2" 2 "--max-depth: '0' is out of range; accepted: integer 1\.\.1024" "$b" --max-depth 0
+    expect "cdp-depth --counts exits 2 (a cdp-pending option)" 2 "unknown option '--counts'" "$b" --counts 2049
+    expect "cdp-depth --timeline exits 2 (no timeline)" 2 "records no timeline" "$b" --timeline
+    expect "cdp-depth: a forked child that finds no GPU makes the run exit 77" 77 "^no suitable GPU: " \
+        env CUDA_VISIBLE_DEVICES= "$b" --quick
+fi
+if need_bin cdp-pool-memory; then
+    b=$BIN/cdp-pool-memory
+    expect "cdp-pool-memory --limits 1,x exits 2" 2 "--limits: '1,x' is not a list of integers" "$b" --limits 1,x
+    expect "cdp-pool-memory --limits 20000000 exits 2" 2 "--limits: 20000000 is out of range" "$b" --limits 20000000
+    expect "cdp-pool-memory --launch exits 2 (it launches into the tail stream only)" 2 "unknown option '--launch'" "$b" --launch tail
+    expect "cdp-pool-memory --trace exits 2 (no timeline)" 2 "records no timeline" "$b" --trace /tmp/cdp-pool-memory-x.json
+    expect "cdp-pool-memory: a forked child that finds no GPU makes the run exit 77" 77 "^no suitable GPU: " \
+        env CUDA_VISIBLE_DEVICES= "$b" --quick --limits 2048
 fi
 for e in default-stream default-stream-per-thread; do
     need_bin "$e" || continue

@@ -38,7 +38,9 @@ experiment_cases="
     nested/nested-hello
     nested/launch-latency
     nested/nested-reduce
-    nested/cdp-limits
+    nested/cdp-pending
+    nested/cdp-depth
+    nested/cdp-pool-memory
     streams/default-stream
     streams/default-stream-per-thread
     streams/stream-events

@@ -1,6 +1,7 @@
 /* sweep.c - re-execute once per environment value; merge the children's JSON reports. */
 #define _POSIX_C_SOURCE 200809L
 #include "sweep.h"
+#include "child.h"
 #include "json.h"
 
 #include <errno.h>
@@ -191,21 +192,12 @@ static int is_option(const char *arg, const char *name, int *takes_next)
  * A child killed by a signal crashed: that counts as 3, like a CUDA error. */
 static int run_child(char **args, const char *env, int value)
 {
-    fflush(stdout);
-    fflush(stderr);
-    pid_t pid = fork();
-    if (pid < 0) gl_die(GL_EXIT_NO_MEMORY, "cannot start a child process: %s", strerror(errno));
-    if (pid == 0) {
-        char text[16];
-        snprintf(text, sizeof text, "%d", value);
-        setenv(env, text, 1);
-        execv("/proc/self/exe", args);
-        fprintf(stderr, "error: cannot re-execute this binary (/proc/self/exe): %s\n", strerror(errno));
-        _exit(GL_EXIT_USAGE);
-    }
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR) gl_die(GL_EXIT_INTERNAL, "waiting for a child process failed: %s", strerror(errno));
+    char text[16];
+    snprintf(text, sizeof text, "%d", value);
+    gl_child_spec spec = {args, NULL, NULL, env, text, GL_EXIT_USAGE};
+    gl_child child;
+    gl_child_start(&child, &spec);
+    int status = gl_child_end(&child, -1);
     if (WIFEXITED(status)) return WEXITSTATUS(status);
     fprintf(stderr, "error: the run with %s=%d was killed by signal %d\n", env, value,
             WIFSIGNALED(status) ? WTERMSIG(status) : 0);
