@@ -25,7 +25,7 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-GL_HIDE, GL_SHOW_MIN, GL_SHOW_NOISE = 1, 2, 4  # src/core/report.h
+GL_HIDE, GL_SHOW_MIN, GL_SHOW_NOISE = 1, 2, 4  # src/core/gl_report.h
 
 
 # ---- what record.sh records --------------------------------------------------------------

@@ -1,5 +1,5 @@
 /* check.c - seeded random fills, result comparison and mismatch reports. */
-#include "check.h"
+#include "gl_check.h"
 
 #include <float.h>
 #include <inttypes.h>

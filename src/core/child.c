@@ -1,9 +1,9 @@
 /* child.c - this binary executed again in a child process; its results read back over a pipe. */
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE /* strsignal */
-#include "child.h"
+#include "gl_child.h"
 #include "gl_common.h"
-#include "stats.h"
+#include "gl_stats.h"
 
 #include <errno.h>
 #include <fcntl.h>

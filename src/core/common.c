@@ -1,6 +1,6 @@
 /* common.c - fatal errors, checked allocation and the text buffer. */
 #include "gl_common.h"
-#include "progress.h"
+#include "gl_progress.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* connections.c - the hardware work-queue count requested through the environment. */
 #define _GNU_SOURCE /* RTLD_NOLOAD */
-#include "connections.h"
+#include "gl_connections.h"
 
 #include <dlfcn.h>
 #include <stdio.h>

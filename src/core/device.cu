@@ -5,10 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "connections.h"
-#include "gl_cuda.h"
-#include "gpu_limits.h"
-#include "spans.cuh"
+#include "gl_connections.h"
+#include "gl_device.h"
+#include "gl_errors.h"
+#include "gl_gpu_limits.h"
+#include "gl_spans.cuh"
 
 /* One thread reads %globaltimer back to back and keeps the smallest non-zero
  * step: the resolution every span is quantized to. */

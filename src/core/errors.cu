@@ -6,8 +6,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "gl_cuda.h"
-#include "progress.h"
+#include "gl_errors.h"
+#include "gl_progress.h"
+#include "gl_stats.h"
 
 void gl_cuda_check(cudaError_t err, const char *what, const char *file, int line)
 {

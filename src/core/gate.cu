@@ -11,9 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "connections.h"
-#include "gl_cuda.h"
-#include "spans.cuh"
+#include "gl_connections.h"
+#include "gl_errors.h"
+#include "gl_gate.h"
+#include "gl_spans.cuh"
 
 enum { GATE_GIVE_UP_NS = 5000000000LL }; /* 5 s: far beyond any queueing, short enough never to hang a run */
 

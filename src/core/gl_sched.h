@@ -3,7 +3,7 @@
  *
  * Pure C, unit-tested without a GPU. An experiment describes its work as a
  * program (host threads issuing calls in order), describes the machine with
- * numbers measured in the same run (gl_sched_calibrate in gl_cuda.h), and gets
+ * numbers measured in the same run (gl_sched_calibrate in gl_model.h), and gets
  * back one predicted interval per operation, as a gl_timeline. Prediction and
  * measurement then go through the same analysis.
  *
@@ -98,7 +98,7 @@
 #ifndef GL_SCHED_H
 #define GL_SCHED_H
 
-#include "timeline.h"
+#include "gl_timeline.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,5 +1,5 @@
 /* gpu_limits.c - limits that differ between compute capabilities. */
-#include "gpu_limits.h"
+#include "gl_gpu_limits.h"
 
 int gl_max_resident_grids(int major, int minor)
 {

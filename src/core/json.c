@@ -1,6 +1,6 @@
 /* json.c - a recursive-descent JSON parser: one function per grammar rule, the
  * tree built in place, and the first error reported with its line and column. */
-#include "json.h"
+#include "gl_json.h"
 
 #include <errno.h>
 #include <math.h>

@@ -1,13 +1,13 @@
-/* lab.cu - the lab layer (lab.h): everything around an experiment's kernels. */
+/* lab.cu - the lab layer (gl_lab.h): everything around an experiment's kernels. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "lab.h"
-#include "nvtx.h"
-#include "progress.h"
+#include "gl_lab.h"
+#include "gl_nvtx.h"
+#include "gl_progress.h"
 
 enum { SLOW_REPEAT = 3 };       /* timed runs of a configuration whose check was slow */
 enum { DEFAULT_POOL = 2048 };   /* the runtime's pending-launch pool when nobody sets it */
@@ -68,7 +68,7 @@ void gl_lab_open(gl_lab *L, const gl_lab_spec *spec, int argc, char **argv)
     memcpy(spec->options, opts, sizeof *opts * (size_t)spec->n_options); /* "given" flags back to the caller */
     free(opts);
     gl_buf_free(&help);
-    gl_gate_prepare(); /* before the runtime starts: see gl_cuda.h */
+    gl_gate_prepare(); /* before the runtime starts: see gl_gate.h */
     if (spec->no_spans && (L->common.trace_path || L->common.timeline))
         gl_die(GL_EXIT_USAGE, "--trace and --timeline: %s records no spans (one run per sample, timed by events)",
                spec->exp.name);

@@ -9,8 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "connections.h"
-#include "gl_cuda.h"
+#include "gl_connections.h"
+#include "gl_device.h"
+#include "gl_errors.h"
+#include "gl_model.h"
+#include "gl_output.h"
+#include "gl_spans.h"
 
 enum { ROUNDS = 5, CHAIN_MAX = 40, SINGLES = 20 };
 

@@ -2,12 +2,12 @@
  *
  * Parsing is pure C and runs before any CUDA call, so a usage error never waits
  * for a context to be created and is reported the same on machines without a GPU. */
-#include "options.h"
-#include "connections.h"
+#include "gl_options.h"
+#include "gl_connections.h"
 #include "gl_common.h"
 #include "gl_sched.h"
-#include "progress.h"
-#include "sweep.h"
+#include "gl_progress.h"
+#include "gl_sweep.h"
 
 #include <errno.h>
 #include <float.h>
@@ -356,7 +356,7 @@ int gl_options_parse(const gl_experiment *exp, gl_option *opts, int nopts, gl_co
         int rc = set_value(o, text, err);
         if (rc) return rc;
         o->given = 1;
-        if (same && same != o && same->type == GL_OPT_FLAG && o->type == GL_OPT_FLAG) { /* see options.h */
+        if (same && same != o && same->type == GL_OPT_FLAG && o->type == GL_OPT_FLAG) { /* see gl_options.h */
             set_value(same, "", err);
             same->given = 1;
         }

@@ -1,6 +1,6 @@
 /* output.c - what a report prints and writes: the bandwidth derived from
  * declared work, the terminal tables, the JSON and the CSV, all from the rows. */
-#include "report.h"
+#include "gl_output.h"
 
 #include <math.h>
 #include <stdlib.h>

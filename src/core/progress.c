@@ -1,7 +1,7 @@
-/* progress.c - the one progress line of a long run (see progress.h). */
+/* progress.c - the one progress line of a long run (see gl_progress.h). */
 #define _POSIX_C_SOURCE 200809L /* fileno */
-#include "progress.h"
-#include "stats.h"
+#include "gl_progress.h"
+#include "gl_stats.h"
 
 #include <math.h>
 #include <stdarg.h>

@@ -1,6 +1,6 @@
 /* report.c - rows of values, claims and checks, and the verdicts derived from them. */
-#include "report.h"
-#include "progress.h"
+#include "gl_report.h"
+#include "gl_progress.h"
 
 #include <math.h>
 #include <stdlib.h>

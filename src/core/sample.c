@@ -1,6 +1,6 @@
 /* sample.c - warm-up, repeats and named series, turned into a row's statistics. */
-#include "sample.h"
-#include "progress.h"
+#include "gl_sample.h"
+#include "gl_progress.h"
 
 #include <stdio.h>
 #include <stdlib.h>

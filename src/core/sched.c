@@ -9,9 +9,9 @@
 #include <string.h>
 
 #include "gl_common.h"
-#include "check.h"
-#include "stats.h"
-#include "timeline.h"
+#include "gl_check.h"
+#include "gl_stats.h"
+#include "gl_timeline.h"
 
 /* ---- building a program ----------------------------------------------------------- */
 

@@ -1,10 +1,10 @@
-/* schedrun.cu - a scheduling-model program, run on the GPU and simulated (schedrun.h). */
+/* schedrun.cu - a scheduling-model program, run on the GPU and simulated (gl_schedrun.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "schedrun.h"
+#include "gl_schedrun.h"
 
 void gl_sched_run_create(gl_sched_run *r, gl_sched_program *prog, const gl_sched_machine *m, int per_block)
 {

@@ -3,8 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gl_cuda.h"
-#include "work.cuh"
+#include "gl_errors.h"
+#include "gl_spans.h"
+#include "gl_work.cuh"
 
 void gl_spans_create(gl_spans *s, unsigned int host_slots, unsigned int device_slots, int per_block)
 {

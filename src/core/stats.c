@@ -1,6 +1,6 @@
 /* stats.c - summary statistics and the host clock. */
 #define _POSIX_C_SOURCE 200809L
-#include "stats.h"
+#include "gl_stats.h"
 #include "gl_common.h"
 
 #include <math.h>

@@ -1,11 +1,11 @@
-/* streamgrid.cu - S streams x K kernels, measured and simulated (streamgrid.h). */
+/* streamgrid.cu - S streams x K kernels, measured and simulated (gl_streamgrid.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "nvtx.h"
-#include "streamgrid.h"
+#include "gl_nvtx.h"
+#include "gl_streamgrid.h"
 
 void gl_streamgrid_create(gl_streamgrid *g, const gl_sched_machine *m, double tick_ns)
 {

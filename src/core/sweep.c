@@ -1,8 +1,9 @@
 /* sweep.c - re-execute once per environment value; merge the children's JSON reports. */
 #define _POSIX_C_SOURCE 200809L
-#include "sweep.h"
-#include "child.h"
-#include "json.h"
+#include "gl_sweep.h"
+#include "gl_child.h"
+#include "gl_json.h"
+#include "gl_output.h"
 
 #include <errno.h>
 #include <math.h>

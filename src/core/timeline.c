@@ -1,5 +1,5 @@
 /* timeline.c - intervals, concurrency, ordering and lineage facts from spans. */
-#include "timeline.h"
+#include "gl_timeline.h"
 #include "gl_common.h"
 
 #include <math.h>

@@ -1,5 +1,5 @@
 /* trace.c - names, Chrome trace-event export and the terminal timeline. */
-#include "trace.h"
+#include "gl_trace.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -5,7 +5,7 @@
  * Fresh processes. A limit of the device runtime can be trusted only when it
  * is set before the first device launch of the process, so every probe runs
  * in a child process (the parent plans, collects and reports), started with
- * child.h: this binary executed again, with the parent's arguments plus a
+ * gl_child.h: this binary executed again, with the parent's arguments plus a
  * hidden --probe-child=FD,FIRST,COUNT: the pipe's write end, and which jobs of
  * the plan (rebuilt from the arguments) to run. A child opens the device, sets
  * its one limit, runs its probes and writes each result to the pipe. A probe
@@ -28,12 +28,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "child.h"
-#include "connections.h"
-#include "device_check.cuh"
+#include "gl_child.h"
+#include "gl_connections.h"
+#include "gl_device_check.cuh"
 #include "gl_cuda.h"
-#include "nvtx.h"
-#include "spans.cuh"
+#include "gl_nvtx.h"
+#include "gl_spans.cuh"
 
 enum { KIND_TAIL, KIND_FIRE_AND_FORGET, KIND_NULL, N_KINDS, KIND_ALL = N_KINDS };
 static const char *const kind_names[N_KINDS] = {"tail", "fire-and-forget", "null stream"};

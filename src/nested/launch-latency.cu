@@ -66,10 +66,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "device_check.cuh"
+#include "gl_device_check.cuh"
 #include "gl_cuda.h"
-#include "nvtx.h"
-#include "spans.cuh"
+#include "gl_nvtx.h"
+#include "gl_spans.cuh"
 
 enum { PART_ALL, PART_HOST, PART_GRAPH, PART_DEVICE, PART_MANY, PART_LATENCY, PART_DEVICE_GRAPH };
 enum { KIND_NULL, KIND_FIRE_AND_FORGET, KIND_TAIL, N_KINDS };

@@ -45,12 +45,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "device_check.cuh"
+#include "gl_device_check.cuh"
 #include "gl_cuda.h"
-#include "nvtx.h"
-#include "spans.cuh"
-#include "timeline.h"
-#include "trace.h"
+#include "gl_nvtx.h"
+#include "gl_spans.cuh"
+#include "gl_timeline.h"
+#include "gl_trace.h"
 
 enum { MAX_DEPTH = 12 }; /* 1024 threads halve to 1 in 10 steps: depths 0..10 */
 enum { LAUNCH_STREAM, LAUNCH_FIRE_AND_FORGET, LAUNCH_TAIL, N_MODES, LAUNCH_ALL = N_MODES };

@@ -42,10 +42,10 @@
 
 #include <cub/device/device_reduce.cuh>
 
-#include "device_check.cuh"
-#include "lab.h"
-#include "spans.cuh"
-#include "work.cuh"
+#include "gl_device_check.cuh"
+#include "gl_lab.h"
+#include "gl_spans.cuh"
+#include "gl_work.cuh"
 
 enum { V_CPU, V_NEIGHBORED, V_NESTED, V_NOSYNC, V_NESTED2, V_TAIL, V_FLAT, V_CUB, V_AGG, V_RACY, N_VARIANTS };
 /* The textbook's chapter-3 times on a Tesla K40c, 2^20 ints in blocks of 512 (seconds; 0: not in the book). */

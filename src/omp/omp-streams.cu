@@ -25,7 +25,7 @@
  *
  * Model: the core's scheduling simulation (gl_sched.h) of a program of N host
  * threads, each issuing its own calls in order, run on the GPU by
- * gl_sched_run (schedrun.h) and then simulated with every call's measured
+ * gl_sched_run (gl_schedrun.h) and then simulated with every call's measured
  * host time. The threads' contention on the driver's locks is in those
  * times, measured, not modelled: the model predicts what the device does
  * with calls that arrive when they did. Racing threads' calls overlap,
@@ -101,9 +101,9 @@
 #include <string.h>
 
 #include "gl_cuda.h"
-#include "nvtx.h"
-#include "schedrun.h"
-#include "trace.h"
+#include "gl_nvtx.h"
+#include "gl_schedrun.h"
+#include "gl_trace.h"
 
 enum { MODE_ALL, MODE_OMP, MODE_DEPTH, MODE_BREADTH, MODE_PER_THREAD };
 enum { BLOCK_THREADS = 32 };

@@ -45,9 +45,9 @@
 #include <cuda/std/functional>
 #include <thrust/iterator/counting_iterator.h>
 
-#include "lab.h"
+#include "gl_lab.h"
 #include "lock.cuh"
-#include "progress.h"
+#include "gl_progress.h"
 
 enum { V_CPU_DOUBLE, V_CPU_FLOAT, V_LOCK, V_ATOMIC, V_TWO_PASS, V_CUB, N_VARIANTS };
 
@@ -271,7 +271,7 @@ static int check_variant(gl_lab *L, int v, gl_row *row, void *ctx)
     if (v == V_CPU_DOUBLE) return 1;
     if (v == V_CPU_FLOAT) {
         gl_claim_skip(&L->rep, row, GL_CLAIM_DATA, "cpu-float matches the reference",
-                      "shown, not checked: in sequential order the error bound grows as n^2 (check.h); "
+                      "shown, not checked: in sequential order the error bound grows as n^2 (gl_check.h); "
                       "error %.3g against the tolerance %.3g of a tree", fabs(b->got - b->ref), b->tol);
         return 1;
     }

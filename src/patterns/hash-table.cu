@@ -42,7 +42,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lab.h"
+#include "gl_lab.h"
 
 enum { V_CPU, V_LOCK, V_LOCKFREE, V_OA, N_VARIANTS };
 static const gl_lab_variant variants[N_VARIANTS] = {

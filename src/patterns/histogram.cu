@@ -43,8 +43,8 @@
 
 #include <cub/device/device_histogram.cuh>
 
-#include "lab.h"
-#include "progress.h"
+#include "gl_lab.h"
+#include "gl_progress.h"
 
 enum { V_CPU, V_GLOBAL, V_BLOCK, V_INTERLEAVED, V_PRIVATIZED, V_AGGREGATED, V_BEST, V_CUB, N_VARIANTS };
 enum { IN_UNIFORM, IN_TEXT, IN_ZIPF, IN_SINGLE, N_INPUTS };

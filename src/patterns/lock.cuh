@@ -30,8 +30,8 @@
 #include <string.h>
 
 #include "gl_cuda.h"
-#include "nvtx.h"
-#include "spans.cuh"
+#include "gl_nvtx.h"
+#include "gl_spans.cuh"
 
 enum { SPIN_CHECK = 64 }; /* failed attempts between two looks at the clock */
 

@@ -45,8 +45,8 @@
 #include <cub/device/device_scan.cuh>
 #include <cuda/atomic>
 
-#include "device_check.cuh"
-#include "lab.h"
+#include "gl_device_check.cuh"
+#include "gl_lab.h"
 
 enum { V_CPU, V_KS, V_BK, V_HIER, V_CDP, V_LOOKBACK, V_CUB, N_VARIANTS };
 /* DRAM traffic per run in elements, to first order (the header's model). */

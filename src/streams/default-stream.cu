@@ -32,7 +32,7 @@
  *   peak concurrency, S <= C: S with the barrier, S+1 without.
  * These are the textbook's; the code carries no closed form. Every prediction
  * is the core's scheduling simulation (gl_sched.h) of the very run it is
- * compared with (gl_sched_run, schedrun.h), with the machine calibrated in the
+ * compared with (gl_sched_run, gl_schedrun.h), with the machine calibrated in the
  * same process and each call's measured host time.
  *
  * Claims, per variant: makespan within --tolerance (10%) of the simulation
@@ -87,9 +87,9 @@
 #include <string.h>
 
 #include "gl_cuda.h"
-#include "nvtx.h"
-#include "schedrun.h"
-#include "trace.h"
+#include "gl_nvtx.h"
+#include "gl_schedrun.h"
+#include "gl_trace.h"
 
 /* The Makefile's default-stream-per-thread variant builds this file with
  * DS_PER_THREAD_BUILD=1: the experiment's name changes, and a launch on the NULL

@@ -21,7 +21,7 @@
  * Measured: each kind of call's cost to the host (its host clock around it,
  * median over the chain), and the device's: the gap between a kernel's end
  * and the next one's start (median over the chain), beside the scheduling
- * model's gap for the same run (schedrun.h), and added_gap, an event chain's
+ * model's gap for the same run (gl_schedrun.h), and added_gap, an event chain's
  * gap less the stream-order chain's.
  * Claims: in every event chain each kernel starts after the one its wait
  * names has ended, in every run, within two %globaltimer ticks (ordering);

@@ -1,6 +1,6 @@
 /* events.cuh - what stream-events, event-cost and event-timing share: work
  * described once as a scheduling-model program of one-warp kernels on
- * non-blocking streams, run through schedrun.h, sampled as one row, and
+ * non-blocking streams, run through gl_schedrun.h, sampled as one row, and
  * checked the same way in all three (so that a row reads the same whichever
  * experiment made it). */
 #ifndef GL_STREAMS_EVENTS_CUH
@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
+#include "gl_check.h"
 #include "gl_cuda.h"
-#include "nvtx.h"
-#include "schedrun.h"
-#include "trace.h"
+#include "gl_nvtx.h"
+#include "gl_schedrun.h"
+#include "gl_trace.h"
 
 enum { THREADS = 32 }; /* every work kernel is one block of one warp */
 

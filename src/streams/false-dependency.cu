@@ -53,9 +53,9 @@
 #include <string.h>
 
 #include "gl_cuda.h"
-#include "nvtx.h"
-#include "streamgrid.h"
-#include "trace.h"
+#include "gl_nvtx.h"
+#include "gl_streamgrid.h"
+#include "gl_trace.h"
 
 enum { ORDER_DEPTH = GL_SCHED_DEPTH_FIRST, ORDER_BREADTH = GL_SCHED_BREADTH_FIRST, ORDER_BOTH };
 

@@ -55,9 +55,9 @@
 #include <string.h>
 
 #include "gl_cuda.h"
-#include "nvtx.h"
-#include "streamgrid.h"
-#include "trace.h"
+#include "gl_nvtx.h"
+#include "gl_streamgrid.h"
+#include "gl_trace.h"
 
 enum { PART_ALL, PART_MAP, PART_DISPATCH, PART_SWEEP, PART_LEGACY };
 enum { ORDER_BOTH = 2 };

@@ -14,7 +14,7 @@
  * no hardware queue (gl_sched.h, "Events"); the waiting stream's next kernel
  * does, at its queue's head. A DAG takes its critical path through the queues.
  * Model: the core's scheduling simulation of the very run that was measured
- * (schedrun.h), on a machine calibrated in this run; no formula in the code.
+ * (gl_schedrun.h), on a machine calibrated in this run; no formula in the code.
  * With a queue per stream: fan-in and fan-out 2*K*T (peak S-1), the diamond
  * 3*T (peak 2), a DAG its critical_path plus a dispatch gap per link.
  *
@@ -737,7 +737,7 @@ int main(int argc, char **argv)
         "stream-events",
         "do events order exactly the dependencies they name (fan-in, fan-out, random DAGs) and leave the rest "
         "concurrent?",
-        "Model: the core's scheduling simulation (gl_sched.h) of each run, issued through schedrun.h; claims: every\n"
+        "Model: the core's scheduling simulation (gl_sched.h) of each run, issued through gl_schedrun.h; claims: every\n"
         "event edge holds, peak concurrency and makespan match the simulation. --part picks one part; --dags N\n"
         "random DAGs from --seed. --part random (not in all): --programs N random programs, program i from seed\n"
         "--seed + i (alone: --programs 1 --seed <its seed>), each a row; make validate-model judges them."};

@@ -8,11 +8,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "device_check.cuh"
+#include "gl_device_check.cuh"
 #include "gl_cuda.h"
 #include "harness.h"
-#include "schedrun.h"
-#include "spans.cuh"
+#include "gl_schedrun.h"
+#include "gl_spans.cuh"
 
 /* Record made-up failures: 3 x InvalidValue and 2 x LaunchOutOfResources
  * (many = 0), or 20 distinct codes, more than the record has slots for. */

@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-#include "span.h"
+#include "gl_timeline.h"
 
 /* A record of kernel id (block -1) or of one of its blocks, absolute times in
  * ns, from an all-ones record as gl_spans_reset leaves it. */

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
+#include "gl_check.h"
 #include "gl_common.h"
 #include "harness.h"
 

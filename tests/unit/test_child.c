@@ -5,10 +5,10 @@
 
 #include <signal.h>
 
-#include "child.h"
+#include "gl_child.h"
 #include "gl_common.h"
 #include "harness.h"
-#include "stats.h"
+#include "gl_stats.h"
 
 /* What a child sends: plain data, as the cdp experiments send theirs. */
 typedef struct message {

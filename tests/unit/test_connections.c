@@ -8,7 +8,7 @@
 
 #include "gl_common.h"
 
-#include "connections.h"
+#include "gl_connections.h"
 #include "harness.h"
 
 int main(void)

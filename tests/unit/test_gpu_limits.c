@@ -1,5 +1,5 @@
 /* test_gpu_limits.c - the resident-grid table against the Programming Guide. */
-#include "gpu_limits.h"
+#include "gl_gpu_limits.h"
 #include "harness.h"
 
 int main(void)

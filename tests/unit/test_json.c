@@ -10,7 +10,7 @@
 
 #include "gl_common.h"
 #include "harness.h"
-#include "json.h"
+#include "gl_json.h"
 
 static char err[512];
 

@@ -4,7 +4,7 @@
 
 #include "gl_common.h"
 #include "harness.h"
-#include "options.h"
+#include "gl_options.h"
 
 /* A fresh experiment table for every case. */
 typedef struct fixture {

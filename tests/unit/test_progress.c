@@ -9,8 +9,8 @@
 #include <poll.h>
 
 #include "harness.h"
-#include "progress.h"
-#include "sample.h"
+#include "gl_progress.h"
+#include "gl_sample.h"
 
 /* ---- a clock the tests move ---------------------------------------------------------------- */
 

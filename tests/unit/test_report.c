@@ -4,10 +4,11 @@
 
 #include <math.h>
 
-#include "check.h"
+#include "gl_check.h"
 #include "gl_common.h"
+#include "gl_output.h"
 #include "harness.h"
-#include "report.h"
+#include "gl_report.h"
 
 static gl_common common;
 

@@ -2,7 +2,7 @@
 #include "testutil.h"
 
 #include "harness.h"
-#include "sample.h"
+#include "gl_sample.h"
 
 /* A sample function whose values show the loop's bookkeeping: call k puts k and 10k. */
 typedef struct counter {

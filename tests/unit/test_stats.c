@@ -5,7 +5,7 @@
 #include <time.h>
 
 #include "harness.h"
-#include "stats.h"
+#include "gl_stats.h"
 
 static int close_to(double a, double b) { return fabs(a - b) <= 1e-12 * (fabs(b) > 1 ? fabs(b) : 1); }
 

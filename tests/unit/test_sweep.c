@@ -4,8 +4,9 @@
 #include "testutil.h"
 
 #include "harness.h"
-#include "report.h"
-#include "sweep.h"
+#include "gl_output.h"
+#include "gl_report.h"
+#include "gl_sweep.h"
 
 /* The child: one row for the value; value 3 fails its claim, 5 exits as a CUDA
  * error would, 77 as a machine without a GPU. */

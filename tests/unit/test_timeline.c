@@ -6,7 +6,7 @@
 
 #include "fixtures.h"
 #include "harness.h"
-#include "timeline.h"
+#include "gl_timeline.h"
 
 
 int main(void)

@@ -4,7 +4,7 @@
 
 #include "fixtures.h"
 #include "harness.h"
-#include "trace.h"
+#include "gl_trace.h"
 
 static int validate(const char *path, const char *a1, const char *a2, const char *a3, const char *a4, const char *a5,
                     const char *a6)

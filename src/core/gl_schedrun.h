@@ -1,4 +1,4 @@
-/* schedrun.h - run a scheduling-model program on the GPU, and the model of that very run.
+/* gl_schedrun.h - run a scheduling-model program on the GPU, and the model of that very run.
  *
  * An experiment describes its work once, as a gl_sched_program (streams of
  * each kind, events, and each host thread's calls in order). This module
@@ -28,7 +28,7 @@
 #define GL_SCHEDRUN_H
 
 #include "gl_cuda.h"
-#include "trace.h"
+#include "gl_trace.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,4 +1,4 @@
-/* sweep.h - run an experiment once per environment setting and merge the results.
+/* gl_sweep.h - run an experiment once per environment setting and merge the results.
  *
  * Some settings only count when a process starts: the driver reads
  * CUDA_DEVICE_MAX_CONNECTIONS once, when it creates the context. To sweep such
@@ -11,8 +11,8 @@
 
 #include <stddef.h>
 
-#include "options.h"
-#include "report.h"
+#include "gl_options.h"
+#include "gl_report.h"
 
 #ifdef __cplusplus
 extern "C" {

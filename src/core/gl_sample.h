@@ -1,4 +1,4 @@
-/* sample.h - the one sampling loop: warm-up, repeats, named samples, statistics.
+/* gl_sample.h - the one sampling loop: warm-up, repeats, named samples, statistics.
  *
  * An experiment hands the loop one function that performs the work once and
  * reports what it measured as named samples (gl_sample_put). The loop runs it
@@ -12,15 +12,15 @@
  * small working set is served from L2 and the "DRAM" bandwidth is the cache's.
  * The flush itself is the CUDA side's (gl_device_sampler); this file is pure C.
  *
- * The loop also keeps the progress line (progress.h) of a long run: it says
+ * The loop also keeps the progress line (gl_progress.h) of a long run: it says
  * which configuration runs (the row's variant and parameters) and how many of
  * its runs are done, with the time left in it; each run counts one unit of a
  * phase the experiment declared, which gl_sampler_plan does in one call. */
 #ifndef GL_SAMPLE_H
 #define GL_SAMPLE_H
 
-#include "options.h"
-#include "report.h"
+#include "gl_options.h"
+#include "gl_report.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -73,7 +73,7 @@ void gl_sample_put(gl_sample *s, const char *name, double value);
 /* Declare the timing phase to the progress line: configurations rows, each
  * run warm-up + repeat times by this sampler. The line then counts every run
  * against the whole plan and estimates the time left in it; gl_progress_end
- * (progress.h) closes it. Without it the line still shows each configuration. */
+ * (gl_progress.h) closes it. Without it the line still shows each configuration. */
 void gl_sampler_plan(const gl_sampler *s, int configurations);
 
 /* Run fn warm-up + repeat times for row, then add each series' statistics to

@@ -1,4 +1,4 @@
-/* child.h - run this binary again in a child process, with a deadline, and
+/* gl_child.h - run this binary again in a child process, with a deadline, and
  * read its result bytes back over a pipe (or learn its exit status and why it
  * ended).
  *

@@ -1,4 +1,4 @@
-/* report.h - rows of parameters and values, claims and data checks, and every
+/* gl_report.h - rows of parameters and values, claims and data checks, and every
  * output generated from them.
  *
  * An experiment records each configuration it ran as a row: parameters (what
@@ -13,7 +13,7 @@
  * prints "CHECK ...". A claim with nothing to judge is SKIP with its reason,
  * never PASS. A row's verdict is derived from its claims and checks; a row
  * whose configuration does not apply on this device is SKIP with the reason.
- * gl_report_finish prints the tables and the verdict line, writes --json and
+ * gl_report_finish (gl_output.h) prints the tables and the verdict line, writes --json and
  * --csv, and returns the exit code (0, or 1 when anything failed).
  *
  * Nothing here has a fixed capacity: parameters, values, device fields, rows,
@@ -24,9 +24,9 @@
 #include <stdio.h>
 
 #include "gl_common.h"
-#include "options.h"
-#include "stats.h"
-#include "timeline.h"
+#include "gl_options.h"
+#include "gl_stats.h"
+#include "gl_timeline.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -211,10 +211,10 @@ void gl_report_add_claim(gl_report *r, gl_row *row, const gl_claim *c);
 
 /* A data check: prints "CHECK <text>: PASS|FAIL (matches)". Returns ok. */
 int gl_check(gl_report *r, gl_row *row, int ok, const char *fmt, ...) GL_PRINTF(4, 5);
-/* A data check with its evidence (gl_check_compare, check.h, gives the mismatches). */
+/* A data check with its evidence (gl_check_compare, gl_check.h, gives the mismatches). */
 int gl_check_evidence(gl_report *r, gl_row *row, int ok, const char *text, const char *evidence);
 
-/* ---- totals and output ----------------------------------------------------------- */
+/* ---- totals ---------------------------------------------------------------------- */
 
 /* The run's verdict: FAIL if any claim or check failed or a result file could
  * not be written, else as for a row. */
@@ -223,19 +223,6 @@ gl_verdict gl_report_verdict(const gl_report *r);
 /* Counts over the claims of one row (row index), or of the whole run (row -2). */
 gl_tally gl_report_tally(const gl_report *r, int row);
 enum { GL_TALLY_ALL = -2 };
-
-/* Print every table (one per table name, in the order first used), then the
- * reasons of skipped rows. */
-void gl_report_print_tables(gl_report *r, FILE *f);
-
-/* Print the tables, write --json and --csv, print the verdict line, free the
- * report, and return the exit code: 0 when nothing failed, 1 when a claim or
- * check failed, 5 (GL_EXIT_IO) when a result file could not be written. */
-int gl_report_finish(gl_report *r);
-
-/* Writers, exposed for the unit tests and the sweep helper. Return 0 on success. */
-int gl_report_write_json(gl_report *r, FILE *f);
-int gl_report_write_csv(gl_report *r, FILE *f);
 
 const char *gl_verdict_name(gl_verdict v);
 /* "timing", "ordering", "data", and back (-1 for an unknown name). */

@@ -1,4 +1,4 @@
-/* nvtx.h - NVTX v3 ranges and stream names, so that Nsight Systems shows our phases.
+/* gl_nvtx.h - NVTX v3 ranges and stream names, so that Nsight Systems shows our phases.
  *
  * NVTX v3 is header-only and does nothing unless a tool is attached, so the
  * ranges stay in every build. */

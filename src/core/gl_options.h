@@ -1,4 +1,4 @@
-/* options.h - declarative command-line options, parsed before the CUDA runtime starts.
+/* gl_options.h - declarative command-line options, parsed before the CUDA runtime starts.
  *
  * An experiment declares its own options in one table (type, default, range,
  * --quick value, help line); the common options (--repeat, --json, ...) are added
@@ -55,7 +55,7 @@ typedef struct gl_common {
     int profile;             /* one run of each configuration, no warm-up, no repeats (for nsys) */
     int no_l2_flush;         /* do not flush the L2 cache before samples that declare bytes */
     gl_int_list connections; /* CUDA_DEVICE_MAX_CONNECTIONS: one value is set before the runtime starts; several re-execute the binary once per value */
-    int quiet;               /* no progress line on stderr (progress.h), even on a terminal */
+    int quiet;               /* no progress line on stderr (gl_progress.h), even on a terminal */
 } gl_common;
 
 /* Who the experiment is, for --help. */
@@ -86,7 +86,7 @@ int gl_options_parse(const gl_experiment *exp, gl_option *opts, int nopts, gl_co
 int gl_outputs_check(const gl_common *common, FILE *err);
 
 /* gl_options_parse for main(): exits 0 after --help and 2 after a usage error
- * or an unwritable output path. Sets up the progress line (progress.h: on a
+ * or an unwritable output path. Sets up the progress line (gl_progress.h: on a
  * terminal, unless --quiet). Then applies --connections: one value is set
  * in the environment before the CUDA runtime starts; several re-execute this
  * binary once per value, merge the results, and exit (gl_sweep_env). */

@@ -1,4 +1,4 @@
-/* device_check.cuh - surface calls and launches made from device code on the host.
+/* gl_device_check.cuh - surface calls and launches made from device code on the host.
  *
  * A child launch that fails in device code returns an error only to the thread
  * that made it; nothing reaches the host unless it is recorded. GL_DEVICE_CHECK
@@ -10,7 +10,7 @@
 #ifndef GL_DEVICE_CHECK_CUH
 #define GL_DEVICE_CHECK_CUH
 
-#include "gl_cuda.h"
+#include "gl_errors.h"
 
 __device__ __forceinline__ void gl_device_check(gl_dev_error *e, cudaError_t code, const char *file, int line)
 {

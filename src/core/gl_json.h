@@ -1,4 +1,4 @@
-/* json.h - a small, strict JSON reader (RFC 8259) that builds a tree in memory.
+/* gl_json.h - a small, strict JSON reader (RFC 8259) that builds a tree in memory.
  *
  * gridlab re-executes an experiment once per environment setting (for example
  * once per CUDA_DEVICE_MAX_CONNECTIONS value, which the driver reads only when

@@ -1,4 +1,4 @@
-/* gpu_limits.h - architectural limits by compute capability, in plain C so
+/* gl_gpu_limits.h - architectural limits by compute capability, in plain C so
  * that the tables are unit-tested without a GPU.
  *
  * Source: the CUDA C++ Programming Guide's table of technical specifications

@@ -1,4 +1,4 @@
-/* work.cuh - the body of the work kernel, callable from any kernel.
+/* gl_work.cuh - the body of the work kernel, callable from any kernel.
  *
  * Header-only and inline, so that host-launched work (gl_work_launch) and
  * grids launched from device code in relocatable nested experiments run the
@@ -8,7 +8,7 @@
 #ifndef GL_WORK_CUH
 #define GL_WORK_CUH
 
-#include "spans.cuh"
+#include "gl_spans.cuh"
 
 /* Spin until spin_ns after t0 (the block's start); returns the iterations done. */
 __device__ __forceinline__ unsigned long long gl_work_spin(unsigned long long t0, unsigned long long spin_ns)

@@ -1,4 +1,4 @@
-/* streamgrid.h - S streams x K work kernels: issue them depth-first or
+/* gl_streamgrid.h - S streams x K work kernels: issue them depth-first or
  * breadth-first, measure the run, and simulate that very run.
  *
  * The workload of false-dependency and hyperq, in one place. Each run records
@@ -12,7 +12,7 @@
 #define GL_STREAMGRID_H
 
 #include "gl_cuda.h"
-#include "trace.h"
+#include "gl_trace.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,4 +1,4 @@
-/* check.h - seeded random input and the comparison of results with a CPU reference.
+/* gl_check.h - seeded random input and the comparison of results with a CPU reference.
  *
  * Every gridlab experiment verifies what the GPU computed before it times
  * anything: it fills its input from --seed, computes the answer on the CPU as
@@ -26,7 +26,7 @@
 #include <stdio.h>
 
 #include "gl_common.h"
-#include "report.h"
+#include "gl_report.h"
 
 #ifdef __cplusplus
 extern "C" {

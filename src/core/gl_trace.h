@@ -1,4 +1,4 @@
-/* trace.h - a timeline as a Chrome trace (Perfetto) and as text, with names.
+/* gl_trace.h - a timeline as a Chrome trace (Perfetto) and as text, with names.
  *
  * The trace holds one process per run (a variant or configuration), one track
  * per stream (or per depth for nested grids), one slice per interval with its
@@ -15,10 +15,10 @@
 #include <stdio.h>
 
 #include "gl_common.h"
-#include "options.h"
-#include "report.h"
-#include "span.h"
-#include "timeline.h"
+#include "gl_options.h"
+#include "gl_report.h"
+#include "gl_timeline.h"
+#include "gl_timeline.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,4 +1,4 @@
-/* stats.h - summary statistics of repeated measurements, and the host clock.
+/* gl_stats.h - summary statistics of repeated measurements, and the host clock.
  *
  * Every timed number gridlab prints is a gl_stats over warm, repeated samples:
  * min (the best the machine did), median (what it usually does) and the noise

@@ -1,4 +1,4 @@
-/* progress.h - one line on stderr that says what a long run is doing and how long it has left.
+/* gl_progress.h - one line on stderr that says what a long run is doing and how long it has left.
  *
  * A run that lasts more than a few seconds shows, on stderr when stderr is a
  * terminal, one line that it rewrites in place (a carriage return, never a
@@ -13,7 +13,7 @@
  * terminal's width (so it never wraps), and erased at exit.
  *
  * Every experiment gets it without a call: gl_options_parse_or_exit sets it up,
- * and gl_sampler_run (sample.h) shows the configuration it is running (the
+ * and gl_sampler_run (gl_sample.h) shows the configuration it is running (the
  * row's variant and parameters) and its runs done out of warm-up + repeat,
  * with the time left in that configuration. An experiment that knows its whole
  * plan declares it, and the line then counts and estimates over the plan:

@@ -1,11 +1,11 @@
-/* spans.cuh - device-side span recording, included by kernels.
+/* gl_spans.cuh - device-side span recording, included by kernels.
  *
  * Header-only and inline, so that whole-program (non-rdc) experiments and
  * relocatable nested experiments both compile it into their own kernels. */
 #ifndef GL_SPANS_CUH
 #define GL_SPANS_CUH
 
-#include "span.h"
+#include "gl_timeline.h"
 
 /* Nanoseconds on the GPU's global timer: one clock shared by every SM. */
 __device__ __forceinline__ unsigned long long gl_globaltimer(void)

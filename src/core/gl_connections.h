@@ -1,4 +1,4 @@
-/* connections.h - CUDA_DEVICE_MAX_CONNECTIONS, which only counts before the driver starts.
+/* gl_connections.h - CUDA_DEVICE_MAX_CONNECTIONS, which only counts before the driver starts.
  *
  * The driver reads the variable once, when it starts. Setting it later changes
  * nothing, so gridlab refuses to: gl_connections_request() fails once the

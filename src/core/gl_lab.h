@@ -1,4 +1,4 @@
-/* lab.h - the lab layer: an experiment declares its variants, options, output
+/* gl_lab.h - the lab layer: an experiment declares its variants, options, output
  * and claims as data, and writes its kernels and its inputs; the core does
  * everything around them.
  *
@@ -67,9 +67,9 @@
 #ifndef GL_LAB_H
 #define GL_LAB_H
 
-#include "check.h"
+#include "gl_check.h"
 #include "gl_cuda.h"
-#include "trace.h"
+#include "gl_trace.h"
 
 #ifdef __cplusplus
 extern "C" {
