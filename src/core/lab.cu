@@ -180,6 +180,11 @@ void gl_lab_buffers(gl_lab *L, const gl_lab_buffer *bufs, int n)
 
 long long gl_lab_pool(gl_lab *L, int v, long long launches, long long units, const char *unit, size_t given)
 {
+    /* One pool per variant, set again before each of its runs: a second configuration's pool would replace the
+     * first's, whose slices were planned for it. */
+    if (L->pools[v])
+        gl_die(GL_EXIT_INTERNAL, "%s: gl_lab_pool called twice for %s (one pool per variant; one configuration)",
+               L->spec->exp.name, L->spec->variants[v].name);
     units = units > 0 ? units : 1;
     long long least = launches / units; /* one unit's launches may all be pending at once */
     size_t want = given ? given : launches > DEFAULT_POOL ? (size_t)launches : (size_t)DEFAULT_POOL;
@@ -395,7 +400,7 @@ int gl_lab_check(gl_lab *L, const char *what_fmt, ...)
         if (!c->rows[v] || c->rows[v]->skip_reason) continue;
         int host = (s->variants[v].flags & GL_LAB_HOST) != 0, own = s->check != NULL;
         if (!host && !own) /* poison (NaN for floats): an element the variant fails to write shows */
-            CUDA_CHECK(cudaMemset(L->d_out, is_float ? 0xFF : 0xA5, bytes));
+            CUDA_CHECK(cudaMemsetAsync(L->d_out, is_float ? 0xFF : 0xA5, bytes, L->stream)); /* ordered before the run */
         if (!own) memset(L->h_out, 0x5A, bytes);
         gl_progress_at("checking %s on %s", s->variants[v].name, c->label);
         gl_nvtx_push("check %s=%s variant=%s", s->axis ? s->axis : "configuration", c->label, s->variants[v].name);

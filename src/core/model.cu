@@ -75,18 +75,21 @@ static double time_blocks(cudaStream_t s, gl_spans *spans, unsigned long long *d
  * 0's queue (gl_sched.h, "Queues"), behind stream 0's second kernel, which
  * waits for its first. When that one goes, stream C's first kernel is next:
  * the difference of their starts is the queue's time per entry. That holds
- * only if stream C's kernel was queued before stream 0's second one left, so
- * the kernels last at least four times what the host takes to issue all of
- * them (issue_ns a launch, from the chain), and a round whose difference is a
- * quarter of a kernel or more is left out: there the host was late, and the
- * difference is its delay, not the queue's (a host that took 31 us a launch
- * once gave 304 us "per entry", and every prediction with queued work went
- * long by that much a link). Returns ns, or -1 when stream C's kernel did not
- * wait in some round (the queue rule did not hold) or the host was late in every one. */
+ * only if stream C's kernel was queued before stream 0's second one left:
+ * otherwise the difference is the host's delay, not the queue's (a host that
+ * took 31 us a launch once gave 304 us "per entry", and every prediction with
+ * queued work went long by that much a step). So the kernels last four times
+ * what the host takes to issue all of them (issue_ns a launch, from the
+ * chain), and a round counts only if the host had issued stream C's kernel
+ * within half a kernel of its first launch, while stream 0's first kernel
+ * still ran; lateness only adds, so the smallest kept difference is taken. */
+enum { QUEUE_BROKEN = -1, QUEUE_HOST_LATE = -2, QUEUE_HOST_SLOW = -3 };
 static double time_queue_entry(gl_spans *spans, unsigned long long *d_sink, int threads, int C, double issue_ns)
 {
-    double entry[ROUNDS], us = fmin(fmax(200 + 10.0 * C, 4.0 * 2 * (C + 1) * issue_ns / 1e3), 20000);
-    int n = 0, broken = 0; /* rounds kept; rounds where stream C's kernel did not wait at all */
+    double us = fmax(200 + 10.0 * C, 4.0 * 2 * (C + 1) * issue_ns / 1e3);
+    if (us > 20000) return QUEUE_HOST_SLOW; /* (serialized launches, under a sanitizer): too slow to probe */
+    double kept = INFINITY;
+    int broken = 0; /* rounds where stream C's kernel did not wait at all: the queue rule did not hold */
     cudaStream_t *st = (cudaStream_t *)gl_xcalloc((size_t)C + 1, sizeof(cudaStream_t));
     for (int i = 0; i <= C; i++) CUDA_CHECK(cudaStreamCreateWithFlags(&st[i], cudaStreamNonBlocking));
     gl_timeline tl;
@@ -94,21 +97,24 @@ static double time_queue_entry(gl_spans *spans, unsigned long long *d_sink, int 
     for (int r = 0; r < ROUNDS + 1; r++) {
         CUDA_CHECK(cudaDeviceSynchronize());
         gl_spans_reset(spans);
+        double h0 = gl_host_ns(), hb = h0;
         for (int i = 0; i <= C; i++)
-            for (int k = 0; k < 2; k++)
+            for (int k = 0; k < 2; k++) {
                 gl_work_launch(st[i], 1, threads, us, spans->dev, gl_spans_reserve(spans, 1), k, i, d_sink);
+                if (i == C && k == 0) hb = gl_host_ns(); /* stream C's first kernel is queued */
+            }
         CUDA_CHECK(cudaDeviceSynchronize());
         gl_spans_timeline(spans, &tl);
         int a = gl_timeline_find(&tl, 1), b = gl_timeline_find(&tl, 2 * C);
         if (r == 0) continue;
         double d = a >= 0 && b >= 0 ? tl.k[b].start_ns - tl.k[a].start_ns : -1;
-        if (d < 0) broken++;                   /* the queue rule did not hold: no round counts */
-        else if (d < us * 1e3 / 4) entry[n++] = d; /* else the host was late: this round says nothing */
+        if (d < 0) broken++;
+        else if (hb - h0 < us * 1e3 / 2) kept = fmin(kept, d);
     }
     for (int i = 0; i <= C; i++) CUDA_CHECK(cudaStreamDestroy(st[i]));
     free(st);
     gl_timeline_free(&tl);
-    return broken == 0 && n > 0 ? gl_stats_of(entry, n).median : -1;
+    return broken ? (double)QUEUE_BROKEN : isinf(kept) ? (double)QUEUE_HOST_LATE : kept;
 }
 
 /* Dispatch latency against chains in progress: n chains at once, one stream
@@ -184,10 +190,16 @@ void gl_sched_calibrate(gl_device *dev, gl_report *rep, int threads, double kern
     time_chain(s, &spans, d_sink, threads, us, chain, issue, gaps, overrun, &n_gaps);
 
     double entry = time_queue_entry(&spans, d_sink, threads, m->connections, gl_stats_of(issue, ROUNDS).median);
-    if (entry < 0)
-        fprintf(stderr, "warning: in no round of the queue probe did the last stream's kernel wait behind the first "
-                        "stream's (the queue rule did not hold, or the host was late); the model takes no time per "
-                        "queue entry\n");
+    if (entry == QUEUE_BROKEN)
+        fprintf(stderr, "warning: the queue probe's last stream did not wait behind the first one's kernel (the queue "
+                        "rule did not hold); the model takes no time per queue entry\n");
+    else if (entry == QUEUE_HOST_LATE)
+        fprintf(stderr, "warning: the host was late in every round of the queue probe (it had not queued the last "
+                        "stream's kernel while the first stream's ran); the model takes no time per queue entry\n");
+    else if (entry == QUEUE_HOST_SLOW)
+        fprintf(stderr, "warning: launches take %.0f us here (a tool that serializes them?), too slow to probe the "
+                        "queue; the model takes no time per queue entry\n",
+                gl_stats_of(issue, ROUNDS).median / 1e3);
     m->queue_entry_ns = fmax(0, entry);
     time_busy_queues(&spans, d_sink, threads, m);
     int full = gl_work_blocks_per_sm(threads) * dev->sms;

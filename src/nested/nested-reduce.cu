@@ -559,8 +559,8 @@ static void demonstrate_race(gl_lab *L, bench *b, gl_row *row)
     long long wrong = 0, early = 0, children = 0;
     int reps = L->common.repeat;
     for (int i = 0; i < reps; i++) {
-        CUDA_CHECK(cudaMemset(b->t.race_write, 0, cells * sizeof *h_write));
-        CUDA_CHECK(cudaMemset(b->t.race_start, 0xFF, cells * sizeof *h_start));
+        CUDA_CHECK(cudaMemsetAsync(b->t.race_write, 0, cells * sizeof *h_write, L->stream)); /* before the run */
+        CUDA_CHECK(cudaMemsetAsync(b->t.race_start, 0xFF, cells * sizeof *h_start, L->stream));
         gl_lab_run(L, V_RACY);
         wrong += b->sum != b->want;
         CUDA_CHECK(cudaMemcpy(h_write, b->t.race_write, cells * sizeof *h_write, cudaMemcpyDeviceToHost));
