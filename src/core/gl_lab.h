@@ -48,7 +48,8 @@
  *
  * For experiments whose kernels launch kernels (CDP2), and others that need them:
  *   spec.before_run untimed setup before every run (a host variant's working
- *                   copy, a reset queued before the gate);
+ *                   copy, a reset queued before the gate); a sample's L2
+ *                   flush comes after it, so what it touched is evicted too;
  *   spec.device_launches
  *                   the core counts device-side launches (L->d_launches, read
  *                   into L->launches after each run) and checks L->dev_err
@@ -167,6 +168,7 @@ struct gl_lab {
     int n_configs, cap_configs;
     int config, variant;       /* the one being run */
     int checking;              /* the run is a check, not a sample */
+    int flush_due;             /* the sampler asked for an L2 flush: run_once does it after before_run */
     int all_exact;             /* every check so far passed */
     double need_bytes;         /* gl_lab_need's total */
     gl_buf need_what;          /* and what it is for */

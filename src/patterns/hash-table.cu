@@ -433,8 +433,8 @@ typedef struct bench {
     unsigned gather_accesses;    /* random words per gather */
 } bench;
 
-/* Before every run, outside its time (the lab's before_run): an insert starts from an empty table, and on the
- * GPU from a cold L2 (the sampler's flush came before the reset, which leaves the table's tail in the L2). */
+/* Before every run, outside its time (the lab's before_run): an insert starts from an empty table (the lab
+ * flushes the L2 after this, so the reset leaves nothing of the table there). */
 static void before_run(gl_lab *L, int v, void *ctx)
 {
     bench *b = (bench *)ctx;
@@ -451,8 +451,6 @@ static void before_run(gl_lab *L, int v, void *ctx)
         CUDA_CHECK(cudaMemsetAsync(t->d_heads, 0xFF, sizeof(unsigned) * t->m, L->stream));
         if (t->d_locks) CUDA_CHECK(cudaMemsetAsync(t->d_locks, 0, sizeof(int) * t->m, L->stream));
     }
-    gl_stream_wait(L->stream, L->timeout_s, "a table reset");
-    gl_l2_flush(&L->dev);
 }
 
 /* One run of variant v on configuration L->config (the lab times it): the CPU's op, or one kernel. */
