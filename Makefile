@@ -33,29 +33,26 @@ include Makefile.inc
 # lines in make help (beside its source's), and a place in sanitize-all.
 VARIANTS :=
 
-# compute-sanitizer's racecheck and synccheck refuse any binary linked for
-# dynamic parallelism ("CUDA Dynamic Parallelism is not supported"), even when
-# no device-side launch runs, so scan itself gets memcheck only. Built without
-# rdc, every other scan variant gets all three tools; here --variant
-# hierarchical-cdp exits 2 and --variant all leaves it out.
-VARIANTS            += scan-nocdp
-scan-nocdp.from     := src/patterns/scan.cu
-scan-nocdp.needs    := openmp cub
-scan-nocdp.defines  := SCAN_NO_CDP=1
-scan-nocdp.sanitize := --quick --profile --n 50003 --skip-timing-claims
-scan-nocdp.question := with no relocatable device code linked in, are the scans other than hierarchical-cdp free of shared-memory races and barrier misuse?
-
-# Stream 0 and every call that takes no stream (cudaMemcpy, cudaMemset) mean
-# the calling thread's per-thread stream, which synchronizes with the legacy
-# stream only: the "blocking" variant's kernel_3 is no barrier (in Nsight
-# Systems it sits on the per-thread stream's row, beside kernel_1 of the
-# others), and the implicit calls are measured again on that stream.
+# Stream 0 means the calling thread's per-thread stream, which synchronizes
+# with the legacy stream only: the "blocking" variant's kernel_3 is no barrier
+# (in Nsight Systems it sits on the per-thread stream's row, beside kernel_1 of
+# the others).
 VARIANTS                           += default-stream-per-thread
 default-stream-per-thread.from     := src/streams/default-stream.cu
 default-stream-per-thread.needs    := per-thread
 default-stream-per-thread.defines  := DS_PER_THREAD_BUILD=1
-default-stream-per-thread.sanitize := --quick --profile --kernel-us 20 --implicit-us 50 --skip-timing-claims
-default-stream-per-thread.question := built with --default-stream per-thread, does a kernel on stream 0 still act as a barrier across blocking streams, and which ordinary calls serialize the others?
+default-stream-per-thread.sanitize := --quick --profile --kernel-us 20 --skip-timing-claims
+default-stream-per-thread.question := built with --default-stream per-thread, does a kernel on stream 0 still act as a barrier across blocking streams?
+
+# Stream 0 and every call that takes no stream (cudaMemcpy, cudaMemset) mean
+# the calling thread's per-thread stream: the implicit calls are measured
+# again on that stream.
+VARIANTS                          += implicit-sync-per-thread
+implicit-sync-per-thread.from     := src/streams/implicit-sync.cu
+implicit-sync-per-thread.needs    := per-thread
+implicit-sync-per-thread.defines  := DS_PER_THREAD_BUILD=1
+implicit-sync-per-thread.sanitize := --quick --profile --kernel-us 50 --skip-timing-claims
+implicit-sync-per-thread.question := built with --default-stream per-thread, which ordinary calls between launches serialize the other streams?
 
 # ---- what there is to build --------------------------------------------------
 CORE_C      := $(wildcard src/core/*.c)
@@ -280,8 +277,8 @@ sweep-hyperq: $(BUILD)/bin/hyperq | $(BUILD)/sweep
 	exit $$rc
 
 # The scheduling model on random shapes (seeded); results under experiments/results/<gpu>/.
-validate-model: $(BUILD)/bin/false-dependency $(BUILD)/bin/stream-events
-	$(PYTHON) experiments/validate-model.py --bin $(BUILD)/bin/false-dependency --events-bin $(BUILD)/bin/stream-events $(ARGS)
+validate-model: $(BUILD)/bin/false-dependency $(BUILD)/bin/event-programs
+	$(PYTHON) experiments/validate-model.py --bin $(BUILD)/bin/false-dependency --events-bin $(BUILD)/bin/event-programs $(ARGS)
 
 clean:
 	rm -rf $(BUILD)
@@ -310,7 +307,7 @@ help:
 	@echo "  test-gpu-large             every speed claim at 8 random sizes of its range, the hash tables at 2^26 keys (minutes)"
 	@echo "  sanitize-all               compute-sanitizer memcheck, racecheck and synccheck on every experiment (its Sanitize: configuration)"
 	@echo "  sweep-hyperq               hyperq once per C in CONNECTIONS=$(CONNECTIONS); results and plot in experiments/results/<gpu>/"
-	@echo "  validate-model             the model on 72 random shapes (false-dependency) and 72 random stream-event programs (stream-events --part random) (ARGS=--population shapes|events|both --shapes N --programs N --seed S)"
+	@echo "  validate-model             the model on 72 random shapes (false-dependency) and 72 random stream-event programs (event-programs) (ARGS=--population shapes|events|both --shapes N --programs N --seed S)"
 	@echo "  sweep-connections          false-dependency once per CUDA_DEVICE_MAX_CONNECTIONS in CONNECTIONS=$(CONNECTIONS), one merged table"
 	@echo "  clean                      remove $(BUILD)/"
 	@$(foreach f,$(FAMILIES),echo "experiments in src/$(f):"; \

@@ -35,8 +35,8 @@ SWEEPS = {
     "nested-agg": ("nested-reduce", "--n", 4, 2, 1 << 26, 1 << 30, ["--variant", "flat,nested-agg"]),
     "scan": ("scan", "--n", 4, 2, 1, 1 << 30, ["--variant", "hierarchical,decoupled-lookback,cub"]),
     "histogram": ("histogram", "--n", 1, 2, 1, 1 << 31, ["--variant", "best,cub"]),
-    # 16 bytes of slots per key at load 0.5 (hash-table.cu: judged from --keys 4 * L2 / 16)
-    "hash-table": ("hash-table", "--keys", 16, 4, 1, 1 << 26, ["--table", "open-addressing"]),
+    # 16 bytes of slots per key at load 0.5 (hash-probing.cu: judged from --keys 4 * L2 / 16)
+    "hash-probing": ("hash-probing", "--keys", 16, 4, 1, 1 << 26, []),
 }
 
 

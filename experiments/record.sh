@@ -25,28 +25,37 @@ nested-hello-1024x1024|exp|FINDINGS "nested-hello"|$BIN/nested-hello --quiet --b
 nested-reduce|exp|FINDINGS "nested-reduce" (2^20, the K40c column)|$BIN/nested-reduce
 nested-reduce-2p26|exp|FINDINGS "nested-reduce" (2^26)|$BIN/nested-reduce --n 67108864 --repeat 5
 nested-reduce-2p28|exp|FINDINGS "nested-reduce" (2^28, flat against cub)|$BIN/nested-reduce --n 268435456 --variant flat,cub,nested-agg --repeat 20
-launch-latency|exp|FINDINGS "launch-latency"|$BIN/launch-latency
+nested-race-65536|exp|FINDINGS "nested-reduce" (the race)|$BIN/nested-race --n 65536 --race-delay-us 50
+launch-host|exp|FINDINGS "launch-host and launch-device"|$BIN/launch-host
+launch-device|exp|FINDINGS "launch-host and launch-device"|$BIN/launch-device
 cdp-pending|exp|FINDINGS "cdp-pending, cdp-depth and cdp-pool-memory"|$BIN/cdp-pending
 cdp-depth|exp|FINDINGS "cdp-pending, cdp-depth and cdp-pool-memory"|$BIN/cdp-depth
 cdp-pool-memory|exp|FINDINGS "cdp-pending, cdp-depth and cdp-pool-memory"|$BIN/cdp-pool-memory
 histogram-2p30|csv|FINDINGS "histogram"|$BIN/histogram --n 1073741824 --repeat 10 --variant global-atomic,block-partition,interleaved,privatized,aggregated,best,cub
 scan|exp|FINDINGS "scan" (2^28)|$BIN/scan
 scan-2p28p5|exp|FINDINGS "scan" (2^28+5)|$BIN/scan --n 268435461
+scan-cdp|exp|FINDINGS "scan-cdp" (2^28)|$BIN/scan-cdp
 dot-lock|exp|FINDINGS "dot-lock"|$BIN/dot-lock
 lock-contention|exp|FINDINGS "lock-contention"|$BIN/lock-contention
 warp-lock|exp|FINDINGS "warp-lock"|$BIN/warp-lock
-hash-table|csv|FINDINGS "hash-table"|$BIN/hash-table
-false-dependency|exp|README "A sample run"; FINDINGS "false-dependency and hyperq"|$BIN/false-dependency
-connections-sweep|csv|FINDINGS "false-dependency and hyperq" (make sweep-connections)|$BIN/false-dependency --connections 1,2,4,8,16,32 --repeat 5
-hyperq-sweep|csv|FINDINGS "false-dependency and hyperq"; README "The scheduling model" (make sweep-hyperq)|$BIN/hyperq --connections 1,2,4,8,16,32 --repeat 5
-hyperq-plot|tool|FINDINGS "false-dependency and hyperq" (the plot)|python3 experiments/plot-hyperq.py $DIR/hyperq-sweep.json --out $TMP && { ! [ -f $TMP/hyperq-sweep.png ] || cp $TMP/hyperq-sweep.png $TMP/hyperq-sweep.svg $DIR/; }
+hash-table|csv|FINDINGS "hash-table and hash-probing"|$BIN/hash-table
+hash-probing|csv|FINDINGS "hash-table and hash-probing"|$BIN/hash-probing
+false-dependency|exp|README "A sample run"; FINDINGS "false-dependency, hyperq, queue-map and queue-dispatch"|$BIN/false-dependency
+connections-sweep|csv|FINDINGS "false-dependency, hyperq, queue-map and queue-dispatch" (make sweep-connections)|$BIN/false-dependency --connections 1,2,4,8,16,32 --repeat 5
+hyperq-sweep|csv|FINDINGS "false-dependency, hyperq, queue-map and queue-dispatch"; README "The scheduling model" (make sweep-hyperq)|$BIN/hyperq --connections 1,2,4,8,16,32 --repeat 5
+hyperq-plot|tool|FINDINGS "false-dependency, hyperq, queue-map and queue-dispatch" (the plot)|python3 experiments/plot-hyperq.py $DIR/hyperq-sweep.json --out $TMP && { ! [ -f $TMP/hyperq-sweep.png ] || cp $TMP/hyperq-sweep.png $TMP/hyperq-sweep.svg $DIR/; }
+queue-map-c1-32|csv|FINDINGS "false-dependency, hyperq, queue-map and queue-dispatch" (the queue map); README "The scheduling model"|$BIN/queue-map --connections 1,2,4,8,16,32
+queue-dispatch-c1-32|csv|FINDINGS "false-dependency, hyperq, queue-map and queue-dispatch" (the dispatch rules); README "The scheduling model"|$BIN/queue-dispatch --connections 1,2,4,8,16,32 --repeat 5
 default-stream-c1-8-32|exp|FINDINGS "default-stream"|$BIN/default-stream --connections 1,8,32
 default-stream-per-thread-c1-8-32|exp|FINDINGS "default-stream" (the per-thread build)|$BIN/default-stream-per-thread --connections 1,8,32
+implicit-sync-c1-8-32|exp|FINDINGS "implicit-sync"|$BIN/implicit-sync --connections 1,8,32
+implicit-sync-per-thread-c1-8-32|exp|FINDINGS "implicit-sync" (the per-thread build)|$BIN/implicit-sync-per-thread --connections 1,8,32
 stream-events-c1-8|exp|FINDINGS "stream-events"|$BIN/stream-events --connections 1,8
+event-programs-c1-8|exp|FINDINGS "event-programs"|$BIN/event-programs --connections 1,8
 event-cost-c1-8|exp|FINDINGS "event-cost"|$BIN/event-cost --connections 1,8
 event-timing-c1-8|exp|FINDINGS "event-timing"|$BIN/event-timing --connections 1,8
 omp-streams|exp|FINDINGS "omp-streams"|$BIN/omp-streams
-validate-model|tool|README and FINDINGS "The scheduling model" (make validate-model)|python3 experiments/validate-model.py --bin $BIN/false-dependency --events-bin $BIN/stream-events --out $DIR
+validate-model|tool|README and FINDINGS "The scheduling model" (make validate-model)|python3 experiments/validate-model.py --bin $BIN/false-dependency --events-bin $BIN/event-programs --out $DIR
 claim-sweep|tool|README "Build and tests"; FINDINGS "The test suites" (make test-gpu-large; minutes)|python3 experiments/claim-sweep.py --bin-dir $BIN --sizes 8 > $DIR/claim-sweep.txt
 sanitize-all|tool|README "Build and tests"; FINDINGS "The test suites" (make sanitize-all)|make -s sanitize-all BUILD=$BUILD > $DIR/sanitize-all.txt
 '

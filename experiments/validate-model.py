@@ -13,7 +13,7 @@ shapes: false-dependency once per shape, over the domain the issue names:
   A shape whose rough makespan estimate exceeds --max-ms (100) is drawn again,
   so that the whole run stays within a few minutes of GPU time.
 
-events: stream-events --part random, once per C in --event-connections
+events: event-programs, once per C in --event-connections
   (1, 2, 3, 4, 6, 8, 12, 16, 24, 32; the driver reads C once per process),
   --programs (72) random stream-event programs shared out among them: fan-in,
   fan-out, random DAGs, cross-stream waits and legacy-stream programs, S 2..64
@@ -119,23 +119,23 @@ def run_shape(binary, shape, repeat, timeout_s):
         return p.returncode, rows[0] if rows else None, rows[0]["device"] if rows else None, p.stdout
 
 
-# ---- the events population: random stream-event programs through stream-events --part random ----
+# ---- the events population: random stream-event programs through event-programs ----
 
 # C values the programs are shared out among, one process each (the driver reads C once per process).
 EVENT_CONNECTIONS = [1, 2, 3, 4, 6, 8, 12, 16, 24, 32]
 # What the programs are drawn from, passed on every command so that a printed command stays exact
-# if stream-events' defaults change: S 2..64, K 1..4, T 50 us..1 ms (stream-events' header, "random").
+# if event-programs' defaults change: S 2..64, K 1..4, T 50 us..1 ms (event-programs' header).
 EVENT_DRAWS = ["--streams-min", "2", "--streams-max", "64", "--kernels", "4", "--kernel-us", "1000"]
 
 
 def events_command(binary, connections, seed, programs, repeat):
-    """The stream-events command of `programs` random programs from seed at C = connections."""
-    return [binary, "--part", "random", "--programs", str(programs), "--seed", str(seed),
+    """The event-programs command of `programs` random programs from seed at C = connections."""
+    return [binary, "--programs", str(programs), "--seed", str(seed),
             "--connections", str(connections)] + EVENT_DRAWS + ["--repeat", str(repeat), "--warmup", "1"]
 
 
 def run_events(binary, connections, seed, programs, repeat, timeout_s):
-    """Run one stream-events process; returns (exit code, its "random" rows or None, output)."""
+    """Run one event-programs process; returns (exit code, its "random" rows or None, output)."""
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "r.json")
         cmd = events_command(binary, connections, seed, programs, repeat) + ["--json", out]
@@ -205,7 +205,7 @@ def events_population(args):
             print("SKIP:", skip_line(text))
             return 77
         if rows is None or len(rows) != n:
-            print("error: stream-events at C=%d exited %d with %s of %d rows:\n%s" %
+            print("error: event-programs at C=%d exited %d with %s of %d rows:\n%s" %
                   (c, rc, "none" if rows is None else len(rows), n, text), file=sys.stderr)
             return 3
         device = device or rows[0]["device"]
@@ -381,13 +381,13 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--bin", default="build/bin/false-dependency")
     ap.add_argument("--events-bin", default=None,
-                    help="stream-events for the events population (default: beside --bin)")
+                    help="event-programs for the events population (default: beside --bin)")
     ap.add_argument("--population", choices=["shapes", "events", "both"], default="both")
     ap.add_argument("--shapes", type=int, default=72, help="shapes to draw (the bounds are meant for 60 or more)")
     ap.add_argument("--programs", type=int, default=72,
                     help="random stream-event programs (the bounds are meant for 60 or more)")
     ap.add_argument("--event-connections", type=int_list, default=list(EVENT_CONNECTIONS),
-                    help="the C values the programs are shared out among, one stream-events process each")
+                    help="the C values the programs are shared out among, one event-programs process each")
     ap.add_argument("--seed", type=int, default=20261122,
                     help="the shapes' draws; program i of the events has seed --seed + i")
     ap.add_argument("--repeat", type=int, default=3)
@@ -399,7 +399,7 @@ def main():
                     help="summarize a recorded validate-model.csv or validate-model-events.csv again, without a GPU")
     args = ap.parse_args()
     if args.events_bin is None:
-        args.events_bin = os.path.join(os.path.dirname(args.bin), "stream-events")
+        args.events_bin = os.path.join(os.path.dirname(args.bin), "event-programs")
     if args.from_csv:
         return resummarize(args)
     if args.shapes < 1 or args.repeat < 1:

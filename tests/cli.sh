@@ -53,10 +53,20 @@ fi
 
 if need_bin hyperq; then
     b=$BIN/hyperq
-    expect "hyperq --part nowhere exits 2" 2 "accepted: one of all\|map\|dispatch\|sweep\|legacy" "$b" --part nowhere
+    expect "hyperq --part nowhere exits 2" 2 "accepted: one of all\|sweep\|legacy" "$b" --part nowhere
+    expect "hyperq --part map exits 2 (queue-map and queue-dispatch now)" 2 "--part: 'map' is not accepted" "$b" --part map
     expect "hyperq --streams 16,0 exits 2" 2 "--streams" "$b" --streams 16,0
-    expect "hyperq --map-streams 1 exits 2" 2 "--map-streams: '1' is out of range" "$b" --map-streams 1
     expect "hyperq --legacy-kernel-us 0 exits 2" 2 "--legacy-kernel-us" "$b" --legacy-kernel-us 0
+fi
+
+if need_bin queue-map; then
+    b=$BIN/queue-map
+    expect "queue-map --streams 1 exits 2" 2 "--streams: '1' is out of range; accepted: integer 2\.\.256" "$b" --streams 1
+fi
+
+if need_bin queue-dispatch; then
+    b=$BIN/queue-dispatch
+    expect "queue-dispatch --tolerance -1 exits 2" 2 "--tolerance: '-1' is out of range" "$b" --tolerance -1
 fi
 
 if need_bin nested-hello; then
@@ -111,25 +121,42 @@ after=$(stat -c %Y "$BIN/false-dependency" 2>/dev/null)
 if [ "$before" = "$after" ]; then ok "make profile-* without nsys rebuilds nothing"; else not_ok "make profile-* without nsys rebuilt the binary"; fi
 expect "make help lists every target with one line" 0 "run-false-dependency .*CUDA_DEVICE_MAX_CONNECTIONS|run-false-dependency +how long" \
     make -s --no-print-directory help
-if need_bin launch-latency; then
-    b=$BIN/launch-latency
-    expect "launch-latency --help names every part" 0 "one of all\|host\|graph\|device\|many\|latency\|device-graph" "$b" --help
-    expect "launch-latency --launches 0 exits 2" 2 "--launches: '0' is out of range; accepted: integer 1\.\.100000" "$b" --launches 0
-    expect "launch-latency --launches 100001 exits 2" 2 "--launches: '100001' is out of range" "$b" --launches 100001
-    expect "launch-latency --launches abc exits 2" 2 "--launches: 'abc' is not an integer" "$b" --launches abc
-    expect "launch-latency --part nowhere exits 2" 2 "accepted: one of all\|host\|graph\|device\|many\|latency\|device-graph" \
-        "$b" --part nowhere
-    expect "launch-latency --trace exits 2 before opening the device (it records no spans)" 2 \
-        "--trace and --timeline: launch-latency records no spans" env CUDA_VISIBLE_DEVICES= "$b" --quick --trace /tmp/ll-trace.json
-    expect "launch-latency --timeline exits 2 before opening the device" 2 "launch-latency records no spans" \
+if need_bin launch-host; then
+    b=$BIN/launch-host
+    expect "launch-host --help names every part" 0 "one of all\|host\|graph" "$b" --help
+    expect "launch-host --launches 0 exits 2" 2 "--launches: '0' is out of range; accepted: integer 1\.\.100000" "$b" --launches 0
+    expect "launch-host --launches 100001 exits 2" 2 "--launches: '100001' is out of range" "$b" --launches 100001
+    expect "launch-host --launches abc exits 2" 2 "--launches: 'abc' is not an integer" "$b" --launches abc
+    expect "launch-host --part nowhere exits 2" 2 "accepted: one of all\|host\|graph" "$b" --part nowhere
+    expect "launch-host --part device exits 2 (a part of launch-device)" 2 "accepted: one of all\|host\|graph" "$b" --part device
+    expect "launch-host --trace exits 2 before opening the device (it records no spans)" 2 \
+        "--trace and --timeline: launch-host records no spans" env CUDA_VISIBLE_DEVICES= "$b" --quick --trace /tmp/lh-trace.json
+    expect "launch-host --timeline exits 2 before opening the device" 2 "launch-host records no spans" \
         env CUDA_VISIBLE_DEVICES= "$b" --quick --timeline
-    expect "launch-latency --part device without a GPU exits 77" 77 "^no suitable GPU: " \
+    expect "launch-host --part graph without a GPU exits 77" 77 "^no suitable GPU: " \
+        env CUDA_VISIBLE_DEVICES= "$b" --quick --part graph
+fi
+if need_bin launch-device; then
+    b=$BIN/launch-device
+    expect "launch-device --help names every part" 0 "one of all\|device\|many\|latency\|device-graph" "$b" --help
+    expect "launch-device --launches 0 exits 2" 2 "--launches: '0' is out of range; accepted: integer 1\.\.100000" "$b" --launches 0
+    expect "launch-device --launches 100001 exits 2" 2 "--launches: '100001' is out of range" "$b" --launches 100001
+    expect "launch-device --launches abc exits 2" 2 "--launches: 'abc' is not an integer" "$b" --launches abc
+    expect "launch-device --part nowhere exits 2" 2 "accepted: one of all\|device\|many\|latency\|device-graph" \
+        "$b" --part nowhere
+    expect "launch-device --part host exits 2 (a part of launch-host)" 2 "accepted: one of all\|device\|many\|latency\|device-graph" \
+        "$b" --part host
+    expect "launch-device --trace exits 2 before opening the device (it records no spans)" 2 \
+        "--trace and --timeline: launch-device records no spans" env CUDA_VISIBLE_DEVICES= "$b" --quick --trace /tmp/ld-trace.json
+    expect "launch-device --timeline exits 2 before opening the device" 2 "launch-device records no spans" \
+        env CUDA_VISIBLE_DEVICES= "$b" --quick --timeline
+    expect "launch-device --part device without a GPU exits 77" 77 "^no suitable GPU: " \
         env CUDA_VISIBLE_DEVICES= "$b" --quick --part device
 fi
 
 if need_bin nested-reduce; then
     b=$BIN/nested-reduce
-    expect "nested-reduce --help lists every variant" 0 "nested-nosync, nested2, nested-tail, flat, cub, nested-agg, nested-nosync-racy" "$b" --help
+    expect "nested-reduce --help lists every variant" 0 "nested-nosync, nested2, nested-tail, flat, cub, nested-agg \(default all\)" "$b" --help
     expect "nested-reduce --block 3 exits 2: the trees need a power of two" 2 "--block 3: must be a power of two" "$b" --block 3
     expect "nested-reduce --block 1 exits 2" 2 "--block: '1' is out of range; accepted: integer 2\.\.1024" "$b" --block 1
     expect "nested-reduce --n 0 exits 2" 2 "--n: '0' is out of range; accepted: integer 1\.\.1073741824" "$b" --n 0
@@ -139,9 +166,19 @@ if need_bin nested-reduce; then
     expect "nested-reduce --variant flat, exits 2" 2 "--variant: '' is not a known variant" "$b" --variant flat,
     expect "nested-reduce --variant flat,cub without a GPU exits 77" 77 "^no suitable GPU: " env CUDA_VISIBLE_DEVICES= "$b" --variant flat,cub
     expect "nested-reduce --pool -1 exits 2" 2 "--pool" "$b" --pool -1
-    expect "nested-reduce --race-delay-us -1 exits 2" 2 "--race-delay-us" "$b" --race-delay-us -1
+    expect "nested-reduce --race-delay-us exits 2 (a nested-race option)" 2 "unknown option '--race-delay-us'" "$b" --race-delay-us 50
     expect "nested-reduce refuses to trace a million-grid tree, before opening the device" 2 \
         "--trace/--timeline: nested at --n 67108864 makes 1048577 grids" env CUDA_VISIBLE_DEVICES= "$b" --n 67108864 --trace /tmp/nr-trace.json
+fi
+
+if need_bin nested-race; then
+    b=$BIN/nested-race
+    expect "nested-race --help lists every variant" 0 "list of: nested, nested-nosync, nested-nosync-racy" "$b" --help
+    expect "nested-race --block 3 exits 2" 2 "--block 3: must be a power of two" "$b" --block 3
+    expect "nested-race --race-delay-us -1 exits 2" 2 "--race-delay-us: '-1' is out of range" "$b" --race-delay-us -1
+    expect "nested-race without a GPU exits 77" 77 "^no suitable GPU: " env CUDA_VISIBLE_DEVICES= "$b" --n 65536 --race-delay-us 50
+    expect "nested-race refuses to trace a million-grid tree, before opening the device" 2 \
+        "--trace/--timeline: nested at --n 67108864 makes 1048577 grids" env CUDA_VISIBLE_DEVICES= "$b" --n 67108864 --trace /tmp/nrace-trace.json
 fi
 
 if need_bin cdp-pending; then
@@ -178,16 +215,17 @@ fi
 for e in default-stream default-stream-per-thread; do
     need_bin "$e" || continue
     b=$BIN/$e
-    expect "$e --help lists every variant" 0 "one of all\|blocking\|non-blocking\|per-thread\|implicit" "$b" --help
-    expect "$e --variant nowhere exits 2" 2 "--variant: .*accepted: one of all\|blocking\|non-blocking\|per-thread\|implicit" \
+    expect "$e --help lists every variant" 0 "one of all\|blocking\|non-blocking\|per-thread;" "$b" --help
+    expect "$e --variant nowhere exits 2" 2 "--variant: .*accepted: one of all\|blocking\|non-blocking\|per-thread" \
         "$b" --variant nowhere
+    expect "$e --variant implicit exits 2 (the calls are implicit-sync's)" 2 "--variant: 'implicit' is not accepted" \
+        "$b" --variant implicit
     expect "$e --streams 0 exits 2" 2 "--streams: '0' is out of range; accepted: integer 1\.\.32" "$b" --streams 0
     expect "$e --streams 33 exits 2" 2 "--streams: '33' is out of range; accepted: integer 1\.\.32" "$b" --streams 33
     expect "$e --kernel-us 0.5 exits 2" 2 "--kernel-us: '0.5' is out of range" "$b" --kernel-us 0.5
-    expect "$e --implicit-us nan exits 2" 2 "--implicit-us: 'nan' is not a number" "$b" --implicit-us nan
     expect "$e --tolerance -0.1 exits 2" 2 "--tolerance" "$b" --tolerance -0.1
-    expect "$e --variant implicit without a GPU exits 77" 77 "^no suitable GPU: " \
-        env CUDA_VISIBLE_DEVICES= "$b" --quick --variant implicit
+    expect "$e --variant blocking without a GPU exits 77" 77 "^no suitable GPU: " \
+        env CUDA_VISIBLE_DEVICES= "$b" --quick --variant blocking
 done
 if need_bin default-stream-per-thread; then
     expect "default-stream-per-thread asks its own question" 0 "^default-stream-per-thread: built with --default-stream per-thread" \
@@ -195,13 +233,28 @@ if need_bin default-stream-per-thread; then
     expect "make help lists run-default-stream-per-thread, built per-thread" 0 \
         "sanitize-default-stream-per-thread .*\(built with: per-thread\)" make -s --no-print-directory help
 fi
+for e in implicit-sync implicit-sync-per-thread; do
+    need_bin "$e" || continue
+    b=$BIN/$e
+    expect "$e --kernel-us 0.5 exits 2" 2 "--kernel-us: '0.5' is out of range" "$b" --kernel-us 0.5
+    expect "$e --kernel-us nan exits 2" 2 "--kernel-us: 'nan' is not a number" "$b" --kernel-us nan
+    expect "$e --tolerance -0.1 exits 2" 2 "--tolerance" "$b" --tolerance -0.1
+    expect "$e --variant exits 2 (it has no variants)" 2 "unknown option '--variant'" "$b" --variant implicit
+    expect "$e without a GPU exits 77" 77 "^no suitable GPU: " env CUDA_VISIBLE_DEVICES= "$b" --quick
+done
+if need_bin implicit-sync-per-thread; then
+    expect "implicit-sync-per-thread asks its own question" 0 "^implicit-sync-per-thread: built with --default-stream per-thread" \
+        "$BIN/implicit-sync-per-thread" --help
+    expect "make help lists run-implicit-sync-per-thread, built per-thread" 0 \
+        "sanitize-implicit-sync-per-thread .*\(built with: per-thread\)" make -s --no-print-directory help
+fi
 
 if need_bin stream-events; then
     b=$BIN/stream-events
-    expect "stream-events --help names every part" 0 "one of all\|fan-in\|fan-out\|dag\|random" "$b" --help
+    expect "stream-events --help names every part" 0 "one of all\|fan-in\|fan-out\|dag;" "$b" --help
     expect "stream-events --help names the model" 0 "scheduling simulation" "$b" --help
     expect "stream-events --part nowhere exits 2" 2 \
-        "--part: 'nowhere' is not accepted; accepted: one of all\|fan-in\|fan-out\|dag\|random" "$b" --part nowhere
+        "--part: 'nowhere' is not accepted; accepted: one of all\|fan-in\|fan-out\|dag$" "$b" --part nowhere
     expect "stream-events --streams 1 exits 2 (a fan-in needs two streams)" 2 \
         "--streams: '1' is out of range; accepted: integer 2\.\.64" "$b" --streams 1
     expect "stream-events --kernels 0 exits 2" 2 "--kernels: '0' is out of range; accepted: integer 1\.\.64" "$b" --kernels 0
@@ -209,22 +262,31 @@ if need_bin stream-events; then
     expect "stream-events --dags 0 exits 2" 2 "--dags: '0' is out of range; accepted: integer 1\.\.1000" "$b" --dags 0
     expect "stream-events --dags 1001 exits 2" 2 "--dags: '1001' is out of range" "$b" --dags 1001
     expect "stream-events --tolerance -0.1 exits 2" 2 "--tolerance" "$b" --tolerance -0.1
-    for p in fan-in fan-out dag random; do
+    for p in fan-in fan-out dag; do
         expect "stream-events --part $p without a GPU exits 77" 77 "^no suitable GPU: " \
             env CUDA_VISIBLE_DEVICES= "$b" --quick --part $p
     done
-    for p in cost accuracy; do
-        expect "stream-events --part $p exits 2 (event-cost and event-timing now)" 2 \
-            "--part: '$p' is not accepted; accepted: one of all\|fan-in\|fan-out\|dag\|random" "$b" --part $p
+    for p in cost accuracy random; do
+        expect "stream-events --part $p exits 2 (event-cost, event-timing and event-programs now)" 2 \
+            "--part: '$p' is not accepted; accepted: one of all\|fan-in\|fan-out\|dag$" "$b" --part $p
     done
-    expect "stream-events --programs 0 exits 2" 2 "--programs: '0' is out of range; accepted: integer 1\.\.1000" "$b" --part random --programs 0
-    expect "stream-events --streams-max 65 exits 2" 2 "--streams-max: '65' is out of range; accepted: integer 2\.\.64" "$b" --part random --streams-max 65
-    expect "stream-events --streams-min 1 exits 2" 2 "--streams-min: '1' is out of range" "$b" --part random --streams-min 1
-    expect "stream-events --streams-min above --streams-max exits 2" 2 "--streams-min 16 is more than --streams-max 8" "$b" --part random --streams-min 16 --streams-max 8
-    expect "stream-events --programs without --part random exits 2" 2 "--programs applies to --part random only" "$b" --programs 4
-    expect "stream-events --part random --streams exits 2" 2 "--streams: --part random draws S per program" "$b" --part random --streams 8
-    expect "stream-events --part random --dags exits 2" 2 "--dags: --part random draws its DAGs among --programs" "$b" --part random --dags 3
-    expect "stream-events: 64 streams are accepted" 77 "^no suitable GPU: " env CUDA_VISIBLE_DEVICES= "$b" --quick --part random --streams-min 64 --streams-max 64
+    expect "stream-events has no random programs (event-programs): --programs exits 2" 2 "unknown option '--programs'" \
+        "$b" --programs 4
+fi
+
+if need_bin event-programs; then
+    b=$BIN/event-programs
+    expect "event-programs --help names the model" 0 "scheduling simulation" "$b" --help
+    expect "event-programs without a GPU exits 77" 77 "^no suitable GPU: " env CUDA_VISIBLE_DEVICES= "$b" --quick
+    expect "event-programs --programs 0 exits 2" 2 "--programs: '0' is out of range; accepted: integer 1\.\.1000" "$b" --programs 0
+    expect "event-programs --streams-max 65 exits 2" 2 "--streams-max: '65' is out of range; accepted: integer 2\.\.64" "$b" --streams-max 65
+    expect "event-programs --streams-min 1 exits 2" 2 "--streams-min: '1' is out of range" "$b" --streams-min 1
+    expect "event-programs --streams-min above --streams-max exits 2" 2 "--streams-min 16 is more than --streams-max 8" "$b" --streams-min 16 --streams-max 8
+    expect "event-programs --kernel-us 0.5 exits 2" 2 "--kernel-us: '0.5' is out of range" "$b" --kernel-us 0.5
+    expect "event-programs has no parts: --part exits 2" 2 "unknown option '--part'" "$b" --part random
+    expect "event-programs draws S per program: --streams exits 2" 2 "unknown option '--streams'" "$b" --streams 8
+    expect "event-programs draws its DAGs among its programs: --dags exits 2" 2 "unknown option '--dags'" "$b" --dags 3
+    expect "event-programs: 64 streams are accepted" 77 "^no suitable GPU: " env CUDA_VISIBLE_DEVICES= "$b" --quick --streams-min 64 --streams-max 64
 fi
 
 if need_bin event-cost; then
@@ -240,7 +302,7 @@ if need_bin event-timing; then
 fi
 expect "validate-model.py --programs 0 exits 2" 2 "--programs must be at least 1" python3 experiments/validate-model.py --programs 0
 expect "validate-model.py --event-connections 0,4 exits 2" 2 "--event-connections must be distinct values in 1\.\.32" python3 experiments/validate-model.py --event-connections 0,4
-expect "validate-model.py without a GPU: SKIP once, with its reason" 77 "^SKIP: no suitable GPU: ([^n]|n[^o]|no [^s])" env CUDA_VISIBLE_DEVICES= python3 experiments/validate-model.py --bin "$BIN/false-dependency" --events-bin "$BIN/stream-events"
+expect "validate-model.py without a GPU: SKIP once, with its reason" 77 "^SKIP: no suitable GPU: ([^n]|n[^o]|no [^s])" env CUDA_VISIBLE_DEVICES= python3 experiments/validate-model.py --bin "$BIN/false-dependency" --events-bin "$BIN/event-programs"
 expect "claim-sweep.py --sizes 1 exits 2" 2 "--sizes must be >= 2" python3 experiments/claim-sweep.py --sizes 1
 expect "claim-sweep.py --sweeps nowhere exits 2" 2 "unknown sweep" python3 experiments/claim-sweep.py --sweeps nowhere
 expect "claim-sweep.py without a GPU: SKIP with its reason" 77 "^SKIP: no suitable GPU: " env CUDA_VISIBLE_DEVICES= python3 experiments/claim-sweep.py --bin-dir "$BIN" --sweeps nested-reduce
@@ -272,7 +334,7 @@ fi
 if need_bin scan; then
     b=$BIN/scan
     expect "scan --help lists every variant" 0 \
-        "cpu, kogge-stone, brent-kung, hierarchical, hierarchical-cdp, decoupled-lookback, cub" "$b" --help
+        "cpu, kogge-stone, brent-kung, hierarchical, decoupled-lookback, cub" "$b" --help
     expect "scan --help gives the --quick size (2^20 + 7)" 0 "--quick 1048583" "$b" --help
     expect "scan --n 0 exits 2" 2 "--n: '0' is out of range; accepted: integer 1\.\.1073741824" "$b" --n 0
     expect "scan --n 2^30+1 exits 2" 2 "--n: '1073741825' is out of range" "$b" --n 1073741825
@@ -290,7 +352,19 @@ if need_bin scan; then
     expect "scan --timeline exits 2" 2 "scan records no spans" "$b" --timeline
     expect "scan --variant decoupled-lookback,cub without a GPU exits 77" 77 "^no suitable GPU: " \
         env CUDA_VISIBLE_DEVICES= "$b" --quick --variant decoupled-lookback,cub
-    expect "scan --variant hierarchical-cdp without a GPU exits 77" 77 "^no suitable GPU: " \
+    expect "scan --variant hierarchical-cdp exits 2: it is scan-cdp's" 2 "--variant: 'hierarchical-cdp' is not a known variant" \
+        "$b" --variant hierarchical-cdp
+fi
+
+if need_bin scan-cdp; then
+    b=$BIN/scan-cdp
+    expect "scan-cdp --help lists every variant" 0 "hierarchical, hierarchical-cdp, cub" "$b" --help
+    expect "scan-cdp --n 0 exits 2" 2 "--n: '0' is out of range; accepted: integer 1\.\.1073741824" "$b" --n 0
+    expect "scan-cdp --block exits 2 (scan's option)" 2 "unknown option '--block'" "$b" --block 32
+    expect "scan-cdp --variant kogge-stone exits 2 (scan's variant)" 2 "--variant: 'kogge-stone' is not a known variant" \
+        "$b" --variant kogge-stone
+    expect "scan-cdp --trace exits 2 (it records no spans)" 2 "scan-cdp records no spans" "$b" --trace /tmp/scan-cdp-trace.json
+    expect "scan-cdp --variant hierarchical-cdp without a GPU exits 77" 77 "^no suitable GPU: " \
         env CUDA_VISIBLE_DEVICES= "$b" --quick --variant hierarchical-cdp
 fi
 
@@ -377,31 +451,40 @@ expect "make help lists run-omp-streams under src/omp, built with openmp" 0 "san
 
 if need_bin hash-table; then
     b=$BIN/hash-table
-    expect "hash-table --help names every table" 0 "one of all\|chained-lock\|chained-lockfree\|open-addressing" "$b" --help
+    expect "hash-table --help names both tables" 0 "cpu, chained-lock, chained-lockfree" "$b" --help
     expect "hash-table --keys 0 exits 2" 2 "--keys: '0' is out of range; accepted: integer 1\.\.67108864" "$b" --keys 0
     expect "hash-table --keys 2^26+1 exits 2" 2 "--keys: '67108865' is out of range" "$b" --keys 67108865
     expect "hash-table --keys 2^26 is accepted (without a GPU: 77, not 2)" 77 "^no suitable GPU: " \
-        env CUDA_VISIBLE_DEVICES= "$b" --keys 67108864 --table open-addressing
+        env CUDA_VISIBLE_DEVICES= "$b" --keys 67108864 --variant cpu,chained-lock
     expect "hash-table --load 0.4 exits 2" 2 "--load: '0.4' is out of range; accepted: number 0\.5\.\.0\.9" "$b" --load 0.4
     expect "hash-table --load 0.95 exits 2" 2 "--load: '0.95' is out of range" "$b" --load 0.95
     expect "hash-table --load abc exits 2" 2 "--load: 'abc' is not a number" "$b" --load abc
     expect "hash-table --dups -1 exits 2" 2 "--dups: '-1' is out of range; accepted: integer 0\.\.67108864" "$b" --dups -1
     expect "hash-table --dups 2^26+1 exits 2" 2 "--dups: '67108865' is out of range" "$b" --dups 67108865
-    expect "hash-table --table nowhere exits 2" 2 \
-        "--table: 'nowhere' is not accepted; accepted: one of all\|chained-lock\|chained-lockfree\|open-addressing" \
-        "$b" --table nowhere
+    expect "hash-table --variant open-addressing exits 2 (hash-probing's table)" 2 \
+        "--variant: 'open-addressing' is not" "$b" --variant open-addressing
+    expect "hash-table --table exits 2 (--variant picks the tables)" 2 "unknown option '--table'" "$b" --table chained-lock
     expect "hash-table --trace exits 2 before opening the device (it records no spans)" 2 \
         "--trace and --timeline: hash-table records no spans" env CUDA_VISIBLE_DEVICES= "$b" --quick --trace /tmp/ht-trace.json
     expect "hash-table --timeline exits 2 before opening the device" 2 "hash-table records no spans" \
         env CUDA_VISIBLE_DEVICES= "$b" --quick --timeline
-    expect "hash-table --table chained-lock --load 0.9 --dups 10 without a GPU exits 77" 77 "^no suitable GPU: " \
-        env CUDA_VISIBLE_DEVICES= "$b" --quick --table chained-lock --load 0.9 --dups 10
+    expect "hash-table --variant cpu,chained-lock --load 0.9 --dups 10 without a GPU exits 77" 77 "^no suitable GPU: " \
+        env CUDA_VISIBLE_DEVICES= "$b" --quick --variant cpu,chained-lock --load 0.9 --dups 10
 fi
-if need_bin scan-nocdp; then
-    expect "scan-nocdp --variant hierarchical-cdp exits 2: built without the device runtime" 2 \
-        "--variant hierarchical-cdp: scan-nocdp is built without the device runtime" "$BIN/scan-nocdp" --variant hierarchical-cdp
-    expect "scan-nocdp --variant all leaves hierarchical-cdp out (without a GPU: 77, not 2)" 77 "^no suitable GPU: " \
-        env CUDA_VISIBLE_DEVICES= "$BIN/scan-nocdp" --quick --variant all
+if need_bin hash-probing; then
+    b=$BIN/hash-probing
+    expect "hash-probing --help names its table" 0 "cpu, open-addressing" "$b" --help
+    expect "hash-probing --keys 0 exits 2" 2 "--keys: '0' is out of range; accepted: integer 1\.\.67108864" "$b" --keys 0
+    expect "hash-probing --keys 2^26 is accepted (without a GPU: 77, not 2)" 77 "^no suitable GPU: " \
+        env CUDA_VISIBLE_DEVICES= "$b" --keys 67108864 --variant open-addressing
+    expect "hash-probing --load 0.95 exits 2" 2 "--load: '0.95' is out of range; accepted: number 0\.5\.\.0\.9" "$b" --load 0.95
+    expect "hash-probing --dups 2^26+1 exits 2" 2 "--dups: '67108865' is out of range" "$b" --dups 67108865
+    expect "hash-probing --variant chained-lock exits 2 (hash-table's table)" 2 \
+        "--variant: 'chained-lock' is not" "$b" --variant chained-lock
+    expect "hash-probing --trace exits 2 before opening the device (it records no spans)" 2 \
+        "--trace and --timeline: hash-probing records no spans" env CUDA_VISIBLE_DEVICES= "$b" --quick --trace /tmp/hp-trace.json
+    expect "hash-probing --load 0.7 --dups 10 without a GPU exits 77" 77 "^no suitable GPU: " \
+        env CUDA_VISIBLE_DEVICES= "$b" --quick --load 0.7 --dups 10
 fi
 if need_bin scan; then
     expect "scan --tile-order sideways exits 2" 2 "--tile-order: 'sideways' is not accepted; accepted: one of block\|ticket" \

@@ -36,24 +36,33 @@ fi
 experiment_cases="
     streams/false-dependency
     nested/nested-hello
-    nested/launch-latency
+    nested/launch-host
+    nested/launch-device
     nested/nested-reduce
+    nested/nested-race
     nested/cdp-pending
     nested/cdp-depth
     nested/cdp-pool-memory
     streams/default-stream
     streams/default-stream-per-thread
+    streams/implicit-sync
+    streams/implicit-sync-per-thread
     streams/stream-events
+    streams/event-programs
     streams/event-cost
     streams/event-timing
     omp/omp-streams
     patterns/histogram
     patterns/scan
-    patterns/scan-nocdp
+    patterns/scan-cdp
     patterns/dot-lock
     patterns/lock-contention
     patterns/warp-lock
     patterns/hash-table
+    patterns/hash-probing
+    streams/hyperq
+    streams/queue-map
+    streams/queue-dispatch
 "
 listed=" "
 for e in $experiment_cases; do

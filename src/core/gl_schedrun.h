@@ -101,6 +101,12 @@ void gl_sched_run_claims(gl_report *rep, gl_row *row, const char *peak_prefix, c
  * and "<title> (model of the last run)". */
 void gl_sched_run_show(gl_trace *t, const gl_common *common, const gl_sched_run *r, const char *title,
                        const gl_names *names);
+/* The same, with each op's host call as a slice too (label call_label, track first_host_track + the op's
+ * thread): the run's from call to return, on the host clock mapped onto %globaltimer by clock (left out,
+ * saying so in the title, when the clock is not aligned); the model's from call to submission. Both
+ * timelines are rebuilt with the slices, so call it after the claims. */
+void gl_sched_run_show_calls(gl_trace *t, const gl_common *common, gl_sched_run *r, const gl_clock_align *clock,
+                             const char *title, const gl_names *names, int call_label, int first_host_track);
 
 /* The measured interval of the kernel issued by op (its span slot), or NULL. */
 const gl_interval *gl_sched_run_kernel(const gl_sched_run *r, int op);

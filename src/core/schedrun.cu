@@ -251,3 +251,34 @@ void gl_sched_run_show(gl_trace *t, const gl_common *common, const gl_sched_run 
     snprintf(name, sizeof name, "%s (model of the last run)", title);
     gl_show_run(t, common, name, &r->model_tl, NULL, 0, names);
 }
+
+void gl_sched_run_show_calls(gl_trace *t, const gl_common *common, gl_sched_run *r, const gl_clock_align *clock,
+                             const char *title, const gl_names *names, int call_label, int first_host_track)
+{
+    if (!common->trace_path && !common->timeline) return;
+    const gl_sched_program *p = r->prog;
+    const gl_clock_align origin = {GL_SCHED_ORIGIN_NS, 0, 0, 1}; /* the model's axis */
+    int host_id = (int)r->spans.dev.capacity; /* ids past every kernel's */
+    gl_span *sp = (gl_span *)gl_xcalloc((size_t)r->n_spans + 2 * (size_t)p->n_ops + 1, sizeof *sp);
+    for (int model = 0; model < 2; model++) {
+        int n = model ? 0 : r->n_spans;
+        if (!model) memcpy(sp, r->spans.h_spans, sizeof *sp * (size_t)n);
+        for (int i = 0; i < p->n_ops && (model || clock->valid); i++) {
+            const gl_sched_op *o = &p->ops[i];
+            if (model && (o->start_ns < 0 || o->end_ns < 0)) continue;
+            if (model) sp[n++] = gl_sched_op_span(o);
+            double from = model ? o->call_ns : r->call_ns[i], to = model ? o->submit_ns : r->return_ns[i];
+            sp[n++] = gl_host_span(model ? &origin : clock, from, to, call_label, first_host_track + o->thread,
+                                   host_id + i);
+        }
+        gl_timeline *tl = model ? &r->model_tl : &r->tl;
+        gl_timeline_free(tl);
+        if (gl_timeline_build(tl, sp, n) < 0)
+            gl_die(GL_EXIT_INTERNAL, "gl_sched_run_show_calls: two intervals share an id");
+    }
+    char name[200];
+    snprintf(name, sizeof name, "%s%s", title,
+             clock->valid ? "" : "; no host calls measured: the host clock is not aligned");
+    gl_sched_run_show(t, common, r, name, names);
+    free(sp);
+}

@@ -8,12 +8,9 @@
  * Model: the Programming Guide states 24 levels for CDP1 (beside cudaLimitDevRuntimeSyncDepth, which sm_90
  * refuses) and gives no number for CDP2, so the depth is measured and printed beside the CDP1 one.
  *
- * Probe (table "depth"). A chain: each grid launches the next one a level deeper (the host's grid is depth 0) into
- * one stream kind (tail, fire-and-forget or the grid's NULL stream), up to --max-depth (64) or the first failed
- * launch, which is recorded and ends the chain, so the probe terminates either way. One chain answers for every
- * depth up to its first failure (23, 24, 25, ...). Claim: the chain ends cleanly, in every run. The deepest depth
- * that ran and the error past it are findings. Every chain runs in a fresh child process (cdp.cuh says why);
- * --repeat runs each that many times there.
+ * Probe (table "depth"): a chain, each grid launching the next one a level deeper (the host's grid is depth 0) into
+ * one stream kind, up to --max-depth or the first failed launch, which is recorded and ends the chain. Each chain
+ * runs in a fresh child process (cdp.cuh), --repeat times there.
  *
  * Run:   make run-cdp-depth
  *        make run-cdp-depth ARGS="--max-depth 300"
@@ -23,27 +20,18 @@
  */
 #include "cdp.cuh"
 
+enum { GUIDE_CDP1_DEPTH = 24 }; /* the Programming Guide's nesting limit, stated for CDP1 */
+
 /* ---- kernels ------------------------------------------------------------------ */
 
-__global__ void chain(probe_state *s, gl_dev_error *err, int depth, int max_depth, int kind);
-
-/* Launch the chain's grid at depth into the stream of the given kind. */
-__device__ cudaError_t launch_next(probe_state *s, gl_dev_error *err, int depth, int max_depth, int kind)
-{
-    if (kind == KIND_TAIL) chain<<<1, 1, 0, cudaStreamTailLaunch>>>(s, err, depth, max_depth, kind);
-    else if (kind == KIND_FIRE_AND_FORGET) chain<<<1, 1, 0, cudaStreamFireAndForget>>>(s, err, depth, max_depth, kind);
-    else chain<<<1, 1>>>(s, err, depth, max_depth, kind);
-    return cudaGetLastError();
-}
-
-/* One level of the chain: counts itself and launches the next level, until
- * max_depth or a failed launch, which is recorded and ends the chain. */
+/* One level of the chain: counts itself and launches the next level, until max_depth or a failed launch, which is
+ * recorded and ends the chain. */
 __global__ void chain(probe_state *s, gl_dev_error *err, int depth, int max_depth, int kind)
 {
     atomicAdd(&s->ran, 1);
     atomicMax(&s->deepest, depth);
     if (depth == max_depth) return;
-    cudaError_t e = launch_next(s, err, depth + 1, max_depth, kind);
+    cudaError_t e = launch_in<chain>(kind, s, err, depth + 1, max_depth, kind);
     GL_DEVICE_CHECK(err, e);
     if (e == cudaSuccess) {
         atomicAdd(&s->ok, 1);
@@ -56,41 +44,43 @@ __global__ void chain(probe_state *s, gl_dev_error *err, int depth, int max_dept
 /* ---- host: the probe in the child, its row, claim and finding ------------------------------ */
 
 /* The depth probe's top-level grid: depth 0 of the chain. */
-static void launch_chain(child_ctx *c, const job *j)
+static void launch_chain(cdp_run *m, const job *j)
 {
-    chain<<<1, 1, 0, c->stream>>>(c->d_state, c->d_err, 0, j->n, j->kind);
+    chain<<<1, 1, 0, m->stream>>>(m->d_state, m->d_err, 0, j->n, j->kind);
 }
 
 /* Run one chain in this child, into r. */
-static void run_job(child_ctx *c, const job *j, job_result *r) { run_repeated(c, j, r, "depth", launch_chain); }
+static void run_job(cdp_run *m, const job *j, job_result *r) { run_repeated(m, j, r, "depth", launch_chain); }
 
 /* One row of the depth table, its claim and its finding. */
 static void depth_row(gl_report *rep, const job *j, const job_result *r)
 {
-    char text[256];
-    gl_row *row = kind_row(rep, "depth", kind_names[j->kind], j, "max_depth");
+    const char *kind = kind_names[j->kind];
+    gl_row *row = kind_row(rep, "depth", kind, j, "max_depth");
     if (no_result(rep, row, r)) return;
     const probe_state *d = &r->dev;
+    const char *host = error_name(r->host_error);
     gl_row_number(row, "deepest", "", 0, 0, d->deepest);
     gl_row_number(row, "failed_at", "", 0, 0, d->first_failed < 0 ? NAN : d->first_failed);
-    gl_row_text(row, "device_error", 0, "%s", r->err_name);
-    gl_row_text(row, "host_wait", 0, "%s", r->host_error_name);
+    gl_row_text(row, "device_error", 0, "%s", device_error_name(r));
+    gl_row_text(row, "host_wait", 0, "%s", host);
     int at_max = d->failed == 0 && d->deepest == j->n;
     int at_error = d->failed == 1 && d->first_failed == d->deepest + 1 && r->err.count == 1;
+    char text[256];
     snprintf(text, sizeof text, "%s: the chain ends cleanly: every level up to the deepest ran, and it stopped at "
-             "--max-depth or at a launch error the host read, in every run", kind_names[j->kind]);
+             "--max-depth or at a launch error the host read, in every run", kind);
     gl_claim_fact(rep, row, GL_CLAIM_ORDERING,
                   !r->context_lost && d->ran == d->deepest + 1 && (at_max || at_error) && r->runs_agree == r->runs,
                   text, "%d levels ran, the deepest %d; failed launches: %d (%s); the host's wait returned %s; %d of "
-                  "%d runs alike%s", d->ran, d->deepest, d->failed, r->err_text, r->host_error_name, r->runs_agree,
-                  r->runs, r->context_lost ? "; the context was lost" : "");
+                  "%d runs alike%s", d->ran, d->deepest, d->failed, r->err_text, host, r->runs_agree, r->runs,
+                  r->context_lost ? "; the context was lost" : "");
     if (at_max)
-        printf("finding: %s: the chain reached --max-depth %d without a failed launch (the guide's %d levels are "
-               "stated for CDP1)\n", kind_names[j->kind], j->n, GUIDE_CDP1_DEPTH);
+        gl_report_finding(rep, "%s: the chain reached --max-depth %d without a failed launch (the guide's %d levels "
+                          "are stated for CDP1)", kind, j->n, GUIDE_CDP1_DEPTH);
     else if (at_error)
-        printf("finding: %s: the deepest depth that works is %d (the host's grid is depth 0); the launch to depth %d "
-               "fails with %s; the host's wait returned %s (the guide's %d levels are stated for CDP1)\n",
-               kind_names[j->kind], d->deepest, d->first_failed, r->err_name, r->host_error_name, GUIDE_CDP1_DEPTH);
+        gl_report_finding(rep, "%s: the deepest depth that works is %d (the host's grid is depth 0); the launch to "
+                          "depth %d fails with %s; the host's wait returned %s (the guide's %d levels are stated for "
+                          "CDP1)", kind, d->deepest, d->first_failed, device_error_name(r), host, GUIDE_CDP1_DEPTH);
 }
 
 /* ---- host: main ----------------------------------------------------------------------- */
@@ -105,27 +95,16 @@ int main(int argc, char **argv)
         "runs in a fresh child process."};
     int launch = KIND_ALL, max_depth = 64;
     gl_option opts[] = {
-        {"launch", GL_OPT_CHOICE, &launch, 0, 0, "tail|fire-and-forget|null|all", NULL,
-         "the device stream the launches go into", 0},
+        CDP_LAUNCH_OPTION(launch),
         {"max-depth", GL_OPT_INT, &max_depth, 1, 1024, NULL, NULL, "where the chain stops if no launch fails", 0},
     };
     cdp_run m;
     cdp_parse(&m, &exp, opts, GL_ARRAY_LEN(opts), &argc, argv);
-
-    /* The plan: one chain per stream kind, all in the same children. */
-    job jobs[N_KINDS];
-    job_result res[N_KINDS];
-    memset(res, 0, sizeof res);
-    int n_jobs = 0;
-    for (int k = 0; k < N_KINDS; k++)
-        if (launch == KIND_ALL || launch == k) jobs[n_jobs++] = make_job(JOB_DEPTH, k, max_depth, 0);
-    cdp_plan(&m, &exp, jobs, n_jobs, run_job);
-
-    /* Phase 1: every chain, in children. */
-    if (cdp_children_done(&m, run_jobs(&m.rn, jobs, n_jobs, res))) return GL_EXIT_NO_GPU;
-
-    /* Phase 2: the report. */
+    for (int k = 0; k < N_KINDS; k++) /* one chain per stream kind, all in the same children */
+        if (launch == KIND_ALL || launch == k) cdp_add(&m, JOB_DEPTH, k, max_depth, 0);
+    cdp_plan(&m, &exp, run_job);
+    if (cdp_children_done(&m, run_jobs(&m, 0, m.n))) return GL_EXIT_NO_GPU;
     printf("\n== depth: a chain of device launches, up to --max-depth %d (the host's grid is depth 0)\n", max_depth);
-    for (int i = 0; i < n_jobs; i++) depth_row(&m.rep, &jobs[i], &res[i]);
+    for (int i = 0; i < m.n; i++) depth_row(&m.rep, &m.jobs[i], &m.res[i]);
     return cdp_finish(&m);
 }

@@ -7,20 +7,13 @@
  *
  * Model (the CUDA Programming Guide, CDP2): the pool holds 2048 pending launches by default, with no virtualized
  * overflow, so a launch past it fails (cudaErrorLaunchOutOfResources; the runtime API reference names
- * cudaErrorLaunchPendingCountExceeded). A grid is pending from its launch until it completes. Each number below is
- * measured and printed beside the documented one (FINDINGS.md, cdp-pending, "Design notes", has the sources).
+ * cudaErrorLaunchPendingCountExceeded). A grid is pending from its launch until it completes. FINDINGS.md
+ * (cdp-pending, "Design notes") has the sources.
  *
- * Probe (table "pool"). One thread launches N one-thread children without waiting (--counts, default
- * 1000,2048,2049,4096) into the tail-launch stream, the fire-and-forget stream or the grid's NULL stream, and checks
- * every launch. This measures the pool only if no child completes while the launcher is still launching, so tail
- * children wait for their launcher's end and the others spin until it raises a release flag after its last launch
- * attempt (giving up after 10 s: counted, and a failed claim). A claim checks that the earliest child end follows
- * the last launch. Claims per row: with the default pool, min(N, 2048) launches succeed and the rest fail, in every
- * run; the overflow surfaces on the device as an error and reaches the host; every accepted child ran and none
- * ended early. The counts above 2048 run again in a child that set the limit to max(--counts) before its first
- * device launch: every launch succeeds. Last (table "late-raise"), a child that has launched from the device already
- * raises the limit to max(--counts, 4096): it takes effect or is refused, never accepted and ignored; which is a
- * finding. Every probe runs in a fresh child process (cdp.cuh says why); --repeat runs each that many times there.
+ * Probe (table "pool"): one thread launches N children (--counts) into one stream kind and checks every launch; the
+ * children are held until its last launch attempt, so none completes meanwhile. Counts above 2048 run again with
+ * the limit set to max(--counts) before the first device launch; table "late-raise" raises it after one. Each probe
+ * runs in a fresh child process (cdp.cuh), --repeat times there.
  *
  * Run:   make run-cdp-pending
  *        make run-cdp-pending ARGS="--counts 2048,2049,8192 --launch tail"
@@ -31,14 +24,16 @@
  */
 #include "cdp.cuh"
 
+enum { GUIDE_POOL = 2048 };                                            /* the Programming Guide's default pool */
+static const char *const guide_error = "cudaErrorLaunchOutOfResources"; /* its name for the overflow */
+
 /* ---- host: one probe in the child ------------------------------------------------------ */
 
 /* Run one pool or late-raise job in this child, into r. */
-static void run_job(child_ctx *c, const job *j, job_result *r)
+static void run_job(cdp_run *m, const job *j, job_result *r)
 {
-    /* Measured on an H200 with CUDA 13.0: under compute-sanitizer memcheck, a
-     * device launch past the pool writes out of bounds inside the launch and
-     * the context is lost, instead of returning the error. The overflow can
+    /* Measured on an H200 with CUDA 13.0: under compute-sanitizer memcheck, a device launch past the pool writes
+     * out of bounds inside the launch and the context is lost, instead of returning the error. The overflow can
      * only be measured without the tool; the probes within the pool still run. */
     if (j->type == JOB_POOL && j->n > r->limit && getenv("NV_SANITIZER_INJECTION_PORT_BASE")) {
         r->state = RESULT_NOT_RUN;
@@ -46,46 +41,39 @@ static void run_job(child_ctx *c, const job *j, job_result *r)
                  "pool (%d launches, pool %lld) instead of failing it: run without the tool", j->n, r->limit);
         return;
     }
-    if (j->type == JOB_LATE_RAISE) {
-        /* Launch from the device first, so that the raise comes after device launches. */
-        job first = make_job(JOB_POOL, KIND_TAIL, 1, 0);
-        job_result scratch = *r;
-        run_once(c, &first, &scratch, 1, launch_pool);
-        if (scratch.context_lost) {
-            *r = scratch;
-            return;
-        }
+    if (j->type == JOB_LATE_RAISE) { /* launch from the device first, so that the raise comes after device launches */
+        job first = {JOB_POOL, KIND_TAIL, 1, 0};
+        run_once(m, &first, r, 1, launch_pool); /* what it records, the raised runs overwrite */
+        if (r->context_lost) return;
         r->limit_before = r->limit;
-        cudaError_t set = cudaDeviceSetLimit(cudaLimitDevRuntimePendingLaunchCount, (size_t)j->n);
-        if (set != cudaSuccess) (void)cudaGetLastError();
-        r->set_error = set;
-        error_name(set, r->set_error_name, sizeof r->set_error_name);
-        size_t limit = 0;
-        CUDA_CHECK(cudaDeviceGetLimit(&limit, cudaLimitDevRuntimePendingLaunchCount));
-        r->limit = (long long)limit;
+        set_limit(r, j->n);
     }
-    run_repeated(c, j, r, "pool", launch_pool);
+    run_repeated(m, j, r, "pool", launch_pool);
 }
 
 /* ---- host: rows, claims and findings ------------------------------------------------ */
 
-/* One row of the pool table and its claims; limit_set 0: the default pool. */
-static void pool_row(gl_report *rep, const job *j, const job_result *r, int limit_set)
+/* One row of the pool table and its claims; j->limit 0: the default pool. */
+static void pool_row(gl_report *rep, const job *j, const job_result *r)
 {
+    const char *kind = kind_names[j->kind];
+    int limit_set = j->limit;
     char text[256];
-    snprintf(text, sizeof text, "%s N=%d%s", kind_names[j->kind], j->n, limit_set ? " raised" : "");
+    snprintf(text, sizeof text, "%s N=%d%s", kind, j->n, limit_set ? " raised" : "");
     gl_row *row = kind_row(rep, "pool", text, j, "launches");
     gl_row_param(row, "limit_set", "%s", limit_set ? "before first launch" : "default");
     if (no_result(rep, row, r)) return;
     const probe_state *d = &r->dev;
+    const char *host = error_name(r->host_error);
+    double margin_us = r->hold_margin_ns == LLONG_MAX ? NAN : r->hold_margin_ns / 1e3;
     gl_row_number(row, "limit", "", 0, 0, (double)r->limit);
     gl_row_number(row, "ok", "", 0, 0, d->ok);
     gl_row_number(row, "failed", "", 0, 0, d->failed);
     gl_row_number(row, "first_failed", "", 0, 0, d->first_failed < 0 ? NAN : d->first_failed);
-    gl_row_text(row, "device_error", 0, "%s", r->err_name);
-    gl_row_text(row, "host_wait", 0, "%s", r->host_error_name);
+    gl_row_text(row, "device_error", 0, "%s", device_error_name(r));
+    gl_row_text(row, "host_wait", 0, "%s", host);
     gl_row_number(row, "children_ran", "", 0, 0, d->ran);
-    gl_row_number(row, "hold_margin", "us", 1, 0, r->hold_margin_ns == LLONG_MAX ? NAN : r->hold_margin_ns / 1e3);
+    gl_row_number(row, "hold_margin", "us", 1, 0, margin_us);
 
     char first[48] = "";
     if (d->failed) snprintf(first, sizeof first, " (the first at launch %d)", d->first_failed);
@@ -93,51 +81,50 @@ static void pool_row(gl_report *rep, const job *j, const job_result *r, int limi
     int want_ok = j->n < capacity ? j->n : capacity;
     if (limit_set)
         snprintf(text, sizeof text, "%s, N=%d, limit set to %d before the first device launch: all %d launches "
-                 "succeed, in every run", kind_names[j->kind], j->n, limit_set, j->n);
+                 "succeed, in every run", kind, j->n, limit_set, j->n);
     else
         snprintf(text, sizeof text, "%s, N=%d, the default pool (%d, Programming Guide): %d launches succeed and %d "
-                 "fail, in every run", kind_names[j->kind], j->n, GUIDE_POOL, want_ok, j->n - want_ok);
+                 "fail, in every run", kind, j->n, GUIDE_POOL, want_ok, j->n - want_ok);
     gl_claim_fact(rep, row, GL_CLAIM_ORDERING,
                   !r->context_lost && d->ok == want_ok && d->failed == j->n - want_ok && r->runs_agree == r->runs, text,
                   "succeeded: %d, failed: %d%s; %s%s; the limit reads %lld; %d of %d runs alike%s", d->ok, d->failed,
-                  first, limit_set ? "cudaDeviceSetLimit returned " : "no "
-                  "cudaDeviceSetLimit", limit_set ? r->set_error_name : "", r->limit, r->runs_agree, r->runs,
+                  first, limit_set ? "cudaDeviceSetLimit returned " : "no cudaDeviceSetLimit",
+                  limit_set ? error_name(r->set_error) : "", r->limit, r->runs_agree, r->runs,
                   r->context_lost ? "; the context was lost" : "");
 
     snprintf(text, sizeof text, "%s, N=%d: the overflow surfaces on the device as a launch error and reaches the host",
-             kind_names[j->kind], j->n);
+             kind, j->n);
     if (d->failed == 0 && !r->context_lost)
         gl_claim_skip(rep, row, GL_CLAIM_ORDERING, text, "n/a: no launch failed");
     else
         gl_claim_fact(rep, row, GL_CLAIM_ORDERING, !r->context_lost && r->err.count == d->failed && r->err.code != 0,
                       text, "device: %s; the host's wait returned %s; the Programming Guide names %s", r->err_text,
-                      r->host_error_name, guide_error);
+                      host, guide_error);
     if (d->failed > 0)
-        printf("finding: %s, N=%d: launches past the pool fail on the device with %s (the Programming Guide names "
-               "%s, the runtime API reference cudaErrorLaunchPendingCountExceeded); the host's wait returned %s\n",
-               kind_names[j->kind], j->n, r->err_name, guide_error, r->host_error_name);
+        gl_report_finding(rep, "%s, N=%d: launches past the pool fail on the device with %s (the Programming Guide "
+                          "names %s, the runtime API reference cudaErrorLaunchPendingCountExceeded); the host's wait "
+                          "returned %s", kind, j->n, device_error_name(r), guide_error, host);
 
     snprintf(text, sizeof text, "%s, N=%d: every accepted child ran, and none ended before the launcher's last launch",
-             kind_names[j->kind], j->n);
+             kind, j->n);
     gl_claim_fact(rep, row, GL_CLAIM_ORDERING,
-                  !r->context_lost && d->ran == d->ok && r->gave_up == 0 &&
-                      (d->ok == 0 || (r->hold_margin_ns != LLONG_MAX && r->hold_margin_ns > 0)),
-                  text, "%d of %d accepted children ran; the earliest ended %.1f us after the last launch (worst of "
-                  "%d runs); %d stopped waiting for the release", d->ran, d->ok,
-                  r->hold_margin_ns == LLONG_MAX ? NAN : r->hold_margin_ns / 1e3, r->runs, r->gave_up);
+                  !r->context_lost && d->ran == d->ok && r->gave_up == 0 && (d->ok == 0 || margin_us > 0), text,
+                  "%d of %d accepted children ran; the earliest ended %.1f us after the last launch (worst of %d "
+                  "runs); %d stopped waiting for the release", d->ran, d->ok, margin_us, r->runs, r->gave_up);
 }
 
 /* The late raise: its row, its claim and what it found. */
 static void late_raise_row(gl_report *rep, const job *j, const job_result *r)
 {
-    char text[256];
     gl_row *row = kind_row(rep, "late-raise", kind_names[j->kind], j, "raised_to");
     if (no_result(rep, row, r)) return;
+    const char *set = error_name(r->set_error);
     gl_row_number(row, "limit_before", "", 0, 0, (double)r->limit_before);
-    gl_row_text(row, "set_result", 0, "%s", r->set_error_name);
+    gl_row_text(row, "set_result", 0, "%s", set);
     gl_row_number(row, "limit_after", "", 0, 0, (double)r->limit);
     gl_row_number(row, "ok", "", 0, 0, r->dev.ok);
     gl_row_number(row, "failed", "", 0, 0, r->dev.failed);
+    char text[256];
     snprintf(text, sizeof text, "raising the limit to %d after device launches takes effect or is refused; it is "
              "never accepted and ignored", j->n);
     if (r->limit_before >= j->n) {
@@ -148,12 +135,12 @@ static void late_raise_row(gl_report *rep, const job *j, const job_result *r)
     int took = r->set_error == cudaSuccess && r->dev.failed == 0 && !r->context_lost;
     gl_claim_fact(rep, row, GL_CLAIM_ORDERING, took || r->set_error != cudaSuccess, text,
                   "cudaDeviceSetLimit returned %s; the limit reads %lld (before: %lld); then %d launches: "
-                  "succeeded %d, failed %d (%s)", r->set_error_name, r->limit, r->limit_before, j->n, r->dev.ok,
-                  r->dev.failed, r->err_text);
-    printf("finding: raising the pending-launch limit after the process's first device launch %s\n",
-           took ? "takes effect"
-           : r->set_error != cudaSuccess ? "is refused (see set_result)"
-                                         : "is accepted but does not take effect");
+                  "succeeded %d, failed %d (%s)", set, r->limit, r->limit_before, j->n, r->dev.ok, r->dev.failed,
+                  r->err_text);
+    gl_report_finding(rep, "raising the pending-launch limit after the process's first device launch %s",
+                      took ? "takes effect"
+                      : r->set_error != cudaSuccess ? "is refused (see set_result)"
+                                                    : "is accepted but does not take effect");
 }
 
 /* ---- host: main ----------------------------------------------------------------------- */
@@ -169,62 +156,44 @@ int main(int argc, char **argv)
     int launch = KIND_ALL;
     gl_int_list counts = {NULL, 0};
     gl_option opts[] = {
-        {"launch", GL_OPT_CHOICE, &launch, 0, 0, "tail|fire-and-forget|null|all", NULL,
-         "the device stream the launches go into", 0},
+        CDP_LAUNCH_OPTION(launch),
         {"counts", GL_OPT_INT_LIST, &counts, 1, 65536, NULL, "2048,2049",
          "launches one thread makes without waiting (none given: 1000,2048,2049,4096)", 0},
     };
     cdp_run m;
     cdp_parse(&m, &exp, opts, GL_ARRAY_LEN(opts), &argc, argv);
-
     static int default_counts[] = {1000, 2048, 2049, 4096};
     if (counts.n == 0) counts.v = default_counts, counts.n = GL_ARRAY_LEN(default_counts);
     int max_count = 0;
     for (int i = 0; i < counts.n; i++) max_count = counts.v[i] > max_count ? counts.v[i] : max_count;
-    int kinds[N_KINDS], n_kinds = 0;
+
+    /* The plan: the default-limit probes share children; the raised pool and the late raise get their own. */
     for (int k = 0; k < N_KINDS; k++)
-        if (launch == KIND_ALL || launch == k) kinds[n_kinds++] = k;
-
-    /* The plan: the default-limit probes share children; the raised pool and
-     * the late raise get their own. */
-    int cap = n_kinds * 2 * counts.n + 1;
-    job *jobs = (job *)gl_xcalloc((size_t)cap, sizeof(job));
-    job_result *res = (job_result *)gl_xcalloc((size_t)cap, sizeof(job_result));
-    int n_default = 0;
-    for (int k = 0; k < n_kinds; k++)
-        for (int i = 0; i < counts.n; i++) jobs[n_default++] = make_job(JOB_POOL, kinds[k], counts.v[i], 0);
-    int n_raised = 0;
-    for (int k = 0; k < n_kinds; k++)
-        for (int i = 0; i < counts.n; i++)
-            if (counts.v[i] > GUIDE_POOL)
-                jobs[n_default + n_raised++] = make_job(JOB_POOL, kinds[k], counts.v[i], max_count);
-    job *late = &jobs[n_default + n_raised];
+        for (int i = 0; i < counts.n && (launch == KIND_ALL || launch == k); i++)
+            cdp_add(&m, JOB_POOL, k, counts.v[i], 0);
+    int n_default = m.n;
+    for (int k = 0; k < N_KINDS; k++)
+        for (int i = 0; i < counts.n && (launch == KIND_ALL || launch == k); i++)
+            if (counts.v[i] > GUIDE_POOL) cdp_add(&m, JOB_POOL, k, counts.v[i], max_count);
     int late_target = max_count > 2 * GUIDE_POOL ? max_count : 2 * GUIDE_POOL;
-    *late = make_job(JOB_LATE_RAISE, kinds[0], late_target, 0);
-    job_result *late_res = res + (late - jobs);
-    cdp_plan(&m, &exp, jobs, n_default + n_raised + 1, run_job);
+    int late = cdp_add(&m, JOB_LATE_RAISE, launch == KIND_ALL ? KIND_TAIL : launch, late_target, 0);
+    cdp_plan(&m, &exp, run_job);
 
-    /* Phase 1: every probe, in children. */
-    int rc = run_jobs(&m.rn, jobs, n_default, res);
-    if (!rc) rc = run_jobs(&m.rn, jobs + n_default, n_raised, res + n_default);
-    if (!rc) rc = run_jobs(&m.rn, late, 1, late_res);
+    /* Every probe, in children; then the report. */
+    int rc = run_jobs(&m, 0, n_default);
+    if (!rc) rc = run_jobs(&m, n_default, late - n_default);
+    if (!rc) rc = run_jobs(&m, late, 1);
     if (cdp_children_done(&m, rc)) return GL_EXIT_NO_GPU;
-
-    /* Phase 2: the report. */
     printf("\n== pool: one thread launches N children without waiting (default pool: %d per the Programming "
            "Guide)\n", GUIDE_POOL);
-    for (int i = 0; i < n_default; i++) pool_row(&m.rep, &jobs[i], &res[i], 0);
+    for (int i = 0; i < n_default; i++) pool_row(&m.rep, &m.jobs[i], &m.res[i]);
     printf("\n== pool, limit set to %d before the first device launch\n", max_count);
-    for (int i = n_default; i < n_default + n_raised; i++) pool_row(&m.rep, &jobs[i], &res[i], max_count);
-    if (n_raised == 0)
+    for (int i = n_default; i < late; i++) pool_row(&m.rep, &m.jobs[i], &m.res[i]);
+    if (late == n_default)
         gl_claim_skip(&m.rep, NULL, GL_CLAIM_ORDERING, "a limit set before the first device launch lets every launch "
                       "succeed", "n/a: no --counts value exceeds the documented default of %d", GUIDE_POOL);
     printf("\n== pool, limit raised to %d after device launches\n", late_target);
-    late_raise_row(&m.rep, late, late_res);
-
-    int exit_rc = cdp_finish(&m);
-    free(jobs);
-    free(res);
+    late_raise_row(&m.rep, &m.jobs[late], &m.res[late]);
     if (counts.v != default_counts) free(counts.v);
-    return exit_rc;
+    return cdp_finish(&m);
 }

@@ -26,12 +26,9 @@
  * also checks that every child started after its own parent ended (SKIP when
  * the tree has no children, e.g. --threads 1).
  *
- * CDP2 has no overflow pool for pending launches: a launch beyond
- * cudaLimitDevRuntimePendingLaunchCount fails. The host predicts how many
- * device-side launches one tree makes (every child grid, plus the probe) and
- * sizes the pool to that before the first launch, so every accepted shape runs.
- * A tree that does not finish within a minute (plus a millisecond per grid)
- * is reported as hung (exit 3) instead of waiting forever.
+ * The host sizes the pending-launch pool to the tree before the first launch
+ * (CDP2 has no overflow pool), and a tree that does not finish within a minute
+ * (plus a millisecond per grid) is reported as hung (exit 3).
  *
  * Run:   make run-nested-hello ARGS="--blocks 2 --threads 8 --launch tail"
  *        make run-nested-hello ARGS="--blocks 32 --threads 2 --size 64 --quiet"   (the blog's 64/2 layout)

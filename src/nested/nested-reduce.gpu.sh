@@ -1,7 +1,7 @@
 # shellcheck shell=bash disable=SC2154
 # nested-reduce.gpu.sh - nested-reduce's cases in the GPU suite (make test-gpu):
-# every variant exact from n = 1 to 2^26, the race held back, the pool overflow as exit 3, the trace
-# of the trees.
+# every variant exact from n = 1 to 2^26, the pool overflow as exit 3, the trace of the trees (the race:
+# nested-race.gpu.sh).
 # Sourced by tests/gpu.sh after tests/lib.sh: it uses their expect, check and need_bin,
 # $BIN (the binaries) and $tmp (a scratch folder, removed at exit).
 if need_bin nested-reduce; then
@@ -16,13 +16,6 @@ if need_bin nested-reduce; then
     expect "nested-reduce --block 1024 at an odd size" 0 "^verdict: PASS" "$b" --quick --n 100003 --block 1024
     expect "nested-reduce prints the textbook's K40c ratio at 2^20" 0 "^nested / nested2: [0-9]+x here; 216x on the textbook's K40c" \
         "$b" --quick --variant all
-    expect "nested-reduce: the racy nosync sums wrong when its writers are held back" 0 \
-        "nested-nosync-racy races: a child can read halves not yet written: PASS" \
-        "$b" --quick --variant nested-nosync-racy --n 65536 --race-delay-us 50
-    for v in nested nested-nosync; do
-        expect "nested-reduce: $v stays exact with its writers held back 50 us" 0 "^CHECK $v sums 65536 ints exactly.*: PASS" \
-            "$b" --quick --variant $v --n 65536 --race-delay-us 50
-    done
     expect "nested-reduce --pool 64: the overflow reaches the host as exit 3" 3 "cudaErrorLaunchPendingCountExceeded" \
         "$b" --quick --variant nested --pool 64
     expect "nested-reduce --trace: the trees of every nested variant" 0 "^trace: " "$b" --quick --n 4096 --trace "$tmp/nr.trace.json" --json "$tmp/nr.json"

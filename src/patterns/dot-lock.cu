@@ -4,49 +4,30 @@
  * Build: openmp cub
  * Sanitize: --quick --profile --n 10007 --skip-timing-claims
  *
- * a . b for --n floats (seeded, uniform in [0, 1)). Every GPU variant computes
- * the same per-thread sums (grid-stride, 16-byte loads, float) and block sums
- * (shuffles); only the final accumulation of the block partials differs:
- *   lock        the seed's: thread 0 of each block adds its partial to *c under
- *               one lock for the grid (lock.cuh: the seed's Lock, fenced)
+ * a . b for --n floats (seeded, uniform in [0, 1)). The GPU variants share the per-thread sums (grid-stride, 16-byte
+ * loads) and the block sums; only the final accumulation of the block partials differs:
+ *   lock        thread 0 of each block adds its partial to *c under one lock for the grid (lock.cuh: the seed's)
  *   atomic      thread 0 of each block: atomicAdd(c, partial)
  *   two-pass    partials to global memory, then one block of 1024 adds them
- *   cub         cub::DeviceReduce::TransformReduce over a counting iterator and
- *               a functor a[i] * b[i]: the same 8n bytes read, no products buffer
+ *   cub         cub::DeviceReduce::TransformReduce of a[i] * b[i] over a counting iterator (the same 8n bytes)
  *   cpu-double  exact products, Neumaier-compensated double sum, in order
  *   cpu-float   a sequential float sum on the CPU, shown for its error only
- * The reference is the exact sum of the products (each a whole number of
- * 2^-48), added in 128-bit integers on every host core, rounded once to double.
+ * Checks, no claims: every GPU variant within gl_tolerance_sum(n, 1, float) of an exact reference in every run, and
+ * every block's partial through the lock exactly once, none timing out. The table: time (events, behind the gate),
+ * vs_cub, worst error and spread over the runs. Design notes: experiments/results/FINDINGS.md, "dot-lock".
  *
- * Checks, no claims: every GPU variant is within gl_tolerance_sum(n, 1, float)
- * of the reference in every run (the check, warm-up and timed ones), and every
- * block's partial went through the lock exactly once, none timing out. The
- * input is positive, so a lost or doubled partial (a broken lock) is far beyond
- * the tolerance. The table gives each variant's time (events, behind the gate),
- * its time against cub's, its worst error over the runs and the spread of its
- * results (lock and atomic add in arrival order; two-pass and cub in a fixed
- * one). Design notes: experiments/results/FINDINGS.md, "dot-lock".
- *
- * Run:   make run-dot-lock
- *        make run-dot-lock ARGS="--n 268435456 --repeat 20"
- *        make run-dot-lock ARGS="--variant lock,atomic,cub"
- * Nsight Systems (make profile-dot-lock): NVTX ranges "n=<n> variant=<name>"
- * on the stream "dot-lock". lock and atomic are one kernel each (the lock's is
- * longer by the blocks' turns at the end), two-pass two, cub its own two;
- * before each, a memset and a one-thread kernel reset the result and the lock
- * (untimed), then the one-thread gate kernel holds the stream.
+ * Run:   make run-dot-lock ARGS="--n 268435456 --repeat 20"            (or --variant lock,atomic,cub)
+ * Nsight Systems (make profile-dot-lock): NVTX ranges "n=<n> variant=<name>" on the stream "dot-lock": lock and
+ * atomic one kernel each (the lock's longer by the blocks' turns), two-pass two, cub its own two, each after an
+ * untimed memset and reset kernel, then the gate kernel.
  */
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
 #include <cub/device/device_reduce.cuh>
 #include <cuda/std/functional>
 #include <thrust/iterator/counting_iterator.h>
 
 #include "gl_lab.h"
-#include "lock.cuh"
+#include "gl_reduce.cuh"
+#include "lock.cuh" /* and math.h, stdio.h, stdlib.h, string.h */
 #include "gl_progress.h"
 
 enum { V_CPU_DOUBLE, V_CPU_FLOAT, V_LOCK, V_ATOMIC, V_TWO_PASS, V_CUB, N_VARIANTS };
@@ -57,20 +38,6 @@ enum {
 };
 
 /* ---- the kernels -------------------------------------------------------------------------- */
-
-/* The sum of v over the block, valid in thread 0 (blockDim a multiple of 32; one call per kernel). */
-__device__ __forceinline__ float block_sum(float v)
-{
-    __shared__ float warp_sums[32];
-    for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xFFFFFFFFu, v, o);
-    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    if (lane == 0) warp_sums[warp] = v;
-    __syncthreads();
-    v = threadIdx.x < blockDim.x / 32 ? warp_sums[lane] : 0.0f;
-    if (warp == 0)
-        for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xFFFFFFFFu, v, o);
-    return v;
-}
 
 __device__ __forceinline__ float dot4(float4 x, float4 y) { return x.x * y.x + x.y * y.y + x.z * y.z + x.w * y.w; }
 
@@ -97,7 +64,7 @@ __global__ void __launch_bounds__(DOT_THREADS) dot(const float *__restrict__ a, 
                                                    float *partials, float *c, lock_record *r,
                                                    unsigned long long timeout_ns)
 {
-    float s = block_sum(thread_dot(a, b, n));
+    float s = gl_block_sum(thread_dot(a, b, n));
     if (threadIdx.x != 0) return;
     if (V == V_LOCK) {
         if (lock_acquire(r, timeout_ns)) {
@@ -117,7 +84,7 @@ __global__ void __launch_bounds__(SUM_THREADS) sum_partials(const float *partial
 {
     float v = 0.0f;
     for (unsigned int i = threadIdx.x; i < m; i += blockDim.x) v += partials[i];
-    v = block_sum(v);
+    v = gl_block_sum(v);
     if (threadIdx.x == 0) *c = v;
 }
 
@@ -190,8 +157,8 @@ typedef struct run_stats {
 /* What the runs read, and what they leave. */
 typedef struct bench {
     long long n;                   /* elements */
-    const float *h_a, *h_b;        /* the inputs */
-    const float *d_a, *d_b;        /* on the device */
+    float *h_a, *h_b;              /* the inputs (one allocation) */
+    float *d_a, *d_b;              /* on the device */
     float *d_partials;             /* two-pass: one per block */
     float *d_result;               /* the dot product */
     lock_record *d_rec;            /* the lock and its counters */
@@ -199,7 +166,6 @@ typedef struct bench {
     size_t cub_bytes;              /* its size */
     unsigned int blocks;           /* grid of the dot kernels */
     unsigned long long timeout_ns; /* --timeout-ms: how long one acquire may wait on the device */
-    cudaStream_t stream;           /* the lab's */
     double ref, tol;               /* the reference, and the tolerance of every GPU variant */
     double got;                    /* the last run's result */
     lock_record rec;               /* the lock's record after the last lock run */
@@ -211,23 +177,21 @@ typedef struct bench {
  * free the lock, since the lock and atomic variants add into the result and the lock counts its holders. */
 static void before_run(gl_lab *L, int v, void *ctx)
 {
-    (void)L;
     const bench *b = (const bench *)ctx;
     if (v == V_CPU_DOUBLE || v == V_CPU_FLOAT) return;
-    CUDA_CHECK(cudaMemsetAsync(b->d_result, 0, sizeof(float), b->stream));
-    lock_reset(b->d_rec, b->stream);
+    CUDA_CHECK(cudaMemsetAsync(b->d_result, 0, sizeof(float), L->stream));
+    lock_reset(b->d_rec, L->stream);
 }
 
 /* One run of variant v (the lab times it): the CPU variants on the host, the others queued on the lab's stream. */
 static void run_variant(gl_lab *L, int v, void *ctx)
 {
-    (void)L;
     bench *b = (bench *)ctx;
     if (v == V_CPU_DOUBLE || v == V_CPU_FLOAT) {
         b->got = v == V_CPU_DOUBLE ? dot_neumaier(b->h_a, b->h_b, b->n) : (double)dot_cpu_float(b->h_a, b->h_b, b->n);
         return;
     }
-    cudaStream_t s = b->stream;
+    cudaStream_t s = L->stream;
     if (v == V_CUB) {
         CUDA_CHECK(cub::DeviceReduce::TransformReduce(b->d_cub, b->cub_bytes, thrust::counting_iterator<long long>(0),
                                                       b->d_result, b->n, cuda::std::plus<float>{},
@@ -242,8 +206,7 @@ static void run_variant(gl_lab *L, int v, void *ctx)
     CUDA_CHECK_LAUNCH("the end of a dot variant");
 }
 
-/* After each GPU run: read the result (and the lock's record), fold it into the variant's error and
- * spread. */
+/* After each GPU run: read the result (and the lock's record), fold it into the variant's error and spread. */
 static void after_run(gl_lab *L, int v, void *ctx)
 {
     (void)L;
@@ -251,7 +214,7 @@ static void after_run(gl_lab *L, int v, void *ctx)
     float got = 0;
     CUDA_CHECK(cudaMemcpy(&got, b->d_result, sizeof got, cudaMemcpyDeviceToHost));
     b->got = got;
-    if (v == V_LOCK) b->rec = lock_read(b->d_rec);
+    if (v == V_LOCK) CUDA_CHECK(cudaMemcpy(&b->rec, b->d_rec, sizeof b->rec, cudaMemcpyDeviceToHost));
     run_stats *st = &b->stats[v];
     double err = fabs(b->got - b->ref);
     if (st->runs == 0 || err > st->worst_abs || isnan(err)) st->worst_abs = err;
@@ -294,76 +257,52 @@ static const gl_lab_variant variants[N_VARIANTS] = {
 
 int main(int argc, char **argv)
 {
+    static const gl_experiment exp = {
+        "dot-lock",
+        "what does the seed's atomicCAS lock cost as the last step of a dot product, against float atomics, a second "
+        "pass and CUB?",
+        "a . b for --n floats in [0, 1), the block partials added under the seed's lock, with atomicAdd, in a\n"
+        "second pass and by CUB, each checked in every run against an exact reference, every block through the\n"
+        "lock once; cpu-double and cpu-float are shown beside them. Each spin on the lock gives up after\n"
+        "--timeout-ms on the device: a timeout is a failed check, never a hang."};
     static bench b;
     unsigned long long n = 1ULL << 26;
     double timeout_ms = 2000;
     gl_option opts[] = {
         {"n", GL_OPT_U64, &n, 1, 268435456.0, NULL, "1048583", "elements of a and b (1..2^28)", 0},
-        lock_timeout_option(&timeout_ms, 600000),
+        LOCK_TIMEOUT_OPTION(&timeout_ms),
     };
-    gl_lab_spec spec;
-    memset(&spec, 0, sizeof spec);
-    spec.exp.name = "dot-lock";
-    spec.exp.question = "what does the seed's atomicCAS lock cost as the last step of a dot product, against float "
-                        "atomics, a second pass and CUB?";
-    spec.exp.notes =
-        "a . b for --n floats in [0, 1), the block partials added under the seed's lock, with atomicAdd, in a\n"
-        "second pass and by CUB, each checked in every run against an exact reference, every block through the\n"
-        "lock once; cpu-double and cpu-float are shown beside them. Each spin on the lock gives up after\n"
-        "--timeout-ms on the device: a timeout is a failed check, never a hang.";
-    spec.table = "dot";
-    spec.axis = "n";
-    spec.variants = variants;
-    spec.n_variants = N_VARIANTS;
-    spec.options = opts;
-    spec.n_options = GL_ARRAY_LEN(opts);
-    spec.run = run_variant;
-    spec.check = check_variant;
-    spec.before_run = before_run;
-    spec.after_run = after_run;
-    spec.ctx = &b;
-    spec.time_precision = 1;
-    spec.no_spans = 1;
+    gl_lab_spec spec = gl_lab_spec_of(&exp, variants, N_VARIANTS, opts, GL_ARRAY_LEN(opts), NULL, 0, run_variant, &b);
+    spec.table = "dot", spec.axis = "n", spec.time_precision = 1, spec.no_spans = 1;
+    spec.check = check_variant, spec.before_run = before_run, spec.after_run = after_run;
     gl_lab L;
     gl_lab_open(&L, &spec, argc, argv);
     b.n = (long long)n;
     b.timeout_ns = (unsigned long long)(timeout_ms * 1e6);
-    /* A run that makes progress ends long before this; one that does not is ended by the device's own timeout
-     * first, so a broken lock is a failed check, not exit 3. */
-    L.timeout_s = lock_host_timeout_s(timeout_ms);
-    b.stream = L.stream;
+    L.timeout_s = lock_host_timeout_s(timeout_ms); /* a broken lock: a failed check, not exit 3 */
 
-    /* sizes first: one float4 pair per thread at least, no more blocks than fit at once */
+    /* sizes first: one float4 pair per thread at least, no more blocks than fit at once; then the memory */
     b.blocks = gl_lab_grid(&L, (const void *)dot<V_LOCK>, DOT_THREADS, b.n / 4);
     CUDA_CHECK(cub::DeviceReduce::TransformReduce(NULL, b.cub_bytes, thrust::counting_iterator<long long>(0),
                                                   (float *)NULL, b.n, cuda::std::plus<float>{},
-                                                  product_at{NULL, NULL}, 0.0f, b.stream));
-    gl_lab_need(&L, 2.0 * sizeof(float) * (double)b.n, "a and b");
-    gl_lab_need(&L, sizeof(float) * ((double)b.blocks + 1) + sizeof(lock_record), "the partials, the result, the lock");
-    gl_lab_need(&L, (double)b.cub_bytes, "cub's temporary storage");
-    gl_lab_budget(&L);
+                                                  product_at{NULL, NULL}, 0.0f, L.stream));
+    size_t bytes = sizeof(float) * (size_t)b.n;
+    const gl_lab_buffer bufs[] = {
+        {&b.d_a, (double)bytes, "a"}, {&b.d_b, (double)bytes, "b"},
+        {&b.d_partials, sizeof(float) * (double)b.blocks, "the partials"}, {&b.d_result, sizeof(float), "the result"},
+        {&b.d_rec, sizeof(lock_record), "the lock"}, {&b.d_cub, (double)b.cub_bytes, "cub's temporary storage"}};
+    gl_lab_buffers(&L, bufs, GL_ARRAY_LEN(bufs));
 
     /* the inputs and the reference, then the device copies */
     gl_lab_plan(&L, 1, 1);
     gl_progress_at("inputs and the reference");
-    float *h_a = (float *)gl_xmalloc(sizeof(float) * (size_t)b.n);
-    float *h_b = (float *)gl_xmalloc(sizeof(float) * (size_t)b.n);
-    gl_fill_f32(h_a, (size_t)b.n, L.common.seed, 0, 0.0f, 1.0f);
-    gl_fill_f32(h_b, (size_t)b.n, L.common.seed, 1, 0.0f, 1.0f);
-    b.h_a = h_a;
-    b.h_b = h_b;
-    b.ref = dot_reference(h_a, h_b, b.n);
+    b.h_a = (float *)gl_xmalloc(2 * bytes), b.h_b = b.h_a + b.n;
+    gl_fill_f32(b.h_a, (size_t)b.n, L.common.seed, 0, 0.0f, 1.0f);
+    gl_fill_f32(b.h_b, (size_t)b.n, L.common.seed, 1, 0.0f, 1.0f);
+    b.ref = dot_reference(b.h_a, b.h_b, b.n);
     b.tol = gl_tolerance_sum((size_t)b.n, 1.0, 0); /* every product is below 1 */
-    float *d_a = (float *)gl_lab_malloc(&L, sizeof(float) * (size_t)b.n);
-    float *d_b = (float *)gl_lab_malloc(&L, sizeof(float) * (size_t)b.n);
-    CUDA_CHECK(cudaMemcpy(d_a, h_a, sizeof(float) * (size_t)b.n, cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(d_b, h_b, sizeof(float) * (size_t)b.n, cudaMemcpyHostToDevice));
-    b.d_a = d_a;
-    b.d_b = d_b;
-    b.d_partials = (float *)gl_lab_malloc(&L, sizeof(float) * b.blocks);
-    b.d_result = (float *)gl_lab_malloc(&L, sizeof(float));
-    b.d_rec = (lock_record *)gl_lab_malloc(&L, sizeof(lock_record));
-    b.d_cub = gl_lab_malloc(&L, b.cub_bytes);
+    CUDA_CHECK(cudaMemcpy(b.d_a, b.h_a, bytes, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(b.d_b, b.h_b, bytes, cudaMemcpyHostToDevice));
     gl_progress_step(1);
     gl_progress_clear();
     printf("dot: n = %lld floats in [0, 1) (%.1f MB read), reference %.17g, tolerance %.3g "
@@ -373,13 +312,11 @@ int main(int argc, char **argv)
     /* one configuration: every variant checked, then timed */
     gl_lab_add_config(&L, 8.0 * (double)b.n, "%lld", b.n);
     gl_lab_param_num(&L, "n", (double)b.n);
-    for (int v = 0; v < N_VARIANTS; v++) {
-        gl_row *row = gl_lab_row(&L, 0, v);
-        if (!row) continue;
-        if (v == V_CUB) gl_row_param(row, "blocks", "cub's");
-        else if (v <= V_CPU_FLOAT) gl_row_param(row, "blocks", "-");
-        else gl_row_param(row, "blocks", "%u", b.blocks);
-    }
+    char blocks[16];
+    snprintf(blocks, sizeof blocks, "%u", b.blocks);
+    for (int v = 0; v < N_VARIANTS; v++)
+        if (gl_lab_row(&L, 0, v))
+            gl_row_param(gl_lab_row(&L, 0, v), "blocks", "%s", v == V_CUB ? "cub's" : v <= V_CPU_FLOAT ? "-" : blocks);
     gl_lab_work(&L, 8.0 * (double)b.n, (double)b.n);
     gl_lab_check(&L, "against the double reference"); /* check_variant writes each check's text */
     int timed = gl_lab_time(&L);
@@ -403,7 +340,6 @@ int main(int argc, char **argv)
     for (int v = 0; v < N_VARIANTS && !isnan(cub_us); v++)
         if (!isnan(gl_lab_median(&L, 0, v)))
             gl_row_number(gl_lab_row(&L, 0, v), "vs_cub", "x", 2, 0, gl_lab_median(&L, 0, v) / cub_us);
-    free(h_a);
-    free(h_b);
+    free(b.h_a);
     return gl_lab_close(&L);
 }

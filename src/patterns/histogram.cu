@@ -4,40 +4,21 @@
  * Build: openmp cub
  * Sanitize: --quick --profile --n 100003 --skip-timing-claims
  *
- * The histogram of --n bytes (1..2^31) in 256 bins, or 7 (the seed's letter
- * groups a-d, e-h, ..., y-z; other bytes go nowhere), of four inputs: uniform
- * bytes, English-like text, Zipf-skewed bytes and one repeated value ('e').
- * Variants: cpu (the seed's loop); the seeds' global-atomic (a thread per
- * byte), block-partition (contiguous sections), interleaved (grid-stride),
- * privatized (a shared copy per block) and aggregated (runs of equal bins as
- * one atomic); best, gridlab's own; cub::DeviceHistogram. Each GPU variant's
- * time includes zeroing its output. Counters are 32-bit: 2^31 bytes fit.
- *
- * best: one grid of SMs x resident blocks; 16-byte loads, two in flight, and
- * an exact byte-by-byte tail; the 256 counters kept 32 times, counter b of lane
- * l at word b*32 + l (always bank l), so a warp's shared atomic touches 32
- * banks once each whatever the data; 16 equal bytes are one atomic of 16; each
- * block sums its 32 columns, rotated so the reads do not conflict.
- *
- * Model (printed per input, not judged): a warp's shared atomic into one
- * 256-counter array takes a pass per distinct bin in its most loaded bank;
- * best's columns take one pass on every input, so it should run at the DRAM's
- * pace on all four.
- * Claims: best is at least as fast as cub on each input (median, L2 flushed),
- * where --n is at least twice the L2. Finding: each variant's time on the one
- * value against uniform bytes (does contention still slow atomics?).
- * Inputs and the reference (a 4-way byte count) run on every host core; a
- * configuration whose check took over SLOW_RUN_MS is timed 3 times.
+ * The histogram of --n bytes (1..2^31: 32-bit counters) in 256 bins or the seed's 7 letter groups, of four inputs:
+ * uniform bytes, English-like text, Zipf-skewed bytes, one repeated value ('e'); by the seed's loop (cpu), the
+ * textbook's five kernels, best (gridlab's own: 32 per-lane columns of counters, so that a warp's shared atomic
+ * touches each bank once whatever the data) and cub::DeviceHistogram. A GPU variant's time includes zeroing its
+ * output. Model (printed per input, not judged): a warp's shared atomic into one 256-counter array takes a pass
+ * per distinct bin in its most loaded bank. Claim: best is at least as fast as cub on each input where --n is at
+ * least twice the L2. Finding: each variant's time on the one value against uniform bytes (does contention still
+ * slow atomics?). Design notes: experiments/results/FINDINGS.md, "histogram".
  *
  * Run:   make run-histogram                                          (2^28 bytes, every input and variant)
  *        make run-histogram ARGS="--n 1073741824 --variant best,cub --repeat 20"
  *        make run-histogram ARGS="--bins 7 --input text"                          (the seed's letter groups)
- * Nsight Systems (make profile-histogram): an NVTX range per input and variant
- * on the stream "histogram", each run behind the gate kernel.
+ * Nsight Systems (make profile-histogram): an NVTX range per input and variant, each run behind the gate kernel.
  */
 #include <math.h>
-#include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,39 +32,29 @@ enum { IN_UNIFORM, IN_TEXT, IN_ZIPF, IN_SINGLE, N_INPUTS };
 static const char *const input_names[N_INPUTS] = {"uniform", "text", "zipf", "single"};
 
 enum {
-    TB_THREADS = 256,      /* block of the textbook variants */
-    BEST_THREADS = 512,    /* block of best */
-    BEST_PER_SM = 4,       /* best's resident blocks per SM: 2048 threads, 128 KB of columns */
-    LANES = 32,            /* best keeps one column of counters per lane */
-    BYTE_BINS = 256,       /* byte values */
-    LETTER_BINS = 7,       /* the seed's letter groups */
-    SINGLE_VALUE = 'e',    /* the single input's byte */
-    GEN_CHUNK = 1 << 20,   /* bytes generated per random stream (text, zipf) */
+    TB_THREADS = 256,       /* block of the textbook variants */
+    BEST_THREADS = 512,     /* block of best */
+    BEST_PER_SM = 4,        /* best's resident blocks per SM: 2048 threads, 128 KB of columns */
+    LANES = 32,             /* best keeps one column of counters per lane */
+    BYTE_BINS = 256,        /* byte values */
+    LETTER_BINS = 7,        /* the seed's letter groups */
+    GEN_CHUNK = 1 << 20,    /* bytes generated per random stream (text, zipf) */
     MODEL_GROUPS = 1 << 16, /* 32-byte groups the bank model looks at */
-    SLOW_RUN_MS = 100,     /* a validation run this long: the configuration is timed SLOW_REPEAT times, no warm-up */
-    SLOW_REPEAT = 3        /* timed runs of such a configuration, at most */
+    SLOW_RUN_MS = 100       /* a check run this long: the configuration is timed at most 3 times, no warm-up */
 };
 
-/* ---- bins -------------------------------------------------------------------------------- */
+/* ---- the textbook's kernels ---------------------------------------------------------------- */
 
 /* The bin of byte c, or -1: with 256 bins every byte counts; with 7, the seed's letter groups. */
-template <int BINS>
-__host__ __device__ __forceinline__ int bin_of(unsigned int c)
+template <int BINS> __host__ __device__ __forceinline__ int bin_of(unsigned int c)
 {
     if (BINS == BYTE_BINS) return (int)c;
     unsigned int d = c - 'a';
     return d < 26u ? (int)(d / 4) : -1;
 }
-static int bin_of_host(int bins, unsigned int c)
-{
-    return bins == BYTE_BINS ? bin_of<BYTE_BINS>(c) : bin_of<LETTER_BINS>(c);
-}
-
-/* ---- the textbook's kernels ---------------------------------------------------------------- */
 
 /* global-atomic: one thread per byte, atomicAdd on the global bin. */
-template <int BINS>
-__global__ void global_atomic(const unsigned char *in, long long n, unsigned int *hist)
+template <int BINS> __global__ void global_atomic(const unsigned char *in, long long n, unsigned int *hist)
 {
     long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
@@ -104,8 +75,7 @@ __global__ void block_partition(const unsigned char *in, long long n, long long 
 }
 
 /* interleaved: grid-stride, so that a warp reads 32 consecutive bytes. */
-template <int BINS>
-__global__ void interleaved(const unsigned char *in, long long n, unsigned int *hist)
+template <int BINS> __global__ void interleaved(const unsigned char *in, long long n, unsigned int *hist)
 {
     long long step = (long long)gridDim.x * blockDim.x;
     for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step) {
@@ -115,8 +85,7 @@ __global__ void interleaved(const unsigned char *in, long long n, unsigned int *
 }
 
 /* Add a block's shared copy to the global bins. */
-template <int BINS>
-__device__ __forceinline__ void merge_block(const unsigned int *s_hist, unsigned int *hist)
+template <int BINS> __device__ __forceinline__ void merge_block(const unsigned int *s_hist, unsigned int *hist)
 {
     __syncthreads();
     for (int b = threadIdx.x; b < BINS; b += blockDim.x)
@@ -124,8 +93,7 @@ __device__ __forceinline__ void merge_block(const unsigned int *s_hist, unsigned
 }
 
 /* privatized: a copy of the bins per block in shared memory, grid-stride over the input. */
-template <int BINS>
-__global__ void privatized(const unsigned char *in, long long n, unsigned int *hist)
+template <int BINS> __global__ void privatized(const unsigned char *in, long long n, unsigned int *hist)
 {
     __shared__ unsigned int s_hist[BINS];
     for (int b = threadIdx.x; b < BINS; b += blockDim.x) s_hist[b] = 0;
@@ -139,8 +107,7 @@ __global__ void privatized(const unsigned char *in, long long n, unsigned int *h
 }
 
 /* aggregated: privatized, and a thread's run of equal bins is one atomic (bytes in no bin do not end a run). */
-template <int BINS>
-__global__ void aggregated(const unsigned char *in, long long n, unsigned int *hist)
+template <int BINS> __global__ void aggregated(const unsigned char *in, long long n, unsigned int *hist)
 {
     __shared__ unsigned int s_hist[BINS];
     for (int b = threadIdx.x; b < BINS; b += blockDim.x) s_hist[b] = 0;
@@ -188,9 +155,8 @@ __device__ __forceinline__ void count_vec(unsigned int *col, uint4 v)
     count_word(col, v.w);
 }
 
-template <int BINS>
-__global__ void __launch_bounds__(BEST_THREADS, BEST_PER_SM) best_histogram(const unsigned char *__restrict__ in,
-                                                                          long long n, unsigned int *__restrict__ hist)
+template <int BINS> __global__ void __launch_bounds__(BEST_THREADS, BEST_PER_SM)
+    best_histogram(const unsigned char *__restrict__ in, long long n, unsigned int *__restrict__ hist)
 {
     __shared__ unsigned int cols[BYTE_BINS * LANES];
     for (int i = threadIdx.x; i < BYTE_BINS * LANES; i += BEST_THREADS) cols[i] = 0;
@@ -212,31 +178,34 @@ __global__ void __launch_bounds__(BEST_THREADS, BEST_PER_SM) best_histogram(cons
         int out = bin_of<BINS>((unsigned int)v);
         if (out < 0) continue;
         unsigned int s = 0;
-        for (int k = 0; k < LANES; k++) s += cols[v * LANES + ((k + v) & (LANES - 1))];
+        for (int k = 0; k < LANES; k++) s += cols[v * LANES + ((k + v) & (LANES - 1))]; /* rotated: no conflicts */
         if (s) atomicAdd(&hist[out], s);
     }
 }
 
 /* ---- host: inputs, the reference, the model ---------------------------------------------------- */
 
-/* A 65536-entry table whose entries follow the weights w over the values v (k of each). */
-static void table_from_weights(uint8_t *table, const double *w, const uint8_t *v, int k)
+/* Input `which` into x: text and zipf map 16-bit draws through a 65536-entry table that follows weights w; each
+ * GEN_CHUNK bytes is its own random stream, so chunks are made on every core, the same on any number of them. */
+static void generate(int which, uint8_t *x, long long n, unsigned long long seed)
 {
-    double total = 0, cum = 0;
-    for (int i = 0; i < k; i++) total += w[i];
-    int j = 0;
-    for (int u = 0; u < 65536; u++) {
+    static const double letter_pct[26] = {8.167, 1.492, 2.782, 4.253, 12.702, 2.228, 2.015, 6.094, 6.966, 0.153,
+                                          0.772, 4.025, 2.406, 6.749, 7.507,  1.929, 0.095, 5.987, 6.327, 9.056,
+                                          2.758, 0.978, 2.360, 0.150, 1.974,  0.074};
+    if (which == IN_UNIFORM) return gl_fill_bytes(x, (size_t)n, seed, 1);
+    if (which == IN_SINGLE) return (void)memset(x, 'e', (size_t)n);
+    int k = which == IN_TEXT ? 27 : BYTE_BINS; /* text: 26 letters and the space (18% of the characters) */
+    double w[BYTE_BINS], total = 0, cum = 0;
+    for (int i = 0; i < k; i++)
+        total += w[i] = which == IN_ZIPF ? 1.0 / (i + 1) : i < 26 ? letter_pct[i] : 100.0 * 18.0 / 82.0;
+    uint8_t table[65536];
+    for (int u = 0, j = 0; u < 65536; u++) {
         double q = (u + 0.5) / 65536.0 * total;
         while (j < k - 1 && cum + w[j] <= q) cum += w[j++];
-        table[u] = v[j];
+        table[u] = which == IN_TEXT && j == 26 ? (uint8_t)' ' : (uint8_t)('a' + j); /* zipf: 'a' + r, mod 256 */
     }
-}
-
-/* x[i] = table[a 16-bit draw]; each chunk of GEN_CHUNK bytes is its own random stream, so
- * the chunks are generated on every core and the bytes are the same on any number of them. */
-static void fill_from_table(uint8_t *x, long long n, unsigned long long seed, unsigned int stream0, const uint8_t *table)
-{
     long long chunks = (n + GEN_CHUNK - 1) / GEN_CHUNK;
+    unsigned int stream0 = which == IN_TEXT ? 1u << 20 : 2u << 20;
 #pragma omp parallel
     {
         uint32_t *draw = (uint32_t *)gl_xmalloc(sizeof(uint32_t) * GEN_CHUNK);
@@ -250,63 +219,25 @@ static void fill_from_table(uint8_t *x, long long n, unsigned long long seed, un
     }
 }
 
-/* Generate input `which` into x. */
-static void generate(int which, uint8_t *x, long long n, unsigned long long seed)
-{
-    static const double letter_pct[26] = {8.167, 1.492, 2.782, 4.253, 12.702, 2.228, 2.015, 6.094, 6.966,
-                                          0.153, 0.772, 4.025, 2.406, 6.749,  7.507, 1.929, 0.095, 5.987,
-                                          6.327, 9.056, 2.758, 0.978, 2.360,  0.150, 1.974, 0.074};
-    double w[BYTE_BINS];
-    uint8_t v[BYTE_BINS];
-    uint8_t *table = (uint8_t *)gl_xmalloc(65536);
-    switch (which) {
-    case IN_UNIFORM: gl_fill_bytes(x, (size_t)n, seed, 1); break;
-    case IN_TEXT:
-        for (int i = 0; i < 26; i++) w[i] = letter_pct[i], v[i] = (uint8_t)('a' + i);
-        w[26] = 100.0 * 18.0 / 82.0, v[26] = ' '; /* 18% of the characters are spaces */
-        table_from_weights(table, w, v, 27);
-        fill_from_table(x, n, seed, 1u << 20, table);
-        break;
-    case IN_ZIPF:
-        for (int r = 0; r < BYTE_BINS; r++) w[r] = 1.0 / (r + 1), v[r] = (uint8_t)('a' + r);
-        table_from_weights(table, w, v, BYTE_BINS);
-        fill_from_table(x, n, seed, 2u << 20, table);
-        break;
-    case IN_SINGLE: memset(x, SINGLE_VALUE, (size_t)n); break;
-    }
-    free(table);
-}
-
-/* The reference: a 4-way byte count (independent of the seed's loop) on every core, each
- * thread over its own slice, the threads' counts added (integers: exact in any order),
- * folded into the bins. Returns bytes in no bin. */
+/* The reference: a 4-way byte count (not the seed's loop) on every core, folded into bins; returns bytes in none. */
 static long long reference(const uint8_t *x, long long n, int bins, unsigned int *ref)
 {
     unsigned long long total[BYTE_BINS] = {0};
-    long long quads = n / 4;
+    long long quads = n / 4, nowhere = 0;
 #pragma omp parallel
     {
-        unsigned long long c[4][BYTE_BINS]; /* four counters per value: consecutive equal bytes do not wait on one */
-        memset(c, 0, sizeof c);
+        unsigned long long c[4][BYTE_BINS] = {{0}}; /* four counters a value: equal bytes in a row do not wait */
 #pragma omp for schedule(static) nowait
-        for (long long q = 0; q < quads; q++) {
-            const uint8_t *p = x + 4 * q;
-            c[0][p[0]]++;
-            c[1][p[1]]++;
-            c[2][p[2]]++;
-            c[3][p[3]]++;
-        }
+        for (const uint8_t *p = x; p < x + 4 * quads; p += 4) c[0][p[0]]++, c[1][p[1]]++, c[2][p[2]]++, c[3][p[3]]++;
 #pragma omp critical
         for (int v = 0; v < BYTE_BINS; v++) total[v] += c[0][v] + c[1][v] + c[2][v] + c[3][v];
     }
     for (long long i = 4 * quads; i < n; i++) total[x[i]]++;
-    long long nowhere = 0;
     memset(ref, 0, sizeof(unsigned int) * bins);
     for (int v = 0; v < BYTE_BINS; v++) {
-        unsigned long long k = total[v];
-        int b = bin_of_host(bins, (unsigned int)v);
-        if (b < 0) nowhere += (long long)k;
-        else ref[b] += (unsigned int)k;
+        int b = bins == BYTE_BINS ? v : bin_of<LETTER_BINS>((unsigned int)v);
+        if (b < 0) nowhere += (long long)total[v];
+        else ref[b] += (unsigned int)total[v];
     }
     return nowhere;
 }
@@ -315,81 +246,76 @@ static long long reference(const uint8_t *x, long long n, int bins, unsigned int
 static void cpu_histogram(const uint8_t *x, long long n, int bins, unsigned int *h)
 {
     memset(h, 0, sizeof(unsigned int) * bins);
-    if (bins == BYTE_BINS) {
+    if (bins == BYTE_BINS)
         for (long long i = 0; i < n; i++) h[x[i]]++;
-    } else {
+    else
         for (long long i = 0; i < n; i++) {
             int alphabet_position = x[i] - 'a';
             if (alphabet_position >= 0 && alphabet_position < 26) h[alphabet_position / 4]++;
         }
-    }
 }
 
-/* The model: mean passes of a warp's shared atomic over 32 consecutive bytes into one 256-counter
- * array, a pass per distinct bin in the most loaded bank. NAN below 32 bytes. */
+/* The model: mean passes of a warp's shared atomic over 32 consecutive bytes into one 256-counter array, a pass
+ * per distinct bin in the most loaded bank (bin b is in bank b % 32). NAN below 32 bytes. */
 static double bank_passes(const uint8_t *x, long long n)
 {
     long long groups = n / 32 < MODEL_GROUPS ? n / 32 : (long long)MODEL_GROUPS;
-    if (groups == 0) return NAN;
     double sum = 0;
     for (long long g = 0; g < groups; g++) {
-        uint32_t seen[BYTE_BINS / 32] = {0}; /* seen[row] bit bank: bin row * 32 + bank */
-        for (int l = 0; l < 32; l++) seen[x[g * 32 + l] >> 5] |= 1u << (x[g * 32 + l] & 31);
+        unsigned int rows[32] = {0}; /* rows[bank] bit r: bin r * 32 + bank is hit */
         int most = 0;
-        for (int bank = 0; bank < 32; bank++) {
-            int k = 0;
-            for (int row = 0; row < BYTE_BINS / 32; row++) k += (seen[row] >> bank) & 1u;
+        for (const uint8_t *b = x + 32 * g; b < x + 32 * g + 32; b++) {
+            int k = __builtin_popcount(rows[*b & 31] |= 1u << (*b >> 5));
             most = k > most ? k : most;
         }
         sum += most;
     }
-    return sum / (double)groups;
+    return groups ? sum / (double)groups : NAN;
 }
 
 /* ---- host: running a variant ------------------------------------------------------------------- */
 
 typedef struct hist {
-    long long n;                   /* bytes */
-    int bins;                      /* 256 or 7 */
-    const uint8_t *h_in;           /* the current input on the host */
-    const unsigned char *d_in;     /* the current input on the device */
-    unsigned int *d_hist;          /* every GPU variant's output */
-    int *d_levels;                 /* cub's bin edges for 7 bins */
-    void *d_cub;                   /* cub's temporary storage */
-    size_t cub_bytes;              /* its size */
-    unsigned int grid[N_VARIANTS]; /* blocks of each GPU variant */
-    long long section;             /* block-partition: bytes per thread */
-    cudaStream_t stream;           /* the lab's */
+    long long n;                    /* bytes */
+    int bins;                       /* 256 or 7 */
+    uint8_t *h_ins[N_INPUTS];       /* per configuration: its input on the host */
+    unsigned char *d_ins[N_INPUTS]; /* ... and on the device */
+    const unsigned char *d_in;      /* the running configuration's */
+    unsigned int *d_hist;           /* every GPU variant's output */
+    int *d_levels;                  /* cub's bin edges for 7 bins */
+    void *d_cub;                    /* cub's temporary storage */
+    size_t cub_bytes;               /* its size */
+    unsigned int grid[N_VARIANTS];  /* blocks of each GPU variant */
+    long long section;              /* block-partition: bytes per thread */
+    cudaStream_t stream;            /* the lab's */
 } hist;
 
 /* Grids for the bins in use. */
-template <int BINS>
-static void size_grids(hist *h, const gl_lab *L)
+template <int BINS> static void size_grids(hist *h, const gl_lab *L)
 {
     h->grid[V_GLOBAL] = (unsigned int)((h->n + TB_THREADS - 1) / TB_THREADS);
-    h->grid[V_BLOCK] = gl_lab_grid(L, (const void *)block_partition<BINS>, TB_THREADS, h->n);
+    const void *textbook[] = {(const void *)block_partition<BINS>, (const void *)interleaved<BINS>,
+                              (const void *)privatized<BINS>, (const void *)aggregated<BINS>}; /* V_BLOCK.. */
+    for (int v = V_BLOCK; v <= V_AGGREGATED; v++) h->grid[v] = gl_lab_grid(L, textbook[v - V_BLOCK], TB_THREADS, h->n);
     h->section = (h->n + (long long)h->grid[V_BLOCK] * TB_THREADS - 1) / ((long long)h->grid[V_BLOCK] * TB_THREADS);
-    h->grid[V_INTERLEAVED] = gl_lab_grid(L, (const void *)interleaved<BINS>, TB_THREADS, h->n);
-    h->grid[V_PRIVATIZED] = gl_lab_grid(L, (const void *)privatized<BINS>, TB_THREADS, h->n);
-    h->grid[V_AGGREGATED] = gl_lab_grid(L, (const void *)aggregated<BINS>, TB_THREADS, h->n);
-    /* 4 blocks x 32 KB of columns: ask for the largest shared-memory carveout (a hint: the occupancy says what it got) */
+    /* 4 blocks x 32 KB of columns: ask for the largest shared-memory carveout (a hint: the occupancy says what came) */
     CUDA_CHECK(cudaFuncSetAttribute((const void *)best_histogram<BINS>, cudaFuncAttributePreferredSharedMemoryCarveout,
                                     cudaSharedmemCarveoutMaxShared));
     h->grid[V_BEST] = gl_lab_grid(L, (const void *)best_histogram<BINS>, BEST_THREADS, h->n / 16);
 }
 
-template <int BINS>
-static void launch_kernel(const hist *h, int v)
+/* Zero the output, then launch GPU variant v for the bins in use. */
+template <int BINS> static void launch_kernel(const hist *h, int v)
 {
-    cudaStream_t s = h->stream;
     unsigned int g = h->grid[v];
+    CUDA_CHECK(cudaMemsetAsync(h->d_hist, 0, sizeof(unsigned int) * h->bins, h->stream));
     switch (v) {
-    case V_GLOBAL: global_atomic<BINS><<<g, TB_THREADS, 0, s>>>(h->d_in, h->n, h->d_hist); break;
-    case V_BLOCK: block_partition<BINS><<<g, TB_THREADS, 0, s>>>(h->d_in, h->n, h->section, h->d_hist); break;
-    case V_INTERLEAVED: interleaved<BINS><<<g, TB_THREADS, 0, s>>>(h->d_in, h->n, h->d_hist); break;
-    case V_PRIVATIZED: privatized<BINS><<<g, TB_THREADS, 0, s>>>(h->d_in, h->n, h->d_hist); break;
-    case V_AGGREGATED: aggregated<BINS><<<g, TB_THREADS, 0, s>>>(h->d_in, h->n, h->d_hist); break;
-    case V_BEST: best_histogram<BINS><<<g, BEST_THREADS, 0, s>>>(h->d_in, h->n, h->d_hist); break;
+    case V_GLOBAL: global_atomic<BINS><<<g, TB_THREADS, 0, h->stream>>>(h->d_in, h->n, h->d_hist); break;
+    case V_BLOCK: block_partition<BINS><<<g, TB_THREADS, 0, h->stream>>>(h->d_in, h->n, h->section, h->d_hist); break;
+    case V_INTERLEAVED: interleaved<BINS><<<g, TB_THREADS, 0, h->stream>>>(h->d_in, h->n, h->d_hist); break;
+    case V_PRIVATIZED: privatized<BINS><<<g, TB_THREADS, 0, h->stream>>>(h->d_in, h->n, h->d_hist); break;
+    case V_AGGREGATED: aggregated<BINS><<<g, TB_THREADS, 0, h->stream>>>(h->d_in, h->n, h->d_hist); break;
+    case V_BEST: best_histogram<BINS><<<g, BEST_THREADS, 0, h->stream>>>(h->d_in, h->n, h->d_hist); break;
     }
     CUDA_CHECK_LAUNCH("a histogram kernel");
 }
@@ -404,20 +330,16 @@ static cudaError_t cub_histogram(const hist *h, void *d_temp, size_t *bytes)
                                                 (const int *)h->d_levels, h->n, h->stream);
 }
 
-/* One run of variant v (the lab times it): cpu on the host; a GPU variant zeroes its output, then counts. */
+/* One run of variant v on configuration L->config's input (the lab times it). */
 static void run_variant(gl_lab *L, int v, void *ctx)
 {
-    const hist *h = (const hist *)ctx;
-    if (v == V_CPU) {
-        cpu_histogram(h->h_in, h->n, h->bins, (unsigned int *)gl_lab_host_out(L));
-    } else if (v == V_CUB) {
-        size_t bytes = h->cub_bytes;
-        CUDA_CHECK(cub_histogram(h, h->d_cub, &bytes));
-    } else {
-        CUDA_CHECK(cudaMemsetAsync(h->d_hist, 0, sizeof(unsigned int) * h->bins, h->stream));
-        if (h->bins == BYTE_BINS) launch_kernel<BYTE_BINS>(h, v);
-        else launch_kernel<LETTER_BINS>(h, v);
-    }
+    hist *h = (hist *)ctx;
+    size_t bytes = h->cub_bytes;
+    h->d_in = h->d_ins[L->config];
+    if (v == V_CPU) cpu_histogram(h->h_ins[L->config], h->n, h->bins, (unsigned int *)gl_lab_host_out(L));
+    else if (v == V_CUB) CUDA_CHECK(cub_histogram(h, h->d_cub, &bytes));
+    else if (h->bins == BYTE_BINS) launch_kernel<BYTE_BINS>(h, v);
+    else launch_kernel<LETTER_BINS>(h, v);
 }
 
 /* ---- host: main ------------------------------------------------------------------------------- */
@@ -450,106 +372,79 @@ int main(int argc, char **argv)
         "best (per-lane shared columns, 16-byte loads) is claimed at least as fast as cub where --n is at least\n"
         "twice the L2; the single value's time against uniform bytes is printed as a finding per variant."};
     gl_lab_spec spec = GL_LAB_SPEC(exp, variants, opts, claims, run_variant, &h);
-    spec.table = "histogram";
-    spec.axis = "input";
-    spec.time_precision = 1;
-    spec.slow_run_ms = SLOW_RUN_MS;
-    spec.guard_what = "launches, not the histogram";
-    spec.no_spans = 1;
+    spec.table = "histogram", spec.axis = "input", spec.guard_what = "launches, not the histogram";
+    spec.time_precision = 1, spec.slow_run_ms = SLOW_RUN_MS, spec.no_spans = 1;
     gl_lab L;
     gl_lab_open(&L, &spec, argc, argv);
-    int use[N_INPUTS], n_inputs = 0;
-    for (int i = 0; i < N_INPUTS; i++) {
-        use[i] = input == 0 || input == i + 1; /* the choice list starts with "all" */
-        n_inputs += use[i];
-    }
-    h.n = (long long)n;
-    h.bins = bins_choice == 0 ? BYTE_BINS : LETTER_BINS;
-    h.stream = L.stream;
+    int use[N_INPUTS], n_inputs = 0, config[N_INPUTS];
+    for (int i = 0; i < N_INPUTS; i++) n_inputs += use[i] = input == 0 || input == i + 1; /* choice 0 is "all" */
+    h.n = (long long)n, h.bins = bins_choice == 0 ? BYTE_BINS : LETTER_BINS, h.stream = L.stream;
 
-    /* every input stays on the device */
+    /* the budget (exit 77 where it does not fit): every input stays on the device, beside cub's storage */
     CUDA_CHECK(cub_histogram(&h, NULL, &h.cub_bytes)); /* sizes only: d_in and d_hist may be NULL */
     gl_lab_need(&L, (double)n_inputs * h.n, "%d input%s of %lld bytes", n_inputs, n_inputs > 1 ? "s" : "", h.n);
-    gl_lab_need(&L, (double)h.cub_bytes, "cub's temporary storage");
-    gl_lab_budget(&L);
-    unsigned char *d_in[N_INPUTS] = {NULL};
-    for (int i = 0; i < N_INPUTS; i++)
-        if (use[i]) d_in[i] = (unsigned char *)gl_lab_malloc(&L, (size_t)h.n);
+    const gl_lab_buffer cub_temp[] = {{&h.d_cub, (double)h.cub_bytes, "cub's temporary storage"}};
+    gl_lab_buffers(&L, cub_temp, 1);
     h.d_hist = (unsigned int *)gl_lab_malloc(&L, sizeof(unsigned int) * BYTE_BINS);
     h.d_levels = (int *)gl_lab_malloc(&L, sizeof(int) * (LETTER_BINS + 1));
     static const int letter_levels[LETTER_BINS + 1] = {'a', 'e', 'i', 'm', 'q', 'u', 'y', 'z' + 1};
     CUDA_CHECK(cudaMemcpy(h.d_levels, letter_levels, sizeof letter_levels, cudaMemcpyHostToDevice));
-    h.d_cub = gl_lab_malloc(&L, h.cub_bytes);
     if (h.bins == BYTE_BINS) size_grids<BYTE_BINS>(&h, &L);
     else size_grids<LETTER_BINS>(&h, &L);
     printf("n = %lld bytes (%.1f MB), %d bins; grids: best %ux%d, textbook %ux%d, global-atomic %ux%d "
-           "(block-partition: %lld bytes per thread)\n",
-           h.n, h.n / 1e6, h.bins, h.grid[V_BEST], BEST_THREADS, h.grid[V_INTERLEAVED], TB_THREADS, h.grid[V_GLOBAL],
-           TB_THREADS, h.section);
+           "(block-partition: %lld bytes per thread)\n", h.n, h.n / 1e6, h.bins, h.grid[V_BEST], BEST_THREADS,
+           h.grid[V_INTERLEAVED], TB_THREADS, h.grid[V_GLOBAL], TB_THREADS, h.section);
 
     /* one configuration per input: generate, count the reference, upload, check every variant */
-    uint8_t *h_in[N_INPUTS] = {NULL};
     unsigned int ref[N_INPUTS][BYTE_BINS];
-    int config[N_INPUTS];
-    gl_lab_plan(&L, n_inputs, 3);
+    gl_lab_plan(&L, n_inputs, 2);
     for (int i = 0; i < N_INPUTS; i++) {
         if (!use[i]) continue;
-        h_in[i] = (uint8_t *)gl_xmalloc((size_t)h.n);
-        gl_progress_at("generating %s", input_names[i]);
-        generate(i, h_in[i], h.n, L.common.seed);
+        const char *name = input_names[i];
+        config[i] = gl_lab_add_config(&L, (double)h.n, "%s", name);
+        uint8_t *x = h.h_ins[config[i]] = (uint8_t *)gl_xmalloc((size_t)h.n);
+        unsigned char *d_in = h.d_ins[config[i]] = (unsigned char *)gl_lab_malloc(&L, (size_t)h.n);
+        gl_progress_at("generating %s", name);
+        generate(i, x, h.n, L.common.seed);
         gl_progress_step(1);
-        gl_progress_at("reference %s", input_names[i]);
-        long long nowhere = reference(h_in[i], h.n, h.bins, ref[i]);
-        gl_progress_step(1);
-        gl_progress_at("uploading %s", input_names[i]);
-        CUDA_CHECK(cudaMemcpy(d_in[i], h_in[i], (size_t)h.n, cudaMemcpyHostToDevice));
+        gl_progress_at("reference %s", name);
+        long long nowhere = reference(x, h.n, h.bins, ref[i]);
+        CUDA_CHECK(cudaMemcpy(d_in, x, (size_t)h.n, cudaMemcpyHostToDevice));
         gl_progress_step(1);
         gl_progress_clear();
         printf("input %s: %lld bytes in no bin; model: a warp's 32 consecutive bytes into one 256-counter shared "
-               "array take %.2f bank passes (best's per-lane columns: 1)\n",
-               input_names[i], nowhere, bank_passes(h_in[i], h.n));
-        h.h_in = h_in[i];
-        h.d_in = d_in[i];
-        config[i] = gl_lab_add_config(&L, (double)h.n, "%s", input_names[i]);
-        gl_lab_param(&L, "input", "%s", input_names[i]);
+               "array take %.2f bank passes (best's per-lane columns: 1)\n", name, nowhere, bank_passes(x, h.n));
+        gl_lab_param(&L, "input", "%s", name);
         gl_lab_param_num(&L, "bins", h.bins);
         gl_lab_param_num(&L, "n", (double)h.n);
         for (int v = 0; v < N_VARIANTS; v++) {
             gl_row *row = gl_lab_row(&L, config[i], v);
-            if (!row) continue;
-            if (v == V_CPU) gl_row_param(row, "grid", "-");
-            else if (v == V_CUB) gl_row_param(row, "grid", "cub's");
-            else gl_row_param(row, "grid", "%ux%d", h.grid[v], v == V_BEST ? BEST_THREADS : TB_THREADS);
+            if (row && (v == V_CPU || v == V_CUB)) gl_row_param(row, "grid", "%s", v == V_CPU ? "-" : "cub's");
+            else if (row) gl_row_param(row, "grid", "%ux%d", h.grid[v], v == V_BEST ? BEST_THREADS : TB_THREADS);
         }
         gl_lab_work(&L, (double)h.n, (double)h.n);
         gl_lab_output(&L, GL_U32, h.d_hist, (size_t)h.bins, ref[i], 0, 0);
-        gl_lab_check(&L, "on %s: %d bins of %lld bytes match the CPU reference exactly", input_names[i], h.bins, h.n);
+        gl_lab_check(&L, "on %s: %d bins of %lld bytes match the CPU reference exactly", name, h.bins, h.n);
     }
 
-    /* time, judge; then the contention finding: each variant on one value against uniform bytes */
+    /* time, judge; each variant's time against its time on uniform bytes, and on one value the contention finding */
     if (gl_lab_time(&L)) {
         gl_lab_judge(&L);
-        for (int i = 0; i < N_INPUTS; i++) {
-            for (int v = 0; v < N_VARIANTS && use[i] && use[IN_UNIFORM]; v++) {
-                double t = gl_lab_median(&L, config[i], v), u = gl_lab_median(&L, config[IN_UNIFORM], v);
-                if (!isnan(t) && !isnan(u)) gl_row_number(gl_lab_row(&L, config[i], v), "time_vs_uniform", "x", 2, 0, t / u);
-            }
-        }
         int judged = h.n >= 2.0 * L.dev.l2_bytes;
-        for (int v = V_GLOBAL; v < N_VARIANTS && use[IN_UNIFORM] && use[IN_SINGLE]; v++) {
-            double u = gl_lab_median(&L, config[IN_UNIFORM], v), s = gl_lab_median(&L, config[IN_SINGLE], v);
-            if (isnan(u) || isnan(s)) continue;
-            double r = s / u;
-            const char *verdict = r > 1.25   ? "contention slows it"
-                                  : r < 0.8 ? "it is faster on the single value: no contention penalty"
-                                            : "about the same: no contention penalty";
-            gl_report_finding(&L.rep,
-                              "%s takes %.2fx as long on one repeated value as on uniform bytes (%.1f us against "
-                              "%.1f us, %d bins): %s%s",
-                              variants[v].name, r, s, u, h.bins, verdict,
-                              judged ? "" : " (below twice the L2: these times are launches, not the histogram)");
-        }
+        for (int i = 0; i < N_INPUTS && use[IN_UNIFORM]; i++)
+            for (int v = 0; v < N_VARIANTS && use[i]; v++) {
+                double u = gl_lab_median(&L, config[IN_UNIFORM], v), t = gl_lab_median(&L, config[i], v), r = t / u;
+                if (isnan(t) || isnan(u)) continue;
+                gl_row_number(gl_lab_row(&L, config[i], v), "time_vs_uniform", "x", 2, 0, r);
+                if (i != IN_SINGLE || v == V_CPU) continue;
+                const char *verdict = r > 1.25  ? "contention slows it"
+                                      : r < 0.8 ? "it is faster on the single value: no contention penalty"
+                                                : "about the same: no contention penalty";
+                gl_report_finding(&L.rep, "%s takes %.2fx as long on one repeated value as on uniform bytes (%.1f us "
+                                  "against %.1f us, %d bins): %s%s", variants[v].name, r, t, u, h.bins, verdict,
+                                  judged ? "" : " (below twice the L2: these times are launches, not the histogram)");
+            }
     }
-    for (int i = 0; i < N_INPUTS; i++) free(h_in[i]);
+    for (int k = 0; k < n_inputs; k++) free(h.h_ins[k]);
     return gl_lab_close(&L);
 }

@@ -4,37 +4,22 @@
  * Build: none
  * Sanitize: --quick --profile --acquires 64 --skip-timing-claims
  *
- * For blocks of --threads threads (1 to 1024, powers of two) and --blocks-per-sm
- * 1 to 4 (grid = that x #SMs, when the occupancy calculator says they fit at
- * once; else the row is SKIP), thread 0 of each taking block does acquire, a
- * plain increment of a counter, release, in a loop; the other threads exit at
- * once, as the seed's do after their reduction. Uncontended: one thread of one
- * block does --acquires pairs. Contended: every block takes part (after a start
- * barrier, so all takers really compete), --acquires in all (rounded up to a
- * multiple of the takers). The lock is lock.cuh's: the seed's, fenced, every
- * spin bounded by --timeout-ms on the device.
+ * Per block size (--threads, powers of two to 1024) and --blocks-per-sm (grid = that x #SMs where the occupancy
+ * calculator says they fit at once, else the row is SKIP), thread 0 of each taking block loops acquire, a plain
+ * increment of a counter, release (lock.cuh's lock; the other threads exit at once, as the seed's do).
+ * Uncontended: one thread of one block does --acquires pairs. Contended: every block, after a start barrier so that
+ * all takers compete, --acquires in all (rounded up to a multiple of the takers).
+ * Times come from %globaltimer: per acquire-release over all takers (first start to last end, / acquisitions) and
+ * per taker (its own time per pair, waiting included). Check: the counter kept under the lock with plain loads and
+ * stores equals the acquisitions exactly (mutual exclusion and the fences), no acquire timed out. No claims: the
+ * table gives contended over uncontended.
  *
- * Times come from %globaltimer on the device: per acquire-release over all
- * takers (first start to last end, / acquisitions), and per taker (its own
- * time per pair, waiting included). Check: the counter, incremented with plain
- * loads and stores under the lock, equals the acquisitions exactly (mutual
- * exclusion and the fences, checked), and no acquire timed out. Nothing is
- * claimed about speed: the table reports it, with contended over uncontended.
- *
- * Run:   make run-lock-contention
- *        make run-lock-contention ARGS="--threads 32,256 --blocks-per-sm 1,4"
- *        make run-lock-contention ARGS="--acquires 100000 --timeout-ms 10000"
- * Nsight Systems (make profile-lock-contention): an NVTX range
- * "contention threads=T bps=B" per row on the stream "lock-contention"; each
- * run is the one-thread reset kernel, then contend (uncontended: one block
- * works, the others exit at once; contended: thread 0 of every block).
+ * Run:   make run-lock-contention ARGS="--threads 32,256 --blocks-per-sm 1,4 --acquires 100000"
+ * Nsight Systems (make profile-lock-contention): an NVTX range "contention threads=T bps=B" per row on the stream
+ * "lock-contention"; each run is the one-thread reset kernel, then contend (uncontended: one block works, the others
+ * exit at once; contended: thread 0 of every block).
  */
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "lock.cuh"
+#include "lock.cuh" /* and math.h, stdio.h, stdlib.h, string.h */
 
 /* ---- the kernel ----------------------------------------------------------------------------- */
 
@@ -92,12 +77,11 @@ static void sample_contend(gl_sample *smp, void *arg)
 }
 
 /* One row per block size and blocks per SM: checked first, then timed. */
-static void contention(bench *b, const gl_common *common, const gl_int_list *threads, const gl_int_list *per_sm,
-                       unsigned long long acquires)
+static void contention(bench *b, const gl_int_list *threads, const gl_int_list *per_sm, unsigned long long acquires)
 {
     gl_report *rep = &b->lb.rep;
     gl_sampler smp;
-    gl_sampler_init(&smp, common);
+    gl_sampler_init(&smp, &b->lb.common);
     gl_sampler_series(&smp, "uncontended", "ns", 0, GL_SHOW_MIN);
     gl_sampler_series(&smp, "contended", "ns", 0, GL_SHOW_MIN | GL_SHOW_NOISE);
     gl_sampler_series(&smp, "per_taker", "ns", 0, 0);
@@ -149,8 +133,8 @@ int main(int argc, char **argv)
         "thread alone, then shared by thread 0 of every block, timed on the device; the counter kept under the lock\n"
         "must equal the acquisitions. Every spin gives up after --timeout-ms on the device: a timeout is a failed\n"
         "check, never a hang."};
+    static bench b;
     unsigned long long acquires = 16384;
-    double timeout_ms = 2000;
     gl_int_list threads = {NULL, 0}, per_sm = {NULL, 0};
     gl_option opts[] = {
         {"threads", GL_OPT_INT_LIST, &threads, 1, 1024, NULL, "1,32,1024",
@@ -159,28 +143,19 @@ int main(int argc, char **argv)
          "blocks per SM, each block one lock taker (none given: 1,2,3,4)", 0},
         {"acquires", GL_OPT_U64, &acquires, 1, 1e7, NULL, "1024",
          "acquire-release pairs per run (uncontended: all by one thread; contended: shared by the takers)", 0},
-        lock_timeout_option(&timeout_ms, 600000),
+        LOCK_TIMEOUT_OPTION(&b.lb.timeout_ms),
     };
-    gl_common common;
-    gl_common_defaults(&common);
-    gl_options_parse_or_exit(&exp, opts, GL_ARRAY_LEN(opts), &common, argc, argv);
+    lock_bench_parse(&b.lb, &exp, opts, GL_ARRAY_LEN(opts), argc, argv);
     static int default_threads[] = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024}, default_per_sm[] = {1, 2, 3, 4};
-    if (threads.n == 0) {
-        threads.v = default_threads;
-        threads.n = GL_ARRAY_LEN(default_threads);
-    }
-    if (per_sm.n == 0) {
-        per_sm.v = default_per_sm;
-        per_sm.n = GL_ARRAY_LEN(default_per_sm);
-    }
+    if (threads.n == 0) threads.v = default_threads, threads.n = GL_ARRAY_LEN(default_threads);
+    if (per_sm.n == 0) per_sm.v = default_per_sm, per_sm.n = GL_ARRAY_LEN(default_per_sm);
     for (int i = 0; i < threads.n; i++)
         if (threads.v[i] & (threads.v[i] - 1))
             gl_die(GL_EXIT_USAGE, "--threads %d: must be a power of two (1, 2, 4, ..., 1024)", threads.v[i]);
 
-    static bench b;
-    lock_bench_open(&b.lb, &exp, &common, timeout_ms);
+    lock_bench_open(&b.lb, exp.name);
     printf("contention: %llu acquire-release pairs per run; %d SMs\n", acquires, b.lb.dev.sms);
-    contention(&b, &common, &threads, &per_sm, acquires);
+    contention(&b, &threads, &per_sm, acquires);
     if (threads.v != default_threads) free(threads.v);
     if (per_sm.v != default_per_sm) free(per_sm.v);
     return lock_bench_close(&b.lb);

@@ -1,32 +1,18 @@
-/* lock.cuh - the textbook's atomic Lock (CUDA by Example, appendix A), with the
- * fences it lacks and a deadline on every spin; dot-lock, lock-contention and
- * warp-lock all take it.
+/* lock.cuh - the textbook's atomic Lock (CUDA by Example, appendix A), with the fences it lacks and a deadline on
+ * every spin; dot-lock, lock-contention and warp-lock all take it.
  *
- * Why the fences. atomicCAS and atomicExch are relaxed atomics: atomic on the
- * mutex, ordering nothing else. Without fences the holder's loads of the data
- * the lock protects could be served before its CAS succeeded (from its SM's L1,
- * or moved up by the compiler) and read a value older than the last holder's
- * store, and that store could still be in flight when the atomicExch frees
- * the lock. __threadfence() (fence.sc.gpu) after the successful CAS is the
- * acquire half: nothing of the critical section is performed before the lock
- * is held. __threadfence() before the atomicExch is the release half: every
- * write of the critical section is visible to the whole GPU before any other
- * thread can see the lock free. Fence-after-strong-read and fence-before-
- * strong-write are the PTX memory model's acquire and release patterns, so the
- * holders' plain loads and stores are ordered one after another and need no
- * volatile. The fences are GPU-scope, not block-scope, because the next holder
- * may run on another SM. (The seed has neither fence; its comment reasons about
- * pre-Volta warps, and its atomicExch is there only "for readability".)
- *
- * Every spin ends. An acquire gives up when it has waited --timeout-ms (on
- * %globaltimer, checked every SPIN_CHECK failed attempts), or when any other
- * thread gave up; give-ups are counted, and each experiment fails a check or a
- * claim on them. The host waits for every run with a timeout of its own, so a
- * run can fail, but never hang. */
+ * atomicCAS and atomicExch are relaxed: atomic on the mutex, ordering nothing else. __threadfence() after the
+ * successful CAS is the acquire half, the one before the atomicExch the release half (the PTX memory model's
+ * fence-after-strong-read and fence-before-strong-write), so the holders' plain loads and stores are ordered one
+ * after another and need no volatile; GPU scope, since the next holder may run on another SM. The seed has neither.
+ * Every spin ends: an acquire gives up after --timeout-ms (%globaltimer, looked at every SPIN_CHECK failed attempts)
+ * or once any other thread gave up; give-ups are counted, and fail a check or a claim. */
 #ifndef GL_PATTERNS_LOCK_CUH
 #define GL_PATTERNS_LOCK_CUH
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gl_cuda.h"
@@ -91,20 +77,25 @@ __device__ __forceinline__ void note_taker(lock_record *r, unsigned long long t0
     atomicAdd(&r->taker_ns, t1 - t0);
 }
 
-/* Put the record back to its start: lock free, nothing counted. */
+/* Put the record back to its start: lock free, nothing counted, first_ns where atomicMin starts. */
 __global__ void reset_record(lock_record *r)
 {
-    r->mutex = 0;
-    r->held = 0;
-    r->timeouts = 0;
-    r->gave_up = 0;
-    r->arrived = 0;
-    r->first_ns = ~0ULL;
-    r->last_ns = 0;
-    r->taker_ns = 0;
+    lock_record z = {};
+    z.first_ns = ~0ULL;
+    *r = z;
 }
 
 /* ---- the lock, from the host ------------------------------------------------------------- */
+
+/* --timeout-ms, the same in every lock experiment (default: the initial content of *p, 2000). */
+#define LOCK_TIMEOUT_OPTION(p)                                                                                        \
+    {"timeout-ms", GL_OPT_DOUBLE, (p), 1, 600000, NULL, NULL,                                                         \
+     "how long one acquire may wait on the device before it gives up (a failed check, never a hang)", 0}
+
+/* How long the host waits for one run of a lock kernel whose acquires give up after timeout_ms on the device: a run
+ * that makes progress ends long before this; one that does not is ended by the device's own timeout first, so a
+ * broken lock is a failed check or claim, never a hang (nor exit 3). */
+static inline double lock_host_timeout_s(double timeout_ms) { return 60 + 4 * timeout_ms / 1e3; }
 
 /* Queue a reset of the record on stream s. */
 static inline void lock_reset(lock_record *d_rec, cudaStream_t s)
@@ -113,67 +104,57 @@ static inline void lock_reset(lock_record *d_rec, cudaStream_t s)
     CUDA_CHECK_LAUNCH("reset_record");
 }
 
-/* The record after a run. */
-static inline lock_record lock_read(const lock_record *d_rec)
-{
-    lock_record h;
-    CUDA_CHECK(cudaMemcpy(&h, d_rec, sizeof h, cudaMemcpyDeviceToHost));
-    return h;
-}
-
 /* Time per acquire-release over all takers (first start to last end, / acquisitions), in ns. */
 static inline double lock_per_pair_ns(const lock_record *h)
 {
     return h->held ? (double)(h->last_ns - h->first_ns) / h->held : NAN;
 }
 
-/* --timeout-ms, the same in every lock experiment; max: the most it accepts. */
-static inline gl_option lock_timeout_option(double *timeout_ms, double max)
-{
-    gl_option o = {"timeout-ms", GL_OPT_DOUBLE, timeout_ms, 1, max, NULL, NULL,
-                   "how long one acquire may wait on the device before it gives up (a failed check, never a hang)", 0};
-    return o;
-}
+/* ---- a lock experiment without the lab: lock-contention and warp-lock ------------------------ */
 
-/* ---- a lock experiment without the lab: one report, device, stream and lock ----------------- */
-
-/* How long the host waits for one run of a lock kernel whose acquires give up after timeout_ms on the device: a
- * run that makes progress ends long before this; one that does not is ended by the device's own timeout first. */
-static inline double lock_host_timeout_s(double timeout_ms) { return 60 + 4 * timeout_ms / 1e3; }
-
-/* What lock-contention and warp-lock hold for the whole run. Their times come
- * from %globaltimer inside the kernels, so there is no gate and no event timer. */
+/* What they hold for the whole run. Their times come from %globaltimer inside the kernels, so there is no gate
+ * and no event timer. */
 typedef struct lock_bench {
+    gl_common common;              /* the common options */
+    double timeout_ms;             /* --timeout-ms: how long one acquire may wait on the device */
+    unsigned long long timeout_ns; /* the same, in ns, for the kernels */
     gl_report rep;                 /* the tables and the verdict */
     gl_device dev;                 /* the device */
     cudaStream_t stream;           /* every run's stream, named after the experiment */
     lock_record *d_rec;            /* the lock and its counters */
-    unsigned long long timeout_ns; /* --timeout-ms: how long one acquire may wait on the device */
-    double host_timeout_s;         /* how long the host waits for one run */
 } lock_bench;
 
-/* Refuse what records spans (nothing here does; a usage error, before the runtime starts), then open the
- * report and the device, and make the stream and the lock. */
-static inline void lock_bench_open(lock_bench *b, const gl_experiment *exp, const gl_common *common, double timeout_ms)
+/* Parse the options (opts holds LOCK_TIMEOUT_OPTION(&b->timeout_ms)) and refuse what records spans (nothing here
+ * does): usage errors, before the runtime starts. */
+static inline void lock_bench_parse(lock_bench *b, const gl_experiment *exp, gl_option *opts, int n_opts, int argc,
+                                    char **argv)
 {
-    if (common->trace_path || common->timeline)
+    b->timeout_ms = 2000;
+    gl_common_defaults(&b->common);
+    gl_options_parse_or_exit(exp, opts, n_opts, &b->common, argc, argv);
+    if (b->common.trace_path || b->common.timeline)
         gl_die(GL_EXIT_USAGE, "--trace and --timeline: %s records no spans (its timers are per run, not per block)",
                exp->name);
-    memset(b, 0, sizeof *b);
-    gl_report_init(&b->rep, exp->name, common);
-    gl_device_open(&b->dev, common, &b->rep);
-    b->timeout_ns = (unsigned long long)(timeout_ms * 1e6);
-    b->host_timeout_s = lock_host_timeout_s(timeout_ms);
+}
+
+/* Open the report and the device, make the stream and the lock. */
+static inline void lock_bench_open(lock_bench *b, const char *name)
+{
+    gl_report_init(&b->rep, name, &b->common);
+    gl_device_open(&b->dev, &b->common, &b->rep);
+    b->timeout_ns = (unsigned long long)(b->timeout_ms * 1e6);
     CUDA_CHECK(cudaMalloc((void **)&b->d_rec, sizeof(lock_record)));
     CUDA_CHECK(cudaStreamCreateWithFlags(&b->stream, cudaStreamNonBlocking));
-    gl_nvtx_name_stream(b->stream, exp->name);
+    gl_nvtx_name_stream(b->stream, name);
 }
 
 /* Wait for the run queued on the bench's stream (what: its name, should it not end), and read the record. */
 static inline lock_record lock_bench_wait(const lock_bench *b, const char *what)
 {
-    gl_stream_wait(b->stream, b->host_timeout_s, what);
-    return lock_read(b->d_rec);
+    lock_record h;
+    gl_stream_wait(b->stream, lock_host_timeout_s(b->timeout_ms), what);
+    CUDA_CHECK(cudaMemcpy(&h, b->d_rec, sizeof h, cudaMemcpyDeviceToHost));
+    return h;
 }
 
 /* Free the lock and the stream, close the device, finish the report; returns the exit code. */

@@ -4,39 +4,24 @@
  * Build: none
  * Sanitize: --quick --profile --skip-timing-claims
  *
- * The seed (CUDA by Example, appendix A) makes the threads of a warp take turns
- * at a lock, because on the GPUs of its day a warp whose threads all spun on
- * one lock never let the winner reach its unlock. Here one lock (lock.cuh: the
- * seed's, fenced, every spin bounded by --timeout-ms on the device) is taken
- * once by every thread of 1 x 32, 1 x 1024 and --its-blocks x 1024 threads:
+ * The seed (CUDA by Example, appendix A) makes the threads of a warp take turns at a lock, because on the GPUs of
+ * its day a warp whose threads all spun on one lock never let the winner reach its unlock. Here one lock (lock.cuh)
+ * is taken once by every thread of 1 x 32, 1 x 1024 and --its-blocks x 1024 threads:
  *   per-thread  no warp-turn loop (the seed's comment says this deadlocks a warp)
- *   warp-turn   the seed's loop: lane i takes the lock in turn i; __syncwarp
- *               ends each turn (since Volta a warp is not reconverged after a
- *               branch unless asked to)
- * Under the lock each thread writes its id into the next slot of an order
- * array, so the check is exact: every thread took the lock exactly once, none
- * timed out. Time per acquire (%globaltimer, first start to last end), and
- * warp-turn's against per-thread's. The lanes' order in one warp is printed.
+ *   warp-turn   the seed's loop: lane i takes the lock in turn i; __syncwarp ends each turn
+ * Under the lock each thread writes its id into the next slot of an order array, so the check is exact: every
+ * thread took the lock exactly once, none timed out. Time per acquire (%globaltimer, first start to last end), and
+ * warp-turn's against per-thread's; the lanes' order in one warp is printed.
+ * Claim (per-thread rows): since sm_70 the per-thread lock completes, no thread timing out, in every run (a fact
+ * checked on the device, so judged under compute-sanitizer too; SKIP before sm_70). --never-release makes the first
+ * holder of each per-thread run keep the lock: every other thread must time out and the claim FAIL (exit 1).
  *
- * Claim (per-thread rows): since sm_70 the per-thread lock completes, no thread
- * of any warp timing out, in every run (a fact, checked on the device, so it
- * holds under compute-sanitizer too; SKIP before sm_70). --never-release makes
- * the first holder of each per-thread run keep the lock: every other thread
- * must time out, and the claim must FAIL (exit 1): the guard works.
- *
- * Run:   make run-warp-lock
- *        make run-warp-lock ARGS="--its-blocks 132 --timeout-ms 10000"
+ * Run:   make run-warp-lock ARGS="--its-blocks 132 --timeout-ms 10000"
  *        make run-warp-lock ARGS="--never-release --timeout-ms 200"   (a FAIL on purpose)
- * Nsight Systems (make profile-warp-lock): an NVTX range "its=<variant> BxT"
- * per row on the stream "warp-lock"; each run is the one-thread reset kernel,
- * then its_per_thread or its_warp_turn.
+ * Nsight Systems (make profile-warp-lock): an NVTX range "its=<variant> BxT" per row on the stream "warp-lock";
+ * each run is the one-thread reset kernel, then its_per_thread or its_warp_turn.
  */
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "lock.cuh"
+#include "lock.cuh" /* and math.h, stdio.h, stdlib.h, string.h */
 
 enum { ITS_PER_THREAD, ITS_WARP_TURN, N_ITS };
 static const char *const its_names[N_ITS] = {"per-thread", "warp-turn"};
@@ -118,16 +103,14 @@ static void sample_its(gl_sample *smp, void *arg)
     gl_sample_put(smp, "per_acquire", lock_per_pair_ns(&h));
 }
 
-/* Did every thread take the lock exactly once? Counts the ids in order[0, held). */
-static unsigned int distinct_takers(const unsigned int *order, unsigned int held, unsigned int want, unsigned char *seen)
+/* Did every thread take the lock exactly once? Counts the distinct ids below want in order[0, held). */
+static unsigned int distinct_takers(const unsigned int *order, unsigned int held, unsigned int want)
 {
-    memset(seen, 0, want);
     unsigned int distinct = 0;
+    unsigned char *seen = (unsigned char *)gl_xcalloc(want, 1);
     for (unsigned int i = 0; i < held; i++)
-        if (order[i] < want && !seen[order[i]]) {
-            seen[order[i]] = 1;
-            distinct++;
-        }
+        if (order[i] < want && !seen[order[i]]) seen[order[i]] = 1, distinct++;
+    free(seen);
     return distinct;
 }
 
@@ -153,16 +136,15 @@ static void judge_per_thread(bench *b, gl_row *row, unsigned int want)
 }
 
 /* Per shape, both variants: checked exactly, timed, and the per-thread claim judged. */
-static void every_shape(bench *b, const gl_common *common, int its_blocks)
+static void every_shape(bench *b, int its_blocks)
 {
     gl_report *rep = &b->lb.rep;
     int shapes[3][2] = {{1, 32}, {1, ITS_THREADS}, {its_blocks, ITS_THREADS}};
     int n_shapes = its_blocks > 1 ? 3 : 2;
     unsigned int max_want = (unsigned int)(its_blocks > 1 ? its_blocks : 1) * ITS_THREADS;
     unsigned int *h_order = (unsigned int *)gl_xmalloc(sizeof(unsigned int) * max_want);
-    unsigned char *seen = (unsigned char *)gl_xmalloc(max_want);
     gl_sampler smp;
-    gl_sampler_init(&smp, common);
+    gl_sampler_init(&smp, &b->lb.common);
     gl_sampler_series(&smp, "per_acquire", "ns", 0, GL_SHOW_MIN | GL_SHOW_NOISE);
     for (int s = 0; s < n_shapes; s++) {
         double per_thread_ns = NAN;
@@ -176,13 +158,11 @@ static void every_shape(bench *b, const gl_common *common, int its_blocks)
             gl_row_param_num(row, "threads", "", 0, b->threads);
             gl_row_param_num(row, "acquires", "", 0, want);
             gl_nvtx_push("its=%s %ux%d", its_names[v], b->blocks, b->threads);
-            b->runs = b->failed = 0;
-            b->timeouts = 0;
-
+            b->runs = b->failed = 0, b->timeouts = 0;
             lock_record h = run_its(b);
             unsigned int held = h.held < want ? h.held : want;
             CUDA_CHECK(cudaMemcpy(h_order, b->d_order, sizeof(unsigned int) * held, cudaMemcpyDeviceToHost));
-            unsigned int distinct = distinct_takers(h_order, held, want, seen);
+            unsigned int distinct = distinct_takers(h_order, held, want);
             int ok = gl_check(rep, row, h.held == want && distinct == want && h.timeouts == 0,
                               "%s %ux%d: every thread took the lock exactly once (%u acquisitions of %u, %u distinct "
                               "threads, %u timed out)", its_names[v], b->blocks, b->threads, h.held, want,
@@ -196,15 +176,13 @@ static void every_shape(bench *b, const gl_common *common, int its_blocks)
             gl_row_text(row, "complete_runs", 0, "%lld of %lld", b->runs - b->failed, b->runs);
             gl_row_number(row, "timeouts", "", 0, 0, (double)b->timeouts);
             double med = gl_row_median(row, "per_acquire");
-            if (v == ITS_PER_THREAD) per_thread_ns = med;
+            if (v == ITS_PER_THREAD) per_thread_ns = med, judge_per_thread(b, row, want);
             else if (!isnan(med) && !isnan(per_thread_ns) && per_thread_ns > 0)
                 gl_row_number(row, "vs_per_thread", "x", 2, 0, med / per_thread_ns);
-            if (v == ITS_PER_THREAD) judge_per_thread(b, row, want);
             gl_nvtx_pop();
         }
     }
     gl_sampler_free(&smp);
-    free(seen);
     free(h_order);
 }
 
@@ -217,24 +195,19 @@ int main(int argc, char **argv)
         "One lock taken once by every thread of 1x32, 1x1024 and --its-blocks x 1024 threads, per thread and with\n"
         "the seed's warp-turn loop; each thread's id is recorded under the lock, so the check is exact. Every spin\n"
         "gives up after --timeout-ms on the device: a timeout is a failed check or claim, never a hang."};
-    int its_blocks = 8, never_release = 0;
-    double timeout_ms = 2000;
+    static bench b;
+    int its_blocks = 8;
     gl_option opts[] = {
         {"its-blocks", GL_OPT_INT, &its_blocks, 1, 1024, NULL, "1",
          "blocks of 1024 threads in the largest shape (1: only the 1x32 and 1x1024 shapes)", 0},
-        lock_timeout_option(&timeout_ms, 600000),
-        {"never-release", GL_OPT_FLAG, &never_release, 0, 0, NULL, NULL,
+        LOCK_TIMEOUT_OPTION(&b.lb.timeout_ms),
+        {"never-release", GL_OPT_FLAG, &b.never_release, 0, 0, NULL, NULL,
          "the first holder of each per-thread run keeps the lock, so every other thread times out (a FAIL on purpose)", 0},
     };
-    gl_common common;
-    gl_common_defaults(&common);
-    gl_options_parse_or_exit(&exp, opts, GL_ARRAY_LEN(opts), &common, argc, argv);
-
-    static bench b;
-    lock_bench_open(&b.lb, &exp, &common, timeout_ms);
-    b.never_release = never_release;
+    lock_bench_parse(&b.lb, &exp, opts, GL_ARRAY_LEN(opts), argc, argv);
+    lock_bench_open(&b.lb, exp.name);
     CUDA_CHECK(cudaMalloc((void **)&b.d_order, sizeof(unsigned int) * (size_t)its_blocks * ITS_THREADS));
-    every_shape(&b, &common, its_blocks);
+    every_shape(&b, its_blocks);
     CUDA_CHECK(cudaFree(b.d_order));
     return lock_bench_close(&b.lb);
 }

@@ -1,7 +1,6 @@
 # shellcheck shell=bash disable=SC2154
 # default-stream.gpu.sh - default-stream's cases in the GPU suite (make test-gpu):
-# every claim at C = 1, 8 and 32, the legacy barrier and its absence, the implicit calls, the output
-# files.
+# every claim at C = 1, 8 and 32, the legacy barrier and its absence, the output files.
 # Sourced by tests/gpu.sh after tests/lib.sh: it uses their expect, check and need_bin,
 # $BIN (the binaries) and $tmp (a scratch folder, removed at exit).
 if need_bin default-stream; then
@@ -9,8 +8,8 @@ if need_bin default-stream; then
     # The Done means: every claim passes at C = 1, 8 and 32 (one process per C, one merged table).
     expect "default-stream --quick --connections 1,8,32: every claim passes at each C" 0 \
         "== sweep of CUDA_DEVICE_MAX_CONNECTIONS: 3 of 3 values merged" "$b" --quick --connections 1,8,32 --json "$tmp/ds-sweep.json"
-    check "default-stream sweep JSON: null-stream + 3 pattern + 16 implicit rows per C, every claim PASS" \
-        python3 tests/check_outputs.py report "$tmp/ds-sweep.json" --rows 60 --verdict PASS --claims-verdict PASS
+    check "default-stream sweep JSON: null-stream + 3 pattern rows per C, every claim PASS" \
+        python3 tests/check_outputs.py report "$tmp/ds-sweep.json" --rows 12 --verdict PASS --claims-verdict PASS
     expect "default-stream: stream 0 is the legacy stream in the legacy build" 0 \
         "CLAIM in the legacy build, stream 0 is the legacy default stream: PASS" "$b" --quick --variant blocking
     expect "default-stream blocking: kernel_3 on the legacy stream is a barrier (every legacy edge, every run)" 0 \
@@ -24,15 +23,6 @@ if need_bin default-stream; then
     expect "default-stream at C=1, S=1: one queue, one stream, still no barrier without the legacy stream" 0 \
         "CLAIM non-blocking S=1: no barrier: .*: PASS" "$b" --quick --variant non-blocking --streams 1 --connections 1
     expect "default-stream, 32 streams at C=8: four streams per queue" 0 "^verdict: PASS" "$b" --quick --variant all --streams 32
-    expect "default-stream implicit: one row per call and stream kind, each with serializes: yes/no" 0 \
-        "CLAIM cudaMalloc \+ cudaFree \(1 MiB\), non-blocking streams: serializes: (yes|no), in every run: PASS" \
-        "$b" --quick --variant implicit --json "$tmp/ds-implicit.json" --csv "$tmp/ds-implicit.csv"
-    check "default-stream implicit CSV: 16 call rows plus the null-stream row, with the decision columns" \
-        python3 tests/check_outputs.py csv "$tmp/ds-implicit.csv" --rows 17 \
-        --columns variant,stream_kind,serializes,host_blocks,model_op,call_duration_median_us,b_after_a_median_us
-    # cudaEventQuery never waits: the query answers "not ready" while A runs (C = 8: the record does not hold B).
-    check "default-stream implicit: cudaEventQuery does not serialize (non-blocking streams)" \
-        python3 tests/check_outputs.py json "$tmp/ds-implicit.json" --expect rows.8.variant=event-query --expect rows.8.values.serializes.value=no
     expect "default-stream writes --trace: each variant measured beside its model" 0 "^trace: " \
         "$b" --quick --variant blocking --trace "$tmp/ds.trace.json"
     check "default-stream trace: 13 kernels (3S+1, S=4) measured and 13 simulated, on 4 streams and the legacy stream" \

@@ -24,20 +24,11 @@
  * recorded call by call in every run. Each
  * run is simulated and compared kernel by kernel with what the GPU did.
  *
- * The textbook's closed forms are printed beside it (gl_sched.h derives
- * them): depth-first (ceil(S/C)*(K-1)+1)*T when S > C, else K*T; breadth-first
- * K*T; at least ceil(S*K/L)*T with L = 128 resident grids. They hold only for
- * kernels much longer than the host's issue time, one block each: with short
- * kernels the host's issue time sets the pace and the peak falls short of S,
- * and with more blocks than fit, kernels overlap partially.
+ * The textbook's closed forms (derived in gl_sched.h) are printed beside it;
+ * they hold only for kernels much longer than the host's issue time, one block each.
  *
- * Claims: median makespan within --tolerance (10%) of the simulation, plus
- * twice the %globaltimer tick; peak concurrency equal to the simulation's,
- * counting kernels that run together for at least the dispatch gap (a
- * briefer overlap is one grid's last blocks ending as the next grid's first
- * blocks start; the instantaneous peaks are in the JSON and CSV);
- * the median per-kernel start error at most 5% of T. Before that, an
- * instrument check: recording spans must cost at most 2 us per kernel.
+ * Claims: makespan within --tolerance of the simulation, peak concurrency equal
+ * to its, the median start error at most 5% of T; spans cost at most 2 us a kernel.
  *
  * Run:   make run-false-dependency ARGS="--connections 1"
  *        make sweep-connections      (C = 1,2,4,8,16,32: one process each, one merged table)

@@ -1,18 +1,12 @@
 # shellcheck shell=bash disable=SC2154
 # stream-events.gpu.sh - stream-events's cases in the GPU suite (make test-gpu):
-# random programs, every part, the waits and the model, the random DAGs, the output files,
-# --profile. (What an event costs, and how well it times, are event-cost's and event-timing's.)
+# every part, the waits and the model, the random DAGs, the output files, --profile. (What an
+# event costs and how well it times are event-cost's and event-timing's; random programs, event-programs'.)
 # Sourced by tests/gpu.sh after tests/lib.sh: it uses their expect, check and need_bin,
 # $BIN (the binaries) and $tmp (a scratch folder, removed at exit).
 # ("stream-events --quick exits 0" comes from the loop over every binary at the top of tests/gpu.sh.)
 if need_bin stream-events; then
     b=$BIN/stream-events
-    expect "stream-events random, quick: 4 programs, every claim PASS" 0 "^verdict: PASS \(claims: 12 passed, 0 failed, 0 skipped; checks: 4 passed" "$b" --quick --part random --programs 4
-    expect "stream-events random at C=1" 0 "^verdict: PASS" "$b" --quick --part random --programs 4 --connections 1
-    expect "stream-events random --json --trace" 0 "^trace: " "$b" --quick --part random --programs 5 --json "$tmp/ser.json" --trace "$tmp/ser.trace.json"
-    check "stream-events random: the kind follows the seed (mod 5)" python3 tests/check_outputs.py json "$tmp/ser.json" --expect rows.0.variant=fan-out --expect rows.3.variant=legacy --expect rows.4.variant=fan-in --expect rows.3.params.seed.value=20261124
-    check "stream-events random trace: the legacy stream has its track" python3 tests/check_outputs.py trace "$tmp/ser.trace.json" --runs 10 --tracks "legacy stream,stream 0,stream 1"
-    expect "stream-events random --skip-timing-claims" 0 "^verdict: PASS \(claims: 4 passed, 0 failed, 8 skipped" "$b" --quick --part random --programs 4 --skip-timing-claims
     for p in fan-in fan-out dag; do
         expect "stream-events --quick --part $p" 0 "^verdict: PASS" "$b" --quick --part $p
     done

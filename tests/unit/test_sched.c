@@ -214,7 +214,7 @@ static void test_resident_limit(void)
 
 static void test_queue_switch_rule(void)
 {
-    /* The probe from the hyperq experiment: 12 streams hold every queue busy,
+    /* The probe from the queue-map experiment: 12 streams hold every queue busy,
      * then L and D in stream b (D waits for L) and a short kernel in every
      * other stream. With the switch rule the shorts that wait are those whose
      * call lands in D's queue: which depends on the call sequence, not on b. */

@@ -1,0 +1,325 @@
+/* event-programs.cu - random multi-stream programs with events and the legacy stream, against the model.
+ *
+ * Question: does the model predict random multi-stream programs with cross-stream events and the legacy stream, run by run?
+ * Build: none
+ * Sanitize: --quick --profile --programs 5 --kernel-us 20 --skip-timing-claims
+ *
+ * Programs nobody picked: program i is drawn from seed --seed + i alone, its
+ * kind by seed mod 5: fan-in, fan-out, dag (as in stream-events), cross
+ * (random records and waits between streams) or legacy (legacy-stream kernels
+ * between phases of blocking and non-blocking streams); how they are drawn:
+ * experiments/results/FINDINGS.md, "stream-events". Hypothesis and model as
+ * stream-events': the core's simulation of the very run that was measured.
+ * Claims per program (table "random"): every wait, legacy barrier and a DAG's
+ * stream order holds in every run (ordering); peak concurrency is the
+ * simulation's and the median makespan within --tolerance of it (timing);
+ * every kernel ran its time (check). make validate-model judges a population.
+ *
+ * Run:   make run-event-programs ARGS="--programs 8 --connections 4"
+ *        (one program again: ARGS="--programs 1 --seed <its seed>")
+ * Nsight Systems (make profile-event-programs ARGS=--quick): NVTX ranges
+ * "random N (kind, seed ..)"; the legacy stream's kernels on a row of their own.
+ */
+#include "events.cuh" /* and math.h, stdio.h, stdlib.h, string.h */
+
+/* What the programs are drawn from, beside the family's lab. */
+typedef struct program_lab {
+    events_lab E;                 /* report, device, machine, trace, the timer's slack */
+    int kernels;                  /* the most kernels per stream (K) */
+    int streams_min, streams_max; /* the range of S */
+    double kernel_us;             /* the longest T */
+    double tolerance;             /* of the makespan claims */
+} program_lab;
+
+static const int RANDOM_THREADS[] = {32, 64, 128, 256};
+static const double RANDOM_WORK_NS = 20e6; /* a program's kernels end to end, each its mean time: what C=1 may cost */
+enum { RANDOM_MAX_KERNELS = 256 };          /* a few hundred kernels at most, whatever the options */
+enum { DRAW_CHUNK = 256 };                  /* draws filled at a time */
+
+/* ---- drawing a program ------------------------------------------------------------------ */
+
+/* Uniform draws in [0, 1) from one seed, taken in order, a chunk at a time
+ * from splitmix64 streams 2000, 2001, ... (dag_random takes 1000 + its index):
+ * the same seed gives the same program on every machine. */
+typedef struct draws {
+    unsigned long long seed; /* the program's seed */
+    unsigned chunk;          /* chunks filled so far */
+    int next;                /* the next unused draw in u (DRAW_CHUNK: none left) */
+    double u[DRAW_CHUNK];    /* the current chunk */
+} draws;
+
+/* The next draw, in [0, 1). */
+static double draw_u(draws *d)
+{
+    if (d->next == DRAW_CHUNK) {
+        gl_fill_f64(d->u, DRAW_CHUNK, d->seed, 2000u + d->chunk++, 0.0, 1.0);
+        d->next = 0;
+    }
+    return d->u[d->next++];
+}
+
+/* An integer uniformly in [lo, hi]. */
+static int draw_int(draws *d, int lo, int hi) { return lo + (int)fmin(hi - lo, floor(draw_u(d) * (hi - lo + 1))); }
+
+/* An integer in [lo, hi], log-uniformly: as many programs of 2..3 streams as of 32..63. */
+static int draw_log_int(draws *d, int lo, int hi)
+{
+    double x = exp(log((double)lo) + draw_u(d) * (log(hi + 1.0) - log((double)lo)));
+    return (int)fmax(lo, fmin(hi, floor(x)));
+}
+
+/* The shortest T a program draws: kernel-us/20, but not under 20 us (where the
+ * host's few us per launch would be most of a kernel) unless --kernel-us is. */
+static double random_min_us(double kernel_us) { return fmin(kernel_us, fmax(kernel_us / 20, 20)); }
+
+/* One random program as drawn: what builds it again from its seed. */
+typedef struct program_spec {
+    unsigned long long seed; /* --seed + its index: alone, it is --programs 1 --seed <this> */
+    int kind;                /* KIND_*: seed mod N_KINDS, so that consecutive seeds take turns */
+    int streams;             /* S */
+    int kernels;             /* K: kernels per stream (legacy: per stream and phase) */
+    int phases;              /* legacy: phases of the streams' work, legacy kernels between them */
+    double kernel_ns;        /* T: fan-in and fan-out kernels run it; the others T/2..3T/2 */
+    grid k;                  /* every kernel's grid */
+} program_spec;
+
+/* About how many kernels a spec issues: what the work budget divides. */
+static int spec_kernels(const program_spec *ps)
+{
+    if (ps->kind == KIND_LEGACY) return ps->streams * ps->kernels * ps->phases + 2 * ps->phases;
+    return ps->streams * ps->kernels;
+}
+
+/* ---- building a program ----------------------------------------------------------------- */
+
+/* Random records and waits between S non-blocking streams, S*K kernels of T/2..3T/2 on streams drawn uniformly:
+ * before a kernel (one time in two) a wait for one or two records, recent or any so far; after it (two in five) a
+ * record, of a new event or (one in four) of one recorded before; one record in five is waited for at once by
+ * 2..S-1 other streams. */
+static void build_cross(gl_sched_program *p, const program_spec *ps, draws *d)
+{
+    int S = ps->streams, n = S * ps->kernels, n_rec = 0, st[MAX_STREAMS], others[MAX_STREAMS];
+    /* n <= RANDOM_MAX_KERNELS (random_program), and so are the events */
+    int rec[RANDOM_MAX_KERNELS];         /* the event of each record, in order */
+    int recorded_on[RANDOM_MAX_KERNELS]; /* each event's latest recording stream */
+    new_streams(p, st, S);
+    for (int j = 0; j < n; j++) {
+        int s = draw_int(d, 0, S - 1);
+        if (n_rec > 0 && draw_u(d) < 0.5) {
+            int waits = draw_u(d) < 0.3 ? 2 : 1;
+            for (int w = 0; w < waits; w++) {
+                int recent = draw_u(d) < 0.5;
+                int r = recent ? n_rec - 1 - draw_int(d, 0, n_rec < 4 ? n_rec - 1 : 3) : draw_int(d, 0, n_rec - 1);
+                if (recorded_on[rec[r]] != s) gl_sched_wait(p, 0, st[s], rec[r]);
+            }
+        }
+        launch(&ps->k, p, st[s], s, j, ps->kernel_ns * (0.5 + draw_u(d)));
+        if (draw_u(d) >= 0.4) continue;
+        int ev = n_rec > 0 && draw_u(d) < 0.25 ? rec[draw_int(d, 0, n_rec - 1)] : gl_sched_event_new(p);
+        gl_sched_record(p, 0, st[s], ev);
+        recorded_on[ev] = s;
+        rec[n_rec++] = ev;
+        if (S > 2 && draw_u(d) < 0.2) {
+            /* 2..S-1 of the other streams, a partial shuffle of them. */
+            int n_others = 0, m = draw_int(d, 2, S - 1);
+            for (int o = 0; o < S; o++)
+                if (o != s) others[n_others++] = o;
+            for (int i = 0; i < m; i++) {
+                int pick = draw_int(d, i, n_others - 1), o = others[pick];
+                others[pick] = others[i];
+                others[i] = o;
+                gl_sched_wait(p, 0, st[o], ev);
+            }
+        }
+    }
+}
+
+/* Kernels on the legacy NULL stream between phases of S streams' work (blocking streams, one in four non-blocking
+ * but never the first; a phase gives each K kernels of T/2..3T/2, depth- or breadth-first): one or two between
+ * phases, and one time in two one before the first or after the last; one legacy kernel in two is recorded, and a
+ * non-blocking stream waits for it. */
+static void build_legacy(gl_sched_program *p, const program_spec *ps, draws *d)
+{
+    int S = ps->streams, K = ps->kernels, P = ps->phases, label = 0, n_nb = 0, st[MAX_STREAMS], nonblocking[MAX_STREAMS];
+    for (int s = 0; s < S; s++) {
+        int nb = s > 0 && draw_u(d) < 0.25;
+        st[s] = gl_sched_stream_new(p, nb ? GL_SCHED_STREAM_NONBLOCKING : GL_SCHED_STREAM_BLOCKING, 0, -1);
+        if (nb) nonblocking[n_nb++] = s;
+    }
+    int order = draw_u(d) < 0.5 ? GL_SCHED_DEPTH_FIRST : GL_SCHED_BREADTH_FIRST;
+    for (int phase = 0; phase <= P; phase++) {
+        int n_legacy = phase > 0 && phase < P ? draw_int(d, 1, 2) : draw_u(d) < 0.5;
+        for (int l = 0; l < n_legacy; l++) {
+            launch(&ps->k, p, GL_SCHED_LEGACY, S, label++, ps->kernel_ns * (0.5 + draw_u(d)));
+            if (n_nb > 0 && draw_u(d) < 0.5) {
+                int ev = gl_sched_event_new(p);
+                gl_sched_record(p, 0, GL_SCHED_LEGACY, ev);
+                gl_sched_wait(p, 0, st[nonblocking[draw_int(d, 0, n_nb - 1)]], ev);
+            }
+        }
+        for (int n = 0; phase < P && n < S * K; n++) {
+            int s, j;
+            gl_sched_issue_order(order, S, K, n, &s, &j);
+            launch(&ps->k, p, st[s], s, label++, ps->kernel_ns * (0.5 + draw_u(d)));
+        }
+    }
+}
+
+/* Draw program seed's spec into ps (S log-uniform in --streams-min..--streams-max, K in 1..--kernels, T log-uniform
+ * in random_min_us..--kernel-us; one block of 32..256 threads or, one program in six, 2..16 blocks of 64 or 128; T,
+ * then K, shrunk until the kernels take at most RANDOM_WORK_NS end to end), then build it into p, and into *edges
+ * (op indices) what every run must keep: a DAG's own dependencies, else what its waits and legacy kernels promise
+ * (gl_sched_edges). Returns the edge count. */
+static int random_program(const program_lab *L, unsigned long long seed, program_spec *ps, gl_sched_program *p,
+                          gl_sched_edge **edges)
+{
+    draws d = {seed, 0, DRAW_CHUNK, {0}};
+    memset(ps, 0, sizeof *ps);
+    ps->seed = seed;
+    ps->kind = (int)(seed % N_KINDS);
+    ps->streams = draw_log_int(&d, L->streams_min, L->streams_max);
+    int K = draw_int(&d, 1, L->kernels);
+    ps->phases = draw_int(&d, 2, 3);
+    ps->kernels = ps->kind == KIND_LEGACY ? (K / ps->phases > 1 ? K / ps->phases : 1) : K;
+    double lo = random_min_us(L->kernel_us) * 1e3, hi = L->kernel_us * 1e3;
+    ps->kernel_ns = exp(log(lo) + draw_u(&d) * (log(hi) - log(lo)));
+    if (draw_u(&d) < 1.0 / 6) {
+        ps->k.blocks = draw_log_int(&d, 2, 16);
+        ps->k.threads = draw_u(&d) < 0.5 ? 64 : 128;
+    } else {
+        ps->k.blocks = 1;
+        ps->k.threads = RANDOM_THREADS[draw_int(&d, 0, GL_ARRAY_LEN(RANDOM_THREADS) - 1)];
+    }
+    ps->k.per_sm = gl_work_blocks_per_sm(ps->k.threads);
+    while (ps->kernels > 1 && spec_kernels(ps) > RANDOM_MAX_KERNELS) ps->kernels--;
+    ps->kernel_ns = fmax(lo, fmin(ps->kernel_ns, RANDOM_WORK_NS / spec_kernels(ps)));
+    while (ps->kernels > 1 && spec_kernels(ps) * ps->kernel_ns > RANDOM_WORK_NS) ps->kernels--;
+    ps->kernel_ns = round(ps->kernel_ns / 100) * 100; /* to 0.1 us, the row's kernel_us: the T its kernels ran */
+
+    gl_sched_program_init(p);
+    switch (ps->kind) {
+    case KIND_FAN_IN: build_fan_in(p, &ps->k, ps->streams, ps->kernels, ps->kernel_ns); break;
+    case KIND_FAN_OUT: build_fan_out(p, &ps->k, ps->streams, ps->kernels, ps->kernel_ns); break;
+    case KIND_CROSS: build_cross(p, ps, &d); break;
+    case KIND_LEGACY: build_legacy(p, ps, &d); break;
+    default: {
+        dag g = dag_random(ps->streams, ps->kernels, ps->kernel_ns, ps->seed, 0);
+        int n = dag_program(&ps->k, &g, p, edges);
+        free(g.k);
+        return n;
+    }
+    }
+    return gl_sched_edges(p, GL_SCHED_EDGE_EVENT | GL_SCHED_EDGE_LEGACY, edges);
+}
+
+/* ---- running the programs --------------------------------------------------------------- */
+
+/* Tracks 0..S-1 are a program's streams; track S (ctx) is the legacy stream's. */
+static void random_track(int index, gl_buf *out, const void *ctx)
+{
+    if (index == *(const int *)ctx) gl_buf_puts(out, "legacy stream");
+    else gl_buf_printf(out, "stream %d", index);
+}
+
+/* One run of a program: sample_program's values, and how long the host took to issue it. */
+static void sample_random(gl_sample *s, void *arg)
+{
+    run_ctx *x = (run_ctx *)arg;
+    sample_program(s, arg);
+    double last = x->run.t0_ns;
+    for (int i = 0; i < x->run.prog->n_ops; i++) last = fmax(last, x->run.return_ns[i]);
+    gl_sample_put(s, "issue_time", (last - x->run.t0_ns) / 1e6);
+}
+
+/* Run the program of seed --seed + index as a row of table "random", with its claims. */
+static void random_row(program_lab *L, int index, programs_summary *sum)
+{
+    program_spec ps;
+    gl_sched_program p;
+    gl_sched_edge *edges = NULL;
+    int n_edges = random_program(L, L->E.common->seed + (unsigned long long)index, &ps, &p, &edges);
+    run_ctx x;
+    run_open(&x, &L->E, &p, 0);
+    x.edges = edges;
+    x.n_edges = n_edges;
+    int launches = 0, legacy = 0, waits = 0, records = 0;
+    for (int i = 0; i < p.n_ops; i++) {
+        launches += p.ops[i].kind == GL_SCHED_LAUNCH;
+        legacy += p.ops[i].kind == GL_SCHED_LAUNCH && p.ops[i].stream == GL_SCHED_LEGACY;
+        waits += p.ops[i].kind == GL_SCHED_WAIT;
+        records += p.ops[i].kind == GL_SCHED_RECORD;
+    }
+
+    gl_row *row = gl_report_row(&L->E.S.rep, "random", kind_name[ps.kind]);
+    gl_row_param(row, "seed", "%llu", ps.seed);
+    gl_row_param_num(row, "streams", "", 0, ps.streams);
+    gl_row_param_num(row, "kernels", "", 0, launches);
+    gl_row_param_num(row, "kernel_us", "", 1, ps.kernel_ns / 1e3);
+    gl_row_param_num(row, "blocks", "", 0, ps.k.blocks);
+    gl_row_param_num(row, "threads", "", 0, ps.k.threads);
+    gl_row_param_num(row, "connections", "", 0, L->E.S.machine.connections);
+    gl_row_param_num(row, "records", "", 0, records);
+    gl_row_param_num(row, "waits", "", 0, waits);
+    gl_row_param_num(row, "legacy", "", 0, legacy);
+    gl_row_param_num(row, "edges", "", 0, n_edges);
+    gl_sampler smp;
+    gl_device_sampler(&smp, &L->E.S.dev, L->E.common);
+    gl_sched_run_series(&smp);
+    gl_sampler_series(&smp, "issue_time", "ms", 3, GL_HIDE);
+    char name[96], title[128];
+    snprintf(name, sizeof name, "random %d (%s, seed %llu)", index, kind_name[ps.kind], ps.seed);
+    sample_row(&smp, row, sample_random, &x, name);
+    program_claims(&L->E, L->tolerance, row, &x, name, kind_edges[ps.kind]);
+    gl_row_number(row, "edge_checks", "", 0, GL_HIDE, (double)x.checked);
+    gl_row_number(row, "edges_held", "", 0, GL_HIDE, (double)x.held);
+
+    summary_add(sum, &L->E, L->tolerance, row, &x, (long long)ps.seed);
+    gl_names names = {"n%d", NULL, NULL, NULL, random_track, &ps.streams, 0};
+    snprintf(title, sizeof title, "%s C=%d", name, L->E.S.machine.connections);
+    run_close(&L->E, &x, title, &names, &smp, edges, &p);
+}
+
+int main(int argc, char **argv)
+{
+    static const gl_experiment exp = {
+        "event-programs",
+        "does the model predict random multi-stream programs with cross-stream events and the legacy stream, run by "
+        "run?",
+        "Model: the core's scheduling simulation (gl_sched.h) of each run, issued through gl_schedrun.h; claims: every\n"
+        "edge holds, peak concurrency and makespan match the simulation. Program i has seed --seed + i (alone:\n"
+        "--programs 1 --seed <its seed>); make validate-model judges them as a population."};
+    program_lab L = {{}, 4, 2, MAX_STREAMS, 1000, 0.10};
+    int programs = 8;
+    gl_option opts[] = {
+        {"programs", GL_OPT_INT, &programs, 1, 1000, NULL, "4",
+         "random programs (fan-in, fan-out, dag, cross, legacy), program i from seed --seed + i", 0},
+        {"streams-min", GL_OPT_INT, &L.streams_min, 2, MAX_STREAMS, NULL, NULL,
+         "the fewest streams a program draws (S, log-uniform)", 0},
+        {"streams-max", GL_OPT_INT, &L.streams_max, 2, MAX_STREAMS, NULL, "8", "the most streams a program draws", 0},
+        {"kernels", GL_OPT_INT, &L.kernels, 1, 64, NULL, NULL, "the most kernels per stream a program draws (K)", 0},
+        {"kernel-us", GL_OPT_DOUBLE, &L.kernel_us, 1, 1e6, NULL, "200",
+         "the longest work kernel in us (T, drawn log-uniformly from max(this/20, 20) to this)", 0},
+        {"tolerance", GL_OPT_DOUBLE, &L.tolerance, 0, 10, NULL, NULL, "relative tolerance of the makespan claims", 0},
+    };
+    gl_common common;
+    gl_common_defaults(&common);
+    gl_options_parse_or_exit(&exp, opts, GL_ARRAY_LEN(opts), &common, argc, argv);
+    if (L.streams_min > L.streams_max)
+        gl_die(GL_EXIT_USAGE, "--streams-min %d is more than --streams-max %d", L.streams_min, L.streams_max);
+    /* T spans a range: the dispatch gap is measured at its middle (geometric). */
+    events_lab_open(&L.E, exp.name, &common, sqrt(random_min_us(L.kernel_us) * L.kernel_us));
+    printf("setup: %d random programs from seed %llu (kinds fan-in, fan-out, dag, cross, legacy by seed mod 5): "
+           "S=%d..%d streams, K=1..%d, T=%g..%g us, 1 block of 32..256 threads or 2..16 blocks of 64 or 128; "
+           "C=%d connections\n",
+           programs, common.seed, L.streams_min, L.streams_max, L.kernels, random_min_us(L.kernel_us), L.kernel_us,
+           L.E.S.machine.connections);
+    /* One row a program, then one line over them: the bounds over a population are validate-model's. */
+    programs_summary sum = {};
+    for (int i = 0; i < programs; i++) random_row(&L, i, &sum);
+    printf("random: %d programs from seed %llu at C=%d: makespan within %.0f%% of the simulation in %d, peak "
+           "concurrency equal in %d, every edge held in every run in %d (worst makespan: seed %llu, %.1f%% off); "
+           "make validate-model judges such programs as a population\n",
+           sum.programs, common.seed, L.E.S.machine.connections, 100 * L.tolerance, sum.within, sum.peak_equal,
+           sum.all_held, (unsigned long long)sum.worst_error_at, 100 * sum.worst_error);
+    return gl_sched_lab_close(&L.E.S, &common);
+}
