@@ -110,6 +110,12 @@ assert len(data) > 10000, "only %d bytes" % len(data)' "$tmpd/hq/hyperq-sweep.pn
     fi
 fi
 expect "plot-hyperq.py on a missing file exits 2" 2 "cannot read" python3 experiments/plot-hyperq.py "$tmpd/missing.json"
+r17=experiments/results/h200/issue-17-before-after
+expect "compare-json.py: one run against itself is the same" 0 "^SAME rows, columns, claims and verdicts" \
+    python3 experiments/compare-json.py "$r17/before-039f867/hash-table.json" "$r17/before-039f867/hash-table.json"
+expect "compare-json.py: two experiments' runs differ, row by row (exit 1)" 1 "^[0-9]+ differences" \
+    python3 experiments/compare-json.py "$r17/before-039f867/hash-table.json" "$r17/before-039f867/histogram.json"
+expect "compare-json.py on a missing file exits 2" 2 "cannot read" python3 experiments/compare-json.py "$r17/none.json" "$r17/none.json"
 rm -rf "$tmpd"
 
 # The profile target checks for nsys when make reads the Makefile, so nothing

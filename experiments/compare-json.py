@@ -1,0 +1,51 @@
+#!/usr/bin/env python3
+"""compare-json.py BEFORE AFTER: do two runs' --json files have the same rows, columns, claims and verdicts?
+
+Rows are matched by table, variant and parameters; for each, the names of its values (the columns), its
+verdict, and the text and verdict of each of its claims and checks are compared, then the run's own claims.
+Numbers are not compared (two runs never time the same). Prints one line per difference, then SAME or
+the count. Exit: 0 same, 1 different, 2 a file that cannot be read.
+"""
+import json
+import sys
+
+
+def load(path):
+    try:
+        with open(path) as f:
+            d = json.load(f)
+    except (OSError, ValueError) as e:
+        sys.exit(print("compare-json.py: cannot read %s: %s" % (path, e), file=sys.stderr) or 2)
+    rows = {}
+    for r in d.get("rows", []):
+        key = (r.get("table"), r.get("variant"),
+               tuple((k, str(v.get("value"))) for k, v in sorted(r.get("params", {}).items())))
+        rows[key] = {"verdict": r.get("verdict"), "columns": sorted(r.get("values", {})),
+                     "claims": [(c.get("text"), c.get("verdict")) for c in r.get("claims", [])]}
+    run = [(c.get("text"), c.get("verdict")) for c in d.get("run_claims", [])]
+    return d, rows, run
+
+
+def main():
+    if len(sys.argv) != 3:
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    b, brows, brun = load(sys.argv[1])
+    a, arows, arun = load(sys.argv[2])
+    print("verdict %s -> %s; rows %d -> %d" % (b.get("verdict"), a.get("verdict"), len(brows), len(arows)))
+    diffs = ["only before: %s" % (k,) for k in brows if k not in arows]
+    diffs += ["only after: %s" % (k,) for k in arows if k not in brows]
+    for k in brows:
+        if k in arows:
+            diffs += ["%s %s: %s %s -> %s" % (k[0], k[1], what, brows[k][what], arows[k][what])
+                      for what in ("verdict", "columns", "claims") if brows[k][what] != arows[k][what]]
+    if brun != arun:
+        diffs.append("run claims: %s -> %s" % (brun, arun))
+    for line in diffs:
+        print("  " + line)
+    print("SAME rows, columns, claims and verdicts" if not diffs else "%d differences" % len(diffs))
+    return 1 if diffs else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
