@@ -258,15 +258,17 @@ void gl_sched_run_show_calls(gl_trace *t, const gl_common *common, gl_sched_run 
     if (!common->trace_path && !common->timeline) return;
     const gl_sched_program *p = r->prog;
     const gl_clock_align origin = {GL_SCHED_ORIGIN_NS, 0, 0, 1}; /* the model's axis */
-    int host_id = (int)r->spans.dev.capacity; /* ids past every kernel's */
+    /* Slice ids past every kernel's: the run's are span slots, the model's op ids. */
+    int host_id = (int)r->spans.dev.capacity > p->n_ops ? (int)r->spans.dev.capacity : p->n_ops;
     gl_span *sp = (gl_span *)gl_xcalloc((size_t)r->n_spans + 2 * (size_t)p->n_ops + 1, sizeof *sp);
     for (int model = 0; model < 2; model++) {
         int n = model ? 0 : r->n_spans;
         if (!model) memcpy(sp, r->spans.h_spans, sizeof *sp * (size_t)n);
         for (int i = 0; i < p->n_ops && (model || clock->valid); i++) {
             const gl_sched_op *o = &p->ops[i];
-            if (model && (o->start_ns < 0 || o->end_ns < 0)) continue;
-            if (model) sp[n++] = gl_sched_op_span(o);
+            if (model && o->kind == GL_SCHED_LAUNCH && o->start_ns >= 0 && o->end_ns >= 0)
+                sp[n++] = gl_sched_op_span(o); /* a kernel: records, waits and host ops are slices only */
+            if (model && (o->call_ns < 0 || o->submit_ns < 0)) continue;
             double from = model ? o->call_ns : r->call_ns[i], to = model ? o->submit_ns : r->return_ns[i];
             sp[n++] = gl_host_span(model ? &origin : clock, from, to, call_label, first_host_track + o->thread,
                                    host_id + i);
@@ -276,9 +278,11 @@ void gl_sched_run_show_calls(gl_trace *t, const gl_common *common, gl_sched_run 
         if (gl_timeline_build(tl, sp, n) < 0)
             gl_die(GL_EXIT_INTERNAL, "gl_sched_run_show_calls: two intervals share an id");
     }
-    char name[200];
-    snprintf(name, sizeof name, "%s%s", title,
-             clock->valid ? "" : "; no host calls measured: the host clock is not aligned");
-    gl_sched_run_show(t, common, r, name, names);
+    char name[224]; /* as gl_sched_run_show, saying on the run's title when its calls could not be placed */
+    snprintf(name, sizeof name, "%s (last run%s)", title,
+             clock->valid ? "" : "; no host calls: the host clock is not aligned");
+    gl_show_run(t, common, name, &r->tl, r->spans.h_spans, r->n_spans, names);
+    snprintf(name, sizeof name, "%s (model of the last run)", title);
+    gl_show_run(t, common, name, &r->model_tl, NULL, 0, names);
     free(sp);
 }

@@ -43,8 +43,11 @@ static void run_job(cdp_run *m, const job *j, job_result *r)
     }
     if (j->type == JOB_LATE_RAISE) { /* launch from the device first, so that the raise comes after device launches */
         job first = {JOB_POOL, KIND_TAIL, 1, 0};
-        run_once(m, &first, r, 1, launch_pool); /* what it records, the raised runs overwrite */
+        run_once(m, &first, r, 1, launch_pool);
         if (r->context_lost) return;
+        /* Forget that launch's record: the raised runs fill it only when they complete. */
+        memset(&r->dev, 0, sizeof r->dev), memset(&r->err, 0, sizeof r->err), r->err_text[0] = 0, r->host_error = 0;
+        r->hold_margin_ns = LLONG_MAX, r->gave_up = 0;
         r->limit_before = r->limit;
         set_limit(r, j->n);
     }

@@ -20,6 +20,7 @@ static inline void queue_lab_start(gl_sched_lab *L, const gl_experiment *exp, gl
     gl_sched_lab_open(L, exp->name, common);
     gl_sched_lab_calibrate(L, 32, 1000);
     per_sm32 = gl_work_blocks_per_sm(32);
+    if (per_sm32 < 1) gl_no_gpu("a one-warp block of the work kernel does not fit on an SM of this GPU");
 }
 
 /* A one-warp work kernel of ns in stream; returns its op. */
