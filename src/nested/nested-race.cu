@@ -12,8 +12,8 @@
  * back every warp of a level-0 block but warp 0 (the launcher). Claim: the racy nosync races (SKIP when not seen);
  * nested and nested-nosync stay exact under the same delay. speed_vs_nested: what dropping the barrier buys.
  *
- * Run:   make run-nested-race ARGS="--n 65536 --race-delay-us 50"   (a first level that fits at once: it races)
- *        make run-nested-race     (2^20: children queue behind the first level's 2048 blocks and start late)
+ * Run:   make run-nested-race     (2^16, writers held back 50 us: a first level that fits at once; it races)
+ *        make run-nested-race ARGS="--n 1048576 --race-delay-us 0"   (children queue behind 2048 blocks: not seen)
  * Nsight Systems: an NVTX range per variant; the trees are only in --trace FILE (e.g. --n 4096).
  */
 #include "reduce.cuh"
@@ -81,8 +81,8 @@ static int check_variant(gl_lab *L, int v, gl_row *row, void *ctx)
 int main(int argc, char **argv)
 {
     static bench b;
-    static double race_delay_us;
-    b.n = 1LL << 20, b.block = 512; /* the defaults of --n and --block */
+    static double race_delay_us = 50; /* the defaults show the race: a first level that fits at once, held back */
+    b.n = 65536, b.block = 512;
     gl_option opts[] = {REDUCE_OPTIONS(b),
         {"race-delay-us", GL_OPT_DOUBLE, &race_delay_us, 0, 1e5, NULL, NULL,
          "hold back every warp but the first of each level-0 block this long before it writes (nested, nested-nosync, "
@@ -92,7 +92,7 @@ int main(int argc, char **argv)
         "stay exact with their writers held back?",
         "nested-reduce's sum of --n random ints, for its two race-free chains and the textbook's racy nosync,\n"
         "which runs --repeat times more: wrong sums, and children that started before their parent's last write.\n"
-        "The race shows with a first level that fits on the GPU at once: --n 65536 --race-delay-us 50."};
+        "The race shows with a first level that fits on the GPU at once, as the defaults have it."};
     gl_lab_spec spec = gl_lab_spec_of(&exp, variants, GL_ARRAY_LEN(variants), opts, GL_ARRAY_LEN(opts), NULL, 0,
                                       run_variant, &b);
     spec.check = check_variant;
