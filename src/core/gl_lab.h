@@ -124,7 +124,10 @@ typedef struct gl_lab_spec {
     const gl_lab_claim *claims;      /* the speed claims */
     int n_claims;
     const gl_lab_claim_guard *claim_guards; /* n_claims of them, or NULL: the L2 guard only */
-    void (*run)(gl_lab *L, int variant, void *ctx); /* one run of a variant on the current configuration */
+    void (*run)(gl_lab *L, int variant, void *ctx); /* one run of a variant on configuration L->config: the
+                                                       lab times every configuration after all were added, so
+                                                       state kept per configuration is found by L->config, never
+                                                       in a "current" field (that holds the last one added) */
     void *ctx;                       /* passed to run and to every hook below */
     void (*options_ok)(gl_lab *L, void *ctx); /* after parsing, before the runtime starts: refuse a combination
                                                  of values (gl_die with GL_EXIT_USAGE); NULL: none to refuse */
