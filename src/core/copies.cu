@@ -1,0 +1,116 @@
+/* copies.cu - the copy engines measured (gl_copies.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gl_copies.h"
+#include "gl_errors.h"
+#include "gl_stats.h"
+
+/* Buffers for one direction's copies: the destination and the source of each of two copies at once. */
+typedef struct copy_bufs {
+    void *pinned[2], *pageable[2], *device[2], *device2[2]; /* each large_bytes */
+    cudaStream_t s[2];
+    cudaEvent_t start, end[2];
+} copy_bufs;
+
+static const enum cudaMemcpyKind kinds[GL_COPY_DIRS] = {cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost,
+                                                        cudaMemcpyDeviceToDevice};
+
+/* Copy i of direction d, bytes long, from the pinned or pageable host buffer, queued on stream k. */
+static void queue_copy(copy_bufs *b, int d, int i, int pageable, size_t bytes, int k)
+{
+    void *host = pageable ? b->pageable[i] : b->pinned[i];
+    void *dst = d == GL_COPY_H2D ? b->device[i] : d == GL_COPY_D2H ? host : b->device2[i];
+    void *src = d == GL_COPY_H2D ? host : b->device[i];
+    CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, kinds[d], b->s[k]));
+}
+
+/* One timed round: copies dirs[0..n-1] (n 1 or 2, on streams 0 and 1) start together after the start event;
+ * returns the time from the start to the last end (ns); *call_ns: the host's time in the first call. */
+static double round_ns(copy_bufs *b, const int *dirs, int n, int pageable, size_t bytes, double *call_ns)
+{
+    CUDA_CHECK(cudaEventRecord(b->start, b->s[0]));
+    if (n > 1) CUDA_CHECK(cudaStreamWaitEvent(b->s[1], b->start, 0));
+    for (int k = 0; k < n; k++) {
+        double t0 = gl_host_ns();
+        queue_copy(b, dirs[k], k, pageable, bytes, k);
+        if (k == 0 && call_ns) *call_ns = gl_host_ns() - t0;
+        CUDA_CHECK(cudaEventRecord(b->end[k], b->s[k]));
+    }
+    double worst = 0;
+    for (int k = 0; k < n; k++) {
+        CUDA_CHECK(cudaEventSynchronize(b->end[k]));
+        float ms = 0;
+        CUDA_CHECK(cudaEventElapsedTime(&ms, b->start, b->end[k]));
+        if (ms * 1e6 > worst) worst = ms * 1e6;
+    }
+    return worst;
+}
+
+/* The median over reps rounds (one untimed first), and the median host call time. */
+static double median_ns(copy_bufs *b, const int *dirs, int n, int pageable, size_t bytes, int reps, double *call_ns)
+{
+    double *t = (double *)gl_xcalloc((size_t)reps, sizeof(double));
+    double *c = (double *)gl_xcalloc((size_t)reps, sizeof(double));
+    round_ns(b, dirs, n, pageable, bytes, NULL); /* warm-up: first-touch of pageable pages, the engines' first use */
+    for (int r = 0; r < reps; r++) t[r] = round_ns(b, dirs, n, pageable, bytes, &c[r]);
+    double med = gl_stats_of(t, reps).median;
+    if (call_ns) *call_ns = gl_stats_of(c, reps).median;
+    free(t);
+    free(c);
+    return med;
+}
+
+void gl_copy_calibrate(const gl_device *dev, size_t small_bytes, size_t large_bytes, int reps, gl_copy_machine *m)
+{
+    memset(m, 0, sizeof *m);
+    if (reps < 1) reps = 1;
+    CUDA_CHECK(cudaDeviceGetAttribute(&m->async_engines, cudaDevAttrAsyncEngineCount, dev->id));
+    m->small_bytes = (double)small_bytes, m->large_bytes = (double)large_bytes;
+    copy_bufs b;
+    memset(&b, 0, sizeof b);
+    for (int i = 0; i < 2; i++) {
+        CUDA_CHECK(cudaMallocHost(&b.pinned[i], large_bytes));
+        b.pageable[i] = gl_xmalloc(large_bytes);
+        memset(b.pinned[i], 1, large_bytes), memset(b.pageable[i], 1, large_bytes); /* pages present */
+        CUDA_CHECK(cudaMalloc(&b.device[i], large_bytes));
+        CUDA_CHECK(cudaMalloc(&b.device2[i], large_bytes));
+        CUDA_CHECK(cudaMemset(b.device[i], 0, large_bytes));
+        CUDA_CHECK(cudaStreamCreateWithFlags(&b.s[i], cudaStreamNonBlocking));
+        CUDA_CHECK(cudaEventCreate(&b.end[i]));
+    }
+    CUDA_CHECK(cudaEventCreate(&b.start));
+    for (int d = 0; d < GL_COPY_DIRS; d++) {
+        m->latency_ns[d] = median_ns(&b, &d, 1, 0, small_bytes, reps, NULL);
+        double *call = d < 2 ? &m->pinned_call_ns[d] : NULL;
+        m->gbps[d] = (double)large_bytes / median_ns(&b, &d, 1, 0, large_bytes, reps, call);
+    }
+    const int opposite[2] = {GL_COPY_H2D, GL_COPY_D2H}, same[2] = {GL_COPY_H2D, GL_COPY_H2D};
+    m->opposite_gbps = 2.0 * (double)large_bytes / median_ns(&b, opposite, 2, 0, large_bytes, reps, NULL);
+    m->same_gbps = 2.0 * (double)large_bytes / median_ns(&b, same, 2, 0, large_bytes, reps, NULL);
+    for (int d = 0; d < 2; d++)
+        m->pageable_gbps[d] = (double)large_bytes / median_ns(&b, &d, 1, 1, large_bytes, reps, &m->pageable_call_ns[d]);
+    for (int i = 0; i < 2; i++) {
+        CUDA_CHECK(cudaFreeHost(b.pinned[i]));
+        free(b.pageable[i]);
+        CUDA_CHECK(cudaFree(b.device[i]));
+        CUDA_CHECK(cudaFree(b.device2[i]));
+        CUDA_CHECK(cudaStreamDestroy(b.s[i]));
+        CUDA_CHECK(cudaEventDestroy(b.end[i]));
+    }
+    CUDA_CHECK(cudaEventDestroy(b.start));
+}
+
+void gl_copy_print(const gl_copy_machine *m)
+{
+    static const char *const names[GL_COPY_DIRS] = {"H2D", "D2H", "D2D"};
+    printf("copies: %d async engines |", m->async_engines);
+    for (int d = 0; d < GL_COPY_DIRS; d++)
+        printf(" %s %.1f GB/s, %.0f B in %.2f us |", names[d], m->gbps[d], m->small_bytes, m->latency_ns[d] / 1e3);
+    printf(" H2D+D2H at once %.1f GB/s | H2D+H2D at once %.1f GB/s | pageable H2D %.1f GB/s (call %.1f us, pinned "
+           "%.1f us), D2H %.1f GB/s (call %.1f us, pinned %.1f us) | %.0f MiB, medians | measured now\n",
+           m->opposite_gbps, m->same_gbps, m->pageable_gbps[0], m->pageable_call_ns[0] / 1e3,
+           m->pinned_call_ns[0] / 1e3, m->pageable_gbps[1], m->pageable_call_ns[1] / 1e3, m->pinned_call_ns[1] / 1e3,
+           m->large_bytes / 1048576.0);
+}
