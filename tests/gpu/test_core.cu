@@ -11,6 +11,7 @@
 #include "gl_device_check.cuh"
 #include "gl_copies.h"
 #include "gl_cuda.h"
+#include "gl_hostfns.h"
 #include "harness.h"
 #include "gl_schedrun.h"
 #include "gl_spans.cuh"
@@ -127,6 +128,14 @@ int main(int argc, char **argv)
               all_positive);
     test_cond("a large pinned H2D copy moves bytes faster than a small one's latency allows",
               cm.gbps[GL_COPY_H2D] > cm.small_bytes / cm.latency_ns[GL_COPY_H2D]);
+
+    /* Host functions in streams: each API's call and in-stream time, and two holds of 2 ms in two streams. */
+    gl_hostfn_machine hm;
+    gl_hostfn_calibrate(&dev, 100, 5, 2000, &hm);
+    gl_hostfn_print(&hm);
+    int hf_ok = hm.two_streams_ns >= hm.hold_ns && hm.two_streams_ns < 10 * hm.hold_ns;
+    for (int a = 0; a < GL_HOSTFN_APIS; a++) hf_ok &= hm.call_ns[a] > 0 && hm.in_stream_ns[a] > 0;
+    test_cond("host functions are measured: each API's call and in-stream time, two streams' holds", hf_ok);
 
     cudaStream_t s;
     CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));

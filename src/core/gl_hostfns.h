@@ -1,0 +1,37 @@
+/* gl_hostfns.h - host functions in streams (cudaLaunchHostFunc, cudaStreamAddCallback), measured: what a
+ * model of them needs to be fed with.
+ *
+ * Timed now, medians: the host's time per call of each API; each one's time in its stream (a run of empty
+ * host functions between two events, per function); and whether host functions of two streams run one at
+ * a time on the driver's thread (two functions that each hold the host for hold_ns, queued in two streams
+ * at once: about 2 hold_ns from first start to last end if they do, about 1 if not). Nothing here models
+ * anything: issue 18's rules for host functions are to be written from these numbers. */
+#ifndef GL_HOSTFNS_H
+#define GL_HOSTFNS_H
+
+#include "gl_device.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum { GL_HOSTFN_LAUNCH, GL_HOSTFN_CALLBACK, GL_HOSTFN_APIS }; /* cudaLaunchHostFunc, cudaStreamAddCallback */
+
+typedef struct gl_hostfn_machine {
+    double call_ns[GL_HOSTFN_APIS];    /* the host's time in one call */
+    double in_stream_ns[GL_HOSTFN_APIS]; /* an empty function's time in its stream, one of a run of them */
+    double hold_ns;                    /* how long each of the two functions held the host */
+    double two_streams_ns;             /* two such functions in two streams at once: first start to last end */
+    int one_at_a_time;                 /* two_streams_ns is nearer 2 hold_ns than 1 */
+} gl_hostfn_machine;
+
+/* Time host functions on dev's device: runs of n empty functions, reps times each (median), and two
+ * functions of hold_us in two streams. */
+void gl_hostfn_calibrate(const gl_device *dev, int n, int reps, double hold_us, gl_hostfn_machine *m);
+/* One line: "host functions: cudaLaunchHostFunc call 1.35 us, 1.74 us in its stream | ..." */
+void gl_hostfn_print(const gl_hostfn_machine *m);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,91 @@
+/* hostfns.cu - host functions in streams, measured (gl_hostfns.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gl_errors.h"
+#include "gl_hostfns.h"
+#include "gl_stats.h"
+
+/* An empty host function, in both APIs' signatures. */
+static void CUDART_CB empty_fn(void *) {}
+static void CUDART_CB empty_cb(cudaStream_t, cudaError_t, void *) {}
+
+/* A host function that holds the driver's thread for a while, stamping when it ran (host clock). */
+typedef struct hold {
+    double ns;            /* how long to hold */
+    double start, end;    /* when it ran */
+} hold;
+static void CUDART_CB hold_fn(void *arg)
+{
+    hold *h = (hold *)arg;
+    h->start = gl_host_ns();
+    while (gl_host_ns() - h->start < h->ns) {
+    }
+    h->end = gl_host_ns();
+}
+
+static void queue_empty(int api, cudaStream_t s)
+{
+    if (api == GL_HOSTFN_LAUNCH) CUDA_CHECK(cudaLaunchHostFunc(s, empty_fn, NULL));
+    else CUDA_CHECK(cudaStreamAddCallback(s, empty_cb, NULL, 0));
+}
+
+void gl_hostfn_calibrate(const gl_device *dev, int n, int reps, double hold_us, gl_hostfn_machine *m)
+{
+    (void)dev; /* the current device is dev's: gl_device_open made it so */
+    memset(m, 0, sizeof *m);
+    if (n < 1) n = 1;
+    if (reps < 1) reps = 1;
+    cudaStream_t s[2];
+    cudaEvent_t start, end;
+    for (int i = 0; i < 2; i++) CUDA_CHECK(cudaStreamCreateWithFlags(&s[i], cudaStreamNonBlocking));
+    CUDA_CHECK(cudaEventCreate(&start));
+    CUDA_CHECK(cudaEventCreate(&end));
+    double *call = (double *)gl_xcalloc((size_t)reps, sizeof(double));
+    double *in_stream = (double *)gl_xcalloc((size_t)reps, sizeof(double));
+    for (int api = 0; api < GL_HOSTFN_APIS; api++) {
+        for (int r = -1; r < reps; r++) { /* r = -1: untimed, the API's first use */
+            CUDA_CHECK(cudaEventRecord(start, s[0]));
+            double t0 = gl_host_ns();
+            for (int i = 0; i < n; i++) queue_empty(api, s[0]);
+            double t1 = gl_host_ns();
+            CUDA_CHECK(cudaEventRecord(end, s[0]));
+            CUDA_CHECK(cudaEventSynchronize(end));
+            float ms = 0;
+            CUDA_CHECK(cudaEventElapsedTime(&ms, start, end));
+            if (r >= 0) call[r] = (t1 - t0) / n, in_stream[r] = ms * 1e6 / n;
+        }
+        m->call_ns[api] = gl_stats_of(call, reps).median;
+        m->in_stream_ns[api] = gl_stats_of(in_stream, reps).median;
+    }
+    /* Two holds in two streams, released together by one event. */
+    double *both = call; /* reused: reps values */
+    m->hold_ns = hold_us * 1e3;
+    for (int r = 0; r < reps; r++) {
+        hold h[2] = {{m->hold_ns, 0, 0}, {m->hold_ns, 0, 0}};
+        CUDA_CHECK(cudaEventRecord(start, s[0]));
+        CUDA_CHECK(cudaStreamWaitEvent(s[1], start, 0));
+        for (int i = 0; i < 2; i++) CUDA_CHECK(cudaLaunchHostFunc(s[i], hold_fn, &h[i]));
+        for (int i = 0; i < 2; i++) CUDA_CHECK(cudaStreamSynchronize(s[i]));
+        double first = h[0].start < h[1].start ? h[0].start : h[1].start;
+        double last = h[0].end > h[1].end ? h[0].end : h[1].end;
+        both[r] = last - first;
+    }
+    m->two_streams_ns = gl_stats_of(both, reps).median;
+    m->one_at_a_time = m->two_streams_ns > 1.5 * m->hold_ns;
+    free(call);
+    free(in_stream);
+    for (int i = 0; i < 2; i++) CUDA_CHECK(cudaStreamDestroy(s[i]));
+    CUDA_CHECK(cudaEventDestroy(start));
+    CUDA_CHECK(cudaEventDestroy(end));
+}
+
+void gl_hostfn_print(const gl_hostfn_machine *m)
+{
+    printf("host functions: cudaLaunchHostFunc call %.2f us, %.2f us in its stream | cudaStreamAddCallback call "
+           "%.2f us, %.2f us in its stream | two of %.0f us in two streams: %.0f us, %s | measured now\n",
+           m->call_ns[GL_HOSTFN_LAUNCH] / 1e3, m->in_stream_ns[GL_HOSTFN_LAUNCH] / 1e3,
+           m->call_ns[GL_HOSTFN_CALLBACK] / 1e3, m->in_stream_ns[GL_HOSTFN_CALLBACK] / 1e3, m->hold_ns / 1e3,
+           m->two_streams_ns / 1e3, m->one_at_a_time ? "one at a time" : "side by side");
+}
