@@ -93,8 +93,15 @@
  * kernels do not all fit on the GPU, and when the legacy stream takes part;
  * the simulation does not stop there.
  *
- * Copies are not modelled yet: a copy engine would be one more resource beside
- * the SMs, fed by the same queues (GL_SCHED_COPY is reserved for it). */
+ * Copies (a first form, issue 18; its rules are hypotheses until the copy
+ * engines measured by gl_copy_calibrate confirm or replace them): a copy is a
+ * queue entry like a kernel, in stream order; at its queue's head it waits
+ * for a free engine of its direction, then holds it for the direction's
+ * latency plus its bytes over the direction's bandwidth (pageable memory: the
+ * pageable bandwidth). So one engine per direction serializes same-direction
+ * copies, opposite directions overlap, and a kernel waits for its stream's
+ * copy: the textbook's two blocking behaviours. A machine with no engine for a
+ * direction refuses its copies. */
 #ifndef GL_SCHED_H
 #define GL_SCHED_H
 
@@ -123,6 +130,10 @@ typedef struct gl_sched_machine {
     double dispatch_busy_ns[GL_SCHED_MAX_QUEUES + 1]; /* dispatch_ns with n chains at the queue heads (0: dispatch_ns) */
     double block_dispatch_ns; /* the work distributor's time per block: a big grid takes a while to start */
     double block_overrun_ns;  /* how much longer than asked a block runs (its last spin, its result, its record) */
+    int copy_engines[3];      /* engines serving H2D, D2H, D2D copies (GL_SCHED_H2D..): 0, copies refused */
+    double copy_gbps[3];      /* each direction's bandwidth with pinned host memory (bytes per ns) */
+    double copy_latency_ns[3]; /* each direction's time per copy beyond its bytes */
+    double pageable_gbps[2];  /* H2D from and D2H to pageable host memory */
 } gl_sched_machine;
 
 /* The Hopper rules with every number zero and one queue: fill in what was measured. */
@@ -147,8 +158,10 @@ typedef enum {
     GL_SCHED_SYNC,      /* the host waits: for a stream, an event, or the device (stream -1) */
     GL_SCHED_HOST,      /* host work that costs time and reaches no queue (bookkeeping) */
     GL_SCHED_CREATE,    /* cudaStreamCreate*: costs host time; the stream may be used after it */
-    GL_SCHED_COPY       /* reserved for copies: refused until a copy engine is modelled */
+    GL_SCHED_COPY       /* a copy (cudaMemcpyAsync, D2D, ...): an entry of its stream's queue, then a copy engine */
 } gl_sched_op_kind;
+
+enum { GL_SCHED_H2D, GL_SCHED_D2H, GL_SCHED_D2D }; /* a copy's direction */
 
 typedef struct gl_sched_op {
     /* what the program says */
@@ -164,11 +177,14 @@ typedef struct gl_sched_op {
     int id;            /* LAUNCH: the kernel id in the timeline (match it to the measured span slot) */
     int label;         /* LAUNCH: the span label */
     int track;         /* LAUNCH: the span track (a stream index in the experiment's terms) */
+    int dir;           /* COPY: GL_SCHED_H2D, _D2H or _D2D */
+    int pageable;      /* COPY: the host side is pageable memory */
+    double bytes;      /* COPY: how many */
     /* what the simulation found */
     double call_ns;    /* when the host began the call */
     double submit_ns;  /* when the call returned */
     double go_ns;      /* when it left its queue's head */
-    double start_ns;   /* LAUNCH: first block start; else when it finished */
+    double start_ns;   /* LAUNCH: first block start; COPY: when its engine took it; else when it finished */
     double end_ns;     /* LAUNCH: last block end; else when it finished */
     int queue;         /* the hardware queue it went to (-1: none) */
 } gl_sched_op;
@@ -214,6 +230,8 @@ int gl_sched_wait(gl_sched_program *p, int thread, int stream, int event);
 int gl_sched_sync_stream(gl_sched_program *p, int thread, int stream);
 int gl_sched_sync_event(gl_sched_program *p, int thread, int event);
 int gl_sched_host(gl_sched_program *p, int thread, double ns);
+/* A copy of bytes in direction dir (GL_SCHED_H2D, _D2H, _D2D) into stream; pageable: the host side is not pinned. */
+int gl_sched_copy(gl_sched_program *p, int thread, int stream, int dir, double bytes, int pageable);
 
 /* ---- simulating -------------------------------------------------------------- */
 

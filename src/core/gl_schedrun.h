@@ -23,7 +23,8 @@
  *
  * HOST ops call the experiment's host_call (for calls the model treats as host
  * time or as a synchronization, such as cudaMalloc), or spin for the op's
- * issue_ns when there is none. COPY ops are refused, as by the simulator. */
+ * issue_ns when there is none. COPY ops are refused: the simulator models them (a first form), this
+ * does not issue them yet. */
 #ifndef GL_SCHEDRUN_H
 #define GL_SCHEDRUN_H
 

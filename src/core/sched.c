@@ -112,6 +112,15 @@ int gl_sched_host(gl_sched_program *p, int thread, double ns)
     return p->n_ops - 1;
 }
 
+int gl_sched_copy(gl_sched_program *p, int thread, int stream, int dir, double bytes, int pageable)
+{
+    gl_sched_op *o = add_op(p, GL_SCHED_COPY, thread, stream);
+    o->dir = dir;
+    o->bytes = bytes;
+    o->pageable = pageable;
+    return p->n_ops - 1;
+}
+
 gl_sched_machine gl_sched_machine_default(void)
 {
     gl_sched_machine m;
@@ -139,7 +148,7 @@ int gl_sched_queue_rule_env(int fallback, char *err, int errlen)
 
 /* What an event is: a host call returns, an op reaches its queue, a kernel
  * reaches the work distributor, blocks end, a queue's time per entry is up. */
-enum { EV_HOST, EV_ARRIVE, EV_ACCEPT, EV_BLOCKS, EV_WAKE };
+enum { EV_HOST, EV_ARRIVE, EV_ACCEPT, EV_BLOCKS, EV_WAKE, EV_COPIED };
 
 typedef struct event {
     double t;           /* when it happens */
@@ -202,6 +211,7 @@ typedef struct sim {
     int resident;                 /* kernels between leaving their queue and ending */
     int max_resident, max_depth;  /* the most resident kernels, the deepest queue */
     int last_stream, last_queue;  /* the queue rule's memory */
+    int copying[3];               /* copy engines of each direction busy now */
     int finished_ops;             /* ops done: all of them, at the end, or a deadlock */
 } sim;
 
@@ -269,7 +279,7 @@ static void finish(sim *s, int op)
     gl_sched_op *o = &s->p->ops[op];
     s->os[op].finished = 1;
     s->finished_ops++;
-    if (o->kind != GL_SCHED_LAUNCH) o->start_ns = s->now;
+    if (o->kind != GL_SCHED_LAUNCH && o->kind != GL_SCHED_COPY) o->start_ns = s->now;
     o->end_ns = s->now;
     if (o->queue >= 0) s->q[o->queue].unfinished--;
 }
@@ -382,6 +392,8 @@ static int head_ready(const sim *s, const queue *q)
     if (!s->os[op].arrived) return 0;
     if (!deps_done(s, op)) return 0;
     if (s->p->ops[op].kind == GL_SCHED_LAUNCH && s->resident >= s->m->resident_grids) return 0;
+    if (s->p->ops[op].kind == GL_SCHED_COPY && s->copying[s->p->ops[op].dir] >= s->m->copy_engines[s->p->ops[op].dir])
+        return 0; /* a copy holds its queue's head until an engine of its direction is free */
     return 1;
 }
 
@@ -429,7 +441,13 @@ static int advance_queues(sim *s)
             if (s->resident > s->max_resident) s->max_resident = s->resident;
             if (s->m->release_rule == GL_SCHED_RELEASE_DISPATCHED) q->holding = op;
             heap_push(s, s->now + dispatch, EV_ACCEPT, op, 0, 0);
-        } else { /* only kernels are queue entries today; an entry of another kind ends as it leaves */
+        } else if (o->kind == GL_SCHED_COPY) { /* an engine takes it now, for its latency and its bytes */
+            const gl_sched_machine *m = s->m;
+            double gbps = o->pageable && o->dir != GL_SCHED_D2D ? m->pageable_gbps[o->dir] : m->copy_gbps[o->dir];
+            s->copying[o->dir]++;
+            o->start_ns = s->now;
+            heap_push(s, s->now + m->copy_latency_ns[o->dir] + o->bytes / gbps, EV_COPIED, op, 0, 0);
+        } else { /* an entry of another kind ends as it leaves */
             finish(s, op);
         }
     }
@@ -539,6 +557,10 @@ static void handle(sim *s, const event *e)
         break;
     case EV_WAKE: /* a queue may move on now */
         break;
+    case EV_COPIED:
+        s->copying[s->p->ops[e->op].dir]--;
+        finish(s, e->op);
+        break;
     case EV_ACCEPT:
         cwd_insert(s, e->op);
         break;
@@ -596,7 +618,14 @@ static int validate(const gl_sched_program *p, const gl_sched_machine *m, char *
     if (m->resident_grids < 1) return fail(err, errlen, "the machine holds %d resident grids", m->resident_grids);
     for (int i = 0; i < p->n_ops; i++) {
         const gl_sched_op *o = &p->ops[i];
-        if (o->kind == GL_SCHED_COPY) return fail(err, errlen, "op %d is a copy: copies are not modelled yet", i);
+        if (o->kind == GL_SCHED_COPY) {
+            int d = o->dir, pg = o->pageable && d != GL_SCHED_D2D;
+            if (d < GL_SCHED_H2D || d > GL_SCHED_D2D || !(o->bytes >= 0))
+                return fail(err, errlen, "op %d: a copy of %g bytes in direction %d", i, o->bytes, d);
+            if (m->copy_engines[d] < 1 || !((pg ? m->pageable_gbps[d] : m->copy_gbps[d]) > 0))
+                return fail(err, errlen, "op %d is a copy, and the machine has no copy engine measured for its "
+                            "direction (%s)", i, d == GL_SCHED_H2D ? "H2D" : d == GL_SCHED_D2H ? "D2H" : "D2D");
+        }
         if (o->kind == GL_SCHED_LAUNCH && (o->blocks < 1 || o->blocks_per_sm < 1 || !(o->block_ns >= 0)))
             return fail(err, errlen, "op %d: a kernel of %d blocks, %d per SM, %g ns each cannot run", i, o->blocks,
                         o->blocks_per_sm, o->block_ns);

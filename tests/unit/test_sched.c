@@ -543,6 +543,100 @@ static void test_stream_creation(void)
     gl_sched_program_free(&p);
 }
 
+/* ---- copies (a first form: gl_sched.h, "Copies") ------------------------------------------------ */
+
+/* An ideal machine with one engine per direction: H2D and D2H 1 byte/ns, D2D 2, pageable 0.25, no latency. */
+static gl_sched_machine copier(int C)
+{
+    gl_sched_machine m = ideal(C, 4, 128);
+    for (int d = 0; d < 3; d++) m.copy_engines[d] = 1, m.copy_gbps[d] = d == GL_SCHED_D2D ? 2 : 1;
+    m.pageable_gbps[0] = m.pageable_gbps[1] = 0.25;
+    return m;
+}
+
+static void test_copies(void)
+{
+    int s[4];
+    gl_sched_program p;
+    gl_sched_machine m = copier(4);
+    /* One copy: its latency plus its bytes over the bandwidth; pageable memory at the pageable rate. */
+    gl_sched_program_init(&p);
+    streams(&p, s, 2, GL_SCHED_STREAM_NONBLOCKING);
+    int a = gl_sched_copy(&p, 0, s[0], GL_SCHED_H2D, 1000, 0);
+    int b = gl_sched_copy(&p, 0, s[1], GL_SCHED_D2H, 1000, 1);
+    m.copy_latency_ns[GL_SCHED_H2D] = 50;
+    gl_sched_result r = run(&p, &m);
+    test_cond("a pinned copy takes its latency plus its bytes over the bandwidth",
+              p.ops[a].start_ns == 0 && p.ops[a].end_ns == 1050);
+    test_cond("a pageable copy moves at the pageable rate, beside a copy of the other direction",
+              p.ops[b].start_ns == 0 && p.ops[b].end_ns == 4000 && r.end_ns == 4000);
+    gl_sched_program_free(&p);
+    m.copy_latency_ns[GL_SCHED_H2D] = 0;
+
+    /* Two streams' H2D copies with one H2D engine: the second waits for the first, and its queue with it;
+     * with two engines they overlap. */
+    gl_sched_program_init(&p);
+    streams(&p, s, 2, GL_SCHED_STREAM_NONBLOCKING);
+    a = gl_sched_copy(&p, 0, s[0], GL_SCHED_H2D, 1000, 0);
+    b = gl_sched_copy(&p, 0, s[1], GL_SCHED_H2D, 1000, 0);
+    run(&p, &m);
+    test_cond("one engine per direction: a copy waits for an earlier copy in the same direction",
+              p.ops[b].start_ns == 1000 && p.ops[b].end_ns == 2000);
+    m.copy_engines[GL_SCHED_H2D] = 2;
+    run(&p, &m);
+    test_cond("two engines of a direction: two copies of it overlap", p.ops[b].start_ns == 0 && p.ops[b].end_ns == 1000);
+    m.copy_engines[GL_SCHED_H2D] = 1;
+    gl_sched_program_free(&p);
+
+    /* A kernel waits for its stream's copy; another stream's kernel does not. */
+    gl_sched_program_init(&p);
+    streams(&p, s, 2, GL_SCHED_STREAM_NONBLOCKING);
+    a = gl_sched_copy(&p, 0, s[0], GL_SCHED_H2D, 1000, 0);
+    int k = gl_sched_launch(&p, 0, s[0], 1, 32, 1, 500, 0);
+    int other = gl_sched_launch(&p, 0, s[1], 1, 32, 1, 500, 1);
+    run(&p, &m);
+    test_cond("a kernel waits for its copy; another stream's kernel runs beside the copy",
+              p.ops[k].start_ns == 1000 && p.ops[k].end_ns == 1500 && p.ops[other].start_ns == 0);
+    /* One queue: the waiting copy holds its head, so the other stream's kernel waits too (a false dependency). */
+    gl_sched_machine one = copier(1);
+    gl_sched_program_free(&p);
+    gl_sched_program_init(&p);
+    streams(&p, s, 2, GL_SCHED_STREAM_NONBLOCKING);
+    gl_sched_copy(&p, 0, s[0], GL_SCHED_H2D, 1000, 0);
+    int second = gl_sched_copy(&p, 0, s[0], GL_SCHED_H2D, 1000, 0);
+    other = gl_sched_launch(&p, 0, s[1], 1, 32, 1, 500, 0);
+    run(&p, &one);
+    test_cond("one queue: a copy waiting for its engine holds back the kernel behind it",
+              p.ops[second].start_ns == 1000 && p.ops[other].start_ns == 1000);
+    gl_sched_program_free(&p);
+
+    /* The textbook's pipeline: N segments, each an H2D, a kernel and a D2H of time t each, in N streams with
+     * enough queues, one engine per direction: (N + 2) t breadth-first and depth-first alike, against 3 N t in one
+     * stream (its closed form where copies and kernels take equal times and the host issues at once). */
+    static const int Ns[] = {1, 2, 3, 4, 7, 8, 16, 32};
+    int held = 0;
+    for (int i = 0; i < GL_ARRAY_LEN(Ns); i++)
+        for (int order = 0; order < 3; order++) { /* depth-first, breadth-first, one stream */
+            int N = Ns[i], st[32];
+            gl_sched_machine mm = copier(32);
+            mm.sms = N;
+            gl_sched_program_init(&p);
+            streams(&p, st, order == 2 ? 1 : N, GL_SCHED_STREAM_NONBLOCKING);
+            for (int step = 0; step < 3 * N; step++) {
+                int seg = order == 1 ? step % N : step / 3, stage = order == 1 ? step / N : step % 3;
+                int str = st[order == 2 ? 0 : seg];
+                if (stage == 0) gl_sched_copy(&p, 0, str, GL_SCHED_H2D, 1000, 0);
+                else if (stage == 1) gl_sched_launch(&p, 0, str, 1, 32, 1, 1000, seg);
+                else gl_sched_copy(&p, 0, str, GL_SCHED_D2H, 1000, 0);
+            }
+            gl_sched_result rr = run(&p, &mm);
+            held += fabs(rr.end_ns - (order == 2 ? 3.0 * N : N + 2.0) * 1000) < 1e-6;
+            gl_sched_program_free(&p);
+        }
+    test_cond("the copy pipeline's closed form: (N + 2) t in N streams, 3 N t in one, for N = 1..32",
+              held == 3 * GL_ARRAY_LEN(Ns));
+}
+
 static void test_refusals(void)
 {
     int s[1];
@@ -556,8 +650,9 @@ static void test_refusals(void)
               gl_sched_simulate(&p, &m, &r, err, sizeof err) == -1 && strstr(err, "cannot run") != NULL);
     p.ops[0].blocks_per_sm = 1;
     p.ops[0].kind = GL_SCHED_COPY;
-    test_cond("copies are refused until a copy engine is modelled",
-              gl_sched_simulate(&p, &m, &r, err, sizeof err) == -1 && strstr(err, "copy") != NULL);
+    p.ops[0].dir = GL_SCHED_H2D;
+    test_cond("a copy is refused by a machine with no copy engine measured for its direction",
+              gl_sched_simulate(&p, &m, &r, err, sizeof err) == -1 && strstr(err, "no copy engine") != NULL);
     m.connections = 0;
     test_cond("a machine without queues is refused", gl_sched_simulate(&p, &m, &r, err, sizeof err) == -1);
     m.connections = 33;
@@ -857,6 +952,7 @@ int main(void)
     test_dispatch_chains();
     test_block_dispatch();
     test_stream_creation();
+    test_copies();
     test_refusals();
     test_compare();
     test_scale();
