@@ -14,15 +14,15 @@ typedef struct copy_bufs {
     cudaEvent_t start, end[2];
 } copy_bufs;
 
-static const enum cudaMemcpyKind kinds[GL_COPY_DIRS] = {cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost,
+static const enum cudaMemcpyKind kinds[3] = {cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost,
                                                         cudaMemcpyDeviceToDevice};
 
 /* Copy i of direction d, bytes long, from the pinned or pageable host buffer, queued on stream k. */
 static void queue_copy(copy_bufs *b, int d, int i, int pageable, size_t bytes, int k)
 {
     void *host = pageable ? b->pageable[i] : b->pinned[i];
-    void *dst = d == GL_COPY_H2D ? b->device[i] : d == GL_COPY_D2H ? host : b->device2[i];
-    void *src = d == GL_COPY_H2D ? host : b->device[i];
+    void *dst = d == GL_SCHED_H2D ? b->device[i] : d == GL_SCHED_D2H ? host : b->device2[i];
+    void *src = d == GL_SCHED_H2D ? host : b->device[i];
     CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, kinds[d], b->s[k]));
 }
 
@@ -67,7 +67,8 @@ void gl_copy_calibrate(const gl_device *dev, size_t small_bytes, size_t large_by
     memset(m, 0, sizeof *m);
     if (reps < 1) reps = 1;
     CUDA_CHECK(cudaDeviceGetAttribute(&m->async_engines, cudaDevAttrAsyncEngineCount, dev->id));
-    m->small_bytes = (double)small_bytes, m->large_bytes = (double)large_bytes;
+    gl_sched_copy_times *t = &m->t;
+    t->small_bytes = (double)small_bytes, t->large_bytes = (double)large_bytes;
     copy_bufs b;
     memset(&b, 0, sizeof b);
     for (int i = 0; i < 2; i++) {
@@ -81,16 +82,15 @@ void gl_copy_calibrate(const gl_device *dev, size_t small_bytes, size_t large_by
         CUDA_CHECK(cudaEventCreate(&b.end[i]));
     }
     CUDA_CHECK(cudaEventCreate(&b.start));
-    for (int d = 0; d < GL_COPY_DIRS; d++) {
-        m->latency_ns[d] = median_ns(&b, &d, 1, 0, small_bytes, reps, NULL);
-        double *call = d < 2 ? &m->pinned_call_ns[d] : NULL;
-        m->gbps[d] = (double)large_bytes / median_ns(&b, &d, 1, 0, large_bytes, reps, call);
+    for (int d = 0; d < 3; d++) {
+        const int pair[2] = {d, d};
+        t->small_ns[d] = median_ns(&b, &d, 1, 0, small_bytes, reps, NULL);
+        t->large_ns[d] = median_ns(&b, &d, 1, 0, large_bytes, reps, d < 2 ? &m->pinned_call_ns[d] : NULL);
+        t->pair_ns[d] = median_ns(&b, pair, 2, 0, large_bytes, reps, NULL);
     }
-    const int opposite[2] = {GL_COPY_H2D, GL_COPY_D2H}, same[2] = {GL_COPY_H2D, GL_COPY_H2D};
-    m->opposite_gbps = 2.0 * (double)large_bytes / median_ns(&b, opposite, 2, 0, large_bytes, reps, NULL);
-    m->same_gbps = 2.0 * (double)large_bytes / median_ns(&b, same, 2, 0, large_bytes, reps, NULL);
-    for (int d = 0; d < 2; d++)
-        m->pageable_gbps[d] = (double)large_bytes / median_ns(&b, &d, 1, 1, large_bytes, reps, &m->pageable_call_ns[d]);
+    const int opposite[2] = {GL_SCHED_H2D, GL_SCHED_D2H};
+    t->opposite_ns = median_ns(&b, opposite, 2, 0, large_bytes, reps, NULL);
+    for (int d = 0; d < 2; d++) t->pageable_ns[d] = median_ns(&b, &d, 1, 1, large_bytes, reps, &m->pageable_call_ns[d]);
     for (int i = 0; i < 2; i++) {
         CUDA_CHECK(cudaFreeHost(b.pinned[i]));
         free(b.pageable[i]);
@@ -100,17 +100,30 @@ void gl_copy_calibrate(const gl_device *dev, size_t small_bytes, size_t large_by
         CUDA_CHECK(cudaEventDestroy(b.end[i]));
     }
     CUDA_CHECK(cudaEventDestroy(b.start));
+    m->fitted = gl_sched_machine_default();
+    gl_sched_copy_fit(t, &m->fitted, m->fit_error, sizeof m->fit_error);
 }
 
 void gl_copy_print(const gl_copy_machine *m)
 {
-    static const char *const names[GL_COPY_DIRS] = {"H2D", "D2H", "D2D"};
+    static const char *const names[3] = {"H2D", "D2H", "D2D"};
+    const gl_sched_copy_times *t = &m->t;
+    const gl_sched_machine *f = &m->fitted;
     printf("copies: %d async engines |", m->async_engines);
-    for (int d = 0; d < GL_COPY_DIRS; d++)
-        printf(" %s %.1f GB/s, %.0f B in %.2f us |", names[d], m->gbps[d], m->small_bytes, m->latency_ns[d] / 1e3);
-    printf(" H2D+D2H at once %.1f GB/s | H2D+H2D at once %.1f GB/s | pageable H2D %.1f GB/s (call %.1f us, pinned "
-           "%.1f us), D2H %.1f GB/s (call %.1f us, pinned %.1f us) | %.0f MiB, medians | measured now\n",
-           m->opposite_gbps, m->same_gbps, m->pageable_gbps[0], m->pageable_call_ns[0] / 1e3,
-           m->pinned_call_ns[0] / 1e3, m->pageable_gbps[1], m->pageable_call_ns[1] / 1e3, m->pinned_call_ns[1] / 1e3,
-           m->large_bytes / 1048576.0);
+    for (int d = 0; d < 3; d++)
+        printf(" %s %.0f B %.2f us, %.0f MiB %.1f us, two at once %.1f us |", names[d], t->small_bytes,
+               t->small_ns[d] / 1e3, t->large_bytes / 1048576.0, t->large_ns[d] / 1e3, t->pair_ns[d] / 1e3);
+    printf(" H2D+D2H at once %.1f us | pageable H2D %.1f us (call %.1f us, pinned %.1f), D2H %.1f us (call %.1f us, "
+           "pinned %.1f) | medians, measured now\n", t->opposite_ns / 1e3, t->pageable_ns[0] / 1e3,
+           m->pageable_call_ns[0] / 1e3, m->pinned_call_ns[0] / 1e3, t->pageable_ns[1] / 1e3,
+           m->pageable_call_ns[1] / 1e3, m->pinned_call_ns[1] / 1e3);
+    if (f->copy_engines[0] == 0) {
+        printf("copy model: not fitted: %s\n", m->fit_error);
+        return;
+    }
+    printf("copy model:");
+    for (int d = 0; d < 3; d++)
+        printf(" %s %d engine%s, %.1f GB/s + %.2f us |", names[d], f->copy_engines[d],
+               f->copy_engines[d] > 1 ? "s" : "", f->copy_gbps[d], f->copy_latency_ns[d] / 1e3);
+    printf(" pageable H2D %.1f GB/s, D2H %.1f GB/s\n", f->pageable_gbps[0], f->pageable_gbps[1]);
 }

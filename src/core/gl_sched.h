@@ -136,6 +136,23 @@ typedef struct gl_sched_machine {
     double pageable_gbps[2];  /* H2D from and D2H to pageable host memory */
 } gl_sched_machine;
 
+/* Copy times as measured (gl_copy_calibrate, pinned host memory unless named), from which the
+ * machine's copy fields are fitted. Directions are indexed GL_SCHED_H2D, _D2H, _D2D. */
+typedef struct gl_sched_copy_times {
+    double small_bytes, large_bytes; /* the two sizes timed */
+    double small_ns[3], large_ns[3]; /* one copy of each size, alone */
+    double pair_ns[3];               /* two large copies of one direction at once, in two streams */
+    double opposite_ns;              /* a large H2D and a large D2H at once */
+    double pageable_ns[2];           /* one large H2D from, one large D2H to pageable memory */
+} gl_sched_copy_times;
+
+/* Fit m's copy fields to t: per direction the bandwidth is the slope between the two sizes and the
+ * latency its intercept; two engines where a pair of large copies took under 1.5 times one, else one;
+ * pageable bandwidth is bytes over time. Returns 0, or -1 with a reason in err (m's copy fields zero:
+ * copies refused) when a time is missing, the larger copy was not the slower, or H2D and D2H did not
+ * overlap (the model's engines per direction would not hold). */
+int gl_sched_copy_fit(const gl_sched_copy_times *t, gl_sched_machine *m, char *err, int errlen);
+
 /* The Hopper rules with every number zero and one queue: fill in what was measured. */
 gl_sched_machine gl_sched_machine_default(void);
 /* GRIDLAB_QUEUE_RULE from the environment (tail, switch or stream): the rule

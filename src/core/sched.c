@@ -121,6 +121,32 @@ int gl_sched_copy(gl_sched_program *p, int thread, int stream, int dir, double b
     return p->n_ops - 1;
 }
 
+static int fail(char *err, int errlen, const char *fmt, ...);
+
+int gl_sched_copy_fit(const gl_sched_copy_times *t, gl_sched_machine *m, char *err, int errlen)
+{
+    static const char *const names[3] = {"H2D", "D2H", "D2D"};
+    gl_sched_machine fit = *m;
+    double span = t->large_bytes - t->small_bytes;
+    memset(m->copy_engines, 0, sizeof m->copy_engines); /* refused until the fit holds */
+    for (int d = 0; d < 3; d++) {
+        double dt = t->large_ns[d] - t->small_ns[d];
+        if (!(t->small_ns[d] > 0 && dt > 0 && span > 0 && t->pair_ns[d] > 0))
+            return fail(err, errlen, "%s: no usable times (%g ns for %g bytes, %g ns for %g, a pair %g ns)", names[d],
+                        t->small_ns[d], t->small_bytes, t->large_ns[d], t->large_bytes, t->pair_ns[d]);
+        fit.copy_gbps[d] = span / dt;
+        fit.copy_latency_ns[d] = fmax(0, t->small_ns[d] - t->small_bytes / fit.copy_gbps[d]);
+        fit.copy_engines[d] = t->pair_ns[d] < 1.5 * t->large_ns[d] ? 2 : 1;
+    }
+    double alone = fmax(t->large_ns[GL_SCHED_H2D], t->large_ns[GL_SCHED_D2H]);
+    if (!(t->opposite_ns > 0 && t->opposite_ns < 1.5 * alone))
+        return fail(err, errlen, "H2D and D2H at once took %g ns, one alone %g: they do not overlap, so the model's "
+                    "engines per direction would not hold", t->opposite_ns, alone);
+    for (int d = 0; d < 2; d++) fit.pageable_gbps[d] = t->pageable_ns[d] > 0 ? t->large_bytes / t->pageable_ns[d] : 0;
+    *m = fit;
+    return 0;
+}
+
 gl_sched_machine gl_sched_machine_default(void)
 {
     gl_sched_machine m;

@@ -115,19 +115,18 @@ int main(int argc, char **argv)
     test_cond("the L2 flush writes twice the L2, on a stream of its own",
               dev.d_flush && dev.flush_bytes == 2 * (size_t)dev.l2_bytes && dev.flush_stream);
 
-    /* The copy engines, as a model of copies will be fed: every number measured, finite and positive; a large
-     * copy faster than a small one's bytes over its time (latency is per copy); the host's pinned call short. */
+    /* The copy engines, as the model of copies is fed: every time measured, and the model's engines fitted to
+     * them (a fit that does not hold is a finding of this GPU, printed with its reason, and fails here). */
     gl_copy_machine cm;
     gl_copy_calibrate(&dev, 4096, 64u << 20, 5, &cm);
     gl_copy_print(&cm);
-    int all_positive = cm.async_engines > 0 && cm.opposite_gbps > 0 && cm.same_gbps > 0;
-    for (int d = 0; d < GL_COPY_DIRS; d++)
-        all_positive &= cm.latency_ns[d] > 0 && cm.latency_ns[d] < 1e6 && cm.gbps[d] > 1 && cm.gbps[d] < 1e4;
-    for (int d = 0; d < 2; d++) all_positive &= cm.pageable_gbps[d] > 0 && cm.pageable_call_ns[d] > 0;
-    test_cond("the copy engines are measured: engines, latency and bandwidth per direction, copies at once, pageable",
-              all_positive);
-    test_cond("a large pinned H2D copy moves bytes faster than a small one's latency allows",
-              cm.gbps[GL_COPY_H2D] > cm.small_bytes / cm.latency_ns[GL_COPY_H2D]);
+    int timed = cm.async_engines > 0 && cm.t.opposite_ns > 0;
+    for (int d = 0; d < 3; d++)
+        timed &= cm.t.small_ns[d] > 0 && cm.t.large_ns[d] > cm.t.small_ns[d] && cm.t.pair_ns[d] > 0;
+    for (int d = 0; d < 2; d++) timed &= cm.t.pageable_ns[d] > 0 && cm.pageable_call_ns[d] > 0;
+    test_cond("the copy engines are timed: each direction small, large and in pairs, both directions, pageable", timed);
+    test_cond("the model's copy engines fit the times (engines, bandwidth and latency per direction)",
+              cm.fitted.copy_engines[0] > 0 && cm.fitted.copy_gbps[GL_SCHED_H2D] > 1);
 
     /* Host functions in streams: each API's call and in-stream time, and two holds of 2 ms in two streams. */
     gl_hostfn_machine hm;

@@ -637,6 +637,43 @@ static void test_copies(void)
               held == 3 * GL_ARRAY_LEN(Ns));
 }
 
+/* The fit of the copy fields to measured times: slope and intercept per direction, engines from the pairs. */
+static void test_copy_fit(void)
+{
+    /* Made-up times: H2D 50 GB/s + 2 us, D2H 40 GB/s + 3 us, D2D 1000 GB/s + 4 us; pairs: H2D and D2H take
+     * twice one (one engine each), D2D the same as one (two); both directions at once as long as the longer. */
+    gl_sched_copy_times t;
+    memset(&t, 0, sizeof t);
+    t.small_bytes = 4096, t.large_bytes = 64 << 20;
+    const double gbps[3] = {50, 40, 1000}, lat[3] = {2000, 3000, 4000};
+    for (int d = 0; d < 3; d++) {
+        t.small_ns[d] = lat[d] + t.small_bytes / gbps[d];
+        t.large_ns[d] = lat[d] + t.large_bytes / gbps[d];
+        t.pair_ns[d] = d < 2 ? 2 * t.large_ns[d] : t.large_ns[d];
+    }
+    t.opposite_ns = t.large_ns[GL_SCHED_D2H];
+    t.pageable_ns[0] = t.large_bytes / 9.0, t.pageable_ns[1] = t.large_bytes / 17.5;
+    gl_sched_machine m = ideal(8, 132, 128);
+    int rc = gl_sched_copy_fit(&t, &m, err, sizeof err);
+    int ok = rc == 0;
+    for (int d = 0; d < 3; d++)
+        ok &= fabs(m.copy_gbps[d] - gbps[d]) < 1e-9 * gbps[d] && fabs(m.copy_latency_ns[d] - lat[d]) < 1e-6;
+    test_cond("the copy fit: each direction's bandwidth and latency from two sizes", ok);
+    test_cond("the copy fit: one engine where a pair takes twice one, two where it takes the same",
+              m.copy_engines[0] == 1 && m.copy_engines[1] == 1 && m.copy_engines[2] == 2);
+    test_cond("the copy fit: pageable bandwidth is bytes over time",
+              fabs(m.pageable_gbps[0] - 9.0) < 1e-9 && fabs(m.pageable_gbps[1] - 17.5) < 1e-9);
+    test_cond("the fit leaves the rest of the machine as it was", m.connections == 8 && m.sms == 132);
+    t.opposite_ns = t.large_ns[GL_SCHED_H2D] + t.large_ns[GL_SCHED_D2H];
+    gl_sched_machine n = ideal(8, 132, 128);
+    test_cond("a fit where H2D and D2H did not overlap is refused, saying so, and copies stay refused",
+              gl_sched_copy_fit(&t, &n, err, sizeof err) == -1 && strstr(err, "do not overlap") && n.copy_engines[0] == 0);
+    t.opposite_ns = t.large_ns[GL_SCHED_D2H];
+    t.large_ns[GL_SCHED_D2D] = t.small_ns[GL_SCHED_D2D];
+    test_cond("a fit whose larger copy was not slower is refused",
+              gl_sched_copy_fit(&t, &n, err, sizeof err) == -1 && strstr(err, "D2D: no usable times"));
+}
+
 static void test_refusals(void)
 {
     int s[1];
@@ -953,6 +990,7 @@ int main(void)
     test_block_dispatch();
     test_stream_creation();
     test_copies();
+    test_copy_fit();
     test_refusals();
     test_compare();
     test_scale();
