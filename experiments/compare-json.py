@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""compare-json.py BEFORE AFTER: do two runs' --json files have the same rows, columns, claims and verdicts?
+"""compare-json.py BEFORE AFTER [AFTER ...]: do two runs' --json files have the same rows, columns, claims and
+verdicts? Several AFTER files are one run split in several experiments (a row in two of them must be the same).
 
 Rows are matched by table, variant and parameters; for each, the names of its values (the columns), its
 verdict, and the text and verdict of each of its claims and checks are compared, then the run's own claims.
@@ -27,13 +28,21 @@ def load(path):
 
 
 def main():
-    if len(sys.argv) != 3:
+    if len(sys.argv) < 3:
         print(__doc__.strip(), file=sys.stderr)
         return 2
     b, brows, brun = load(sys.argv[1])
-    a, arows, arun = load(sys.argv[2])
-    print("verdict %s -> %s; rows %d -> %d" % (b.get("verdict"), a.get("verdict"), len(brows), len(arows)))
-    diffs = ["only before: %s" % (k,) for k in brows if k not in arows]
+    arows, arun, verdicts, diffs = {}, [], [], []
+    for path in sys.argv[2:]:
+        a, rows, run = load(path)
+        verdicts.append(a.get("verdict"))
+        arun += run
+        for k, r in rows.items():
+            if k in arows and arows[k] != r:
+                diffs.append("%s %s: differs between the after files" % (k[0], k[1]))
+            arows[k] = r
+    print("verdict %s -> %s; rows %d -> %d" % (b.get("verdict"), ", ".join(map(str, verdicts)), len(brows), len(arows)))
+    diffs += ["only before: %s" % (k,) for k in brows if k not in arows]
     diffs += ["only after: %s" % (k,) for k in arows if k not in brows]
     for k in brows:
         if k in arows:
