@@ -104,6 +104,16 @@ void gl_copy_calibrate(const gl_device *dev, size_t small_bytes, size_t large_by
     gl_sched_copy_fit(t, &m->fitted, m->fit_error, sizeof m->fit_error);
 }
 
+int gl_copy_machine_apply(const gl_copy_machine *cm, gl_sched_machine *m)
+{
+    const gl_sched_machine *f = &cm->fitted;
+    memcpy(m->copy_engines, f->copy_engines, sizeof m->copy_engines);
+    memcpy(m->copy_gbps, f->copy_gbps, sizeof m->copy_gbps);
+    memcpy(m->copy_latency_ns, f->copy_latency_ns, sizeof m->copy_latency_ns);
+    memcpy(m->pageable_gbps, f->pageable_gbps, sizeof m->pageable_gbps);
+    return f->copy_engines[0] > 0 ? 0 : -1;
+}
+
 void gl_copy_print(const gl_copy_machine *m)
 {
     static const char *const names[3] = {"H2D", "D2H", "D2D"};

@@ -28,6 +28,9 @@ typedef struct gl_copy_machine {
 /* Time the copy engines of dev's device with copies of small_bytes and large_bytes, reps times each (median).
  * Allocates and frees its own pinned, pageable and device buffers (2 * large_bytes of each). */
 void gl_copy_calibrate(const gl_device *dev, size_t small_bytes, size_t large_bytes, int reps, gl_copy_machine *m);
+/* Give machine m the fitted copy fields (engines, bandwidths, latencies, pageable rates); returns 0, or -1
+ * when the fit did not hold (m's copy engines stay 0: a program with copies is refused, saying so). */
+int gl_copy_machine_apply(const gl_copy_machine *cm, gl_sched_machine *m);
 /* One line: the times, and the engines, bandwidths and latencies fitted to them (or why not). */
 void gl_copy_print(const gl_copy_machine *m);
 

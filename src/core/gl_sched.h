@@ -101,7 +101,9 @@
  * pageable bandwidth). So one engine per direction serializes same-direction
  * copies, opposite directions overlap, and a kernel waits for its stream's
  * copy: the textbook's two blocking behaviours. A machine with no engine for a
- * direction refuses its copies. */
+ * direction refuses its copies. A pageable copy's host call is given the time
+ * it took, as every call is; whether the engine's time then overlaps that call
+ * (the driver staging as it goes) is still to be measured. */
 #ifndef GL_SCHED_H
 #define GL_SCHED_H
 

@@ -63,12 +63,20 @@ typedef struct gl_sched_run {
     int runs, runs_complete;    /* runs, and those where every kernel ran its full time and left its result */
     double shortest_ratio;      /* shortest kernel's measured time over its asked time, over all runs */
     unsigned long long sink_seen; /* *d_sink after the last run: every block adds to it */
+    /* copies (COPY ops): one set of buffers, each as large as the largest copy that uses it, shared by every
+     * copy (their contents are not looked at); an event after each copy gives its end */
+    int copies;                 /* COPY ops in the program */
+    void *copy_pinned, *copy_pageable, *copy_dev[2]; /* host (pinned, pageable) and two device buffers */
+    cudaEvent_t *copy_done;     /* per op: recorded right after its copy (NULL for other ops) */
+    double *copy_end_ns;        /* per op: the copy's end on the %globaltimer axis, last run (NAN: not a copy) */
+    double copy_anchor_error_ns; /* how far those ends may be off: the anchor's event after its kernel */
 } gl_sched_run;
 
 /* Make the streams, events and buffers for prog, run on machine m. Set
  * timed_events, host_call, host_ctx or timeout_s in r before calling to change
- * them (zeroed fields take the defaults). Usage errors in the program (a copy,
- * an event out of range) exit GL_EXIT_INTERNAL. */
+ * them (zeroed fields take the defaults). Usage errors in the program (an event
+ * out of range, a copy in no direction) exit GL_EXIT_INTERNAL. A program with
+ * copies needs a machine with copy engines (gl_copy_calibrate's fit). */
 void gl_sched_run_create(gl_sched_run *r, gl_sched_program *prog, const gl_sched_machine *m, int per_block);
 /* Start a run: every span slot is handed out here, so host threads never
  * share a counter, and the clock starts. */

@@ -5,6 +5,99 @@
 #include <string.h>
 
 #include "gl_schedrun.h"
+#include "gl_spans.cuh"
+
+/* The anchor of copy ends: one thread reads %globaltimer as the kernel ends; an event recorded after it
+ * in its stream puts that reading on the event clock. */
+__global__ void copy_anchor(unsigned long long *t) { *t = gl_globaltimer(); }
+
+/* The copies' buffers and events, when the program has copies. */
+static void copies_create(gl_sched_run *r)
+{
+    const gl_sched_program *p = r->prog;
+    size_t pinned = 0, pageable = 0, dev[2] = {0, 0};
+    r->copies = 0;
+    r->copy_done = (cudaEvent_t *)gl_xcalloc((size_t)p->n_ops + 1, sizeof(cudaEvent_t));
+    r->copy_end_ns = (double *)gl_xcalloc((size_t)p->n_ops + 1, sizeof(double));
+    for (int i = 0; i < p->n_ops; i++) {
+        const gl_sched_op *o = &p->ops[i];
+        r->copy_end_ns[i] = NAN;
+        if (o->kind != GL_SCHED_COPY) continue;
+        size_t b = (size_t)o->bytes;
+        r->copies++;
+        size_t *host = o->dir == GL_SCHED_D2D ? NULL : o->pageable ? &pageable : &pinned;
+        if (host && b > *host) *host = b;
+        dev[0] = b > dev[0] ? b : dev[0];
+        if (o->dir == GL_SCHED_D2D) dev[1] = b > dev[1] ? b : dev[1];
+        CUDA_CHECK(cudaEventCreate(&r->copy_done[i])); /* timed: its time is the copy's end */
+    }
+    if (pinned) CUDA_CHECK(cudaMallocHost(&r->copy_pinned, pinned));
+    if (pageable) {
+        r->copy_pageable = gl_xmalloc(pageable);
+        memset(r->copy_pageable, 1, pageable); /* its pages present, as a program's data would be */
+    }
+    for (int k = 0; k < 2; k++)
+        if (dev[k]) CUDA_CHECK(cudaMalloc(&r->copy_dev[k], dev[k]));
+}
+
+/* Queue op i's copy into s, then the event that marks its end. */
+static void issue_copy(gl_sched_run *r, int i, cudaStream_t s)
+{
+    const gl_sched_op *o = &r->prog->ops[i];
+    void *host = o->pageable ? r->copy_pageable : r->copy_pinned;
+    size_t b = (size_t)o->bytes;
+    if (o->dir == GL_SCHED_H2D) CUDA_CHECK(cudaMemcpyAsync(r->copy_dev[0], host, b, cudaMemcpyHostToDevice, s));
+    else if (o->dir == GL_SCHED_D2H) CUDA_CHECK(cudaMemcpyAsync(host, r->copy_dev[0], b, cudaMemcpyDeviceToHost, s));
+    else CUDA_CHECK(cudaMemcpyAsync(r->copy_dev[1], r->copy_dev[0], b, cudaMemcpyDeviceToDevice, s));
+    CUDA_CHECK(cudaEventRecord(r->copy_done[i], s));
+}
+
+/* After a run: each copy's end on the %globaltimer axis, from its event's time against an anchor's: a
+ * kernel's %globaltimer reading, then an event in the same stream. The event completes a little after
+ * the reading, so the ends come out early by that much, at most the anchor kernel's span between an
+ * event before it and the one after (copy_anchor_error_ns). */
+static void copies_end(gl_sched_run *r)
+{
+    if (r->copies == 0) return;
+    cudaStream_t s;
+    cudaEvent_t before, after;
+    unsigned long long *d_t, t = 0;
+    CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    CUDA_CHECK(cudaEventCreate(&before));
+    CUDA_CHECK(cudaEventCreate(&after));
+    CUDA_CHECK(cudaMalloc((void **)&d_t, sizeof *d_t));
+    CUDA_CHECK(cudaEventRecord(before, s));
+    copy_anchor<<<1, 1, 0, s>>>(d_t);
+    CUDA_CHECK_LAUNCH("copy_anchor");
+    CUDA_CHECK(cudaEventRecord(after, s));
+    CUDA_CHECK(cudaEventSynchronize(after));
+    CUDA_CHECK(cudaMemcpy(&t, d_t, sizeof t, cudaMemcpyDeviceToHost));
+    float span_ms = 0;
+    CUDA_CHECK(cudaEventElapsedTime(&span_ms, before, after));
+    r->copy_anchor_error_ns = span_ms * 1e6; /* the anchor's reading lies somewhere within it */
+    for (int i = 0; i < r->prog->n_ops; i++) {
+        if (!r->copy_done[i]) continue;
+        float ms = 0;
+        CUDA_CHECK(cudaEventElapsedTime(&ms, r->copy_done[i], after));
+        r->copy_end_ns[i] = (double)t - ms * 1e6;
+    }
+    CUDA_CHECK(cudaFree(d_t));
+    CUDA_CHECK(cudaEventDestroy(before));
+    CUDA_CHECK(cudaEventDestroy(after));
+    CUDA_CHECK(cudaStreamDestroy(s));
+}
+
+static void copies_destroy(gl_sched_run *r)
+{
+    for (int i = 0; i < r->prog->n_ops; i++)
+        if (r->copy_done[i]) CUDA_CHECK(cudaEventDestroy(r->copy_done[i]));
+    if (r->copy_pinned) CUDA_CHECK(cudaFreeHost(r->copy_pinned));
+    free(r->copy_pageable);
+    for (int k = 0; k < 2; k++)
+        if (r->copy_dev[k]) CUDA_CHECK(cudaFree(r->copy_dev[k]));
+    free(r->copy_done);
+    free(r->copy_end_ns);
+}
 
 void gl_sched_run_create(gl_sched_run *r, gl_sched_program *prog, const gl_sched_machine *m, int per_block)
 {
@@ -16,7 +109,8 @@ void gl_sched_run_create(gl_sched_run *r, gl_sched_program *prog, const gl_sched
     r->launches = 0;
     for (int i = 0; i < prog->n_ops; i++) {
         const gl_sched_op *o = &prog->ops[i];
-        if (o->kind == GL_SCHED_COPY) gl_die(GL_EXIT_INTERNAL, "schedrun: op %d is a copy: copies are not modelled", i);
+        if (o->kind == GL_SCHED_COPY && (o->dir < GL_SCHED_H2D || o->dir > GL_SCHED_D2D || !(o->bytes >= 0)))
+            gl_die(GL_EXIT_INTERNAL, "schedrun: op %d is a copy of %g bytes in direction %d", i, o->bytes, o->dir);
         if ((o->kind == GL_SCHED_RECORD || o->kind == GL_SCHED_WAIT || (o->kind == GL_SCHED_SYNC && o->event >= 0)) &&
             (o->event < 0 || o->event >= prog->n_events))
             gl_die(GL_EXIT_INTERNAL, "schedrun: op %d refers to event %d of %d", i, o->event, prog->n_events);
@@ -54,6 +148,7 @@ void gl_sched_run_create(gl_sched_run *r, gl_sched_program *prog, const gl_sched
     memset(&r->model_tl, 0, sizeof r->model_tl);
     r->runs = r->runs_complete = 0;
     r->shortest_ratio = INFINITY;
+    copies_create(r);
 }
 
 void gl_sched_run_begin(gl_sched_run *r)
@@ -91,6 +186,7 @@ void gl_sched_run_thread(gl_sched_run *r, int thread)
             break;
         case GL_SCHED_RECORD: CUDA_CHECK(cudaEventRecord(r->event[o->event], s)); break;
         case GL_SCHED_WAIT: CUDA_CHECK(cudaStreamWaitEvent(s, r->event[o->event], 0)); break;
+        case GL_SCHED_COPY: issue_copy(r, i, s); break;
         case GL_SCHED_SYNC:
             if (o->event >= 0) CUDA_CHECK(cudaEventSynchronize(r->event[o->event]));
             else if (o->stream >= 0) CUDA_CHECK(cudaStreamSynchronize(s));
@@ -138,6 +234,7 @@ void gl_sched_run_end(gl_sched_run *r)
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(&sink_after, r->d_sink, sizeof sink_after, cudaMemcpyDeviceToHost));
     r->n_spans = gl_spans_timeline(&r->spans, &r->tl);
+    copies_end(r);
 
     long long blocks = 0;
     int full = 1; /* every kernel ran at least its time, less two ticks of the timer */
@@ -205,6 +302,7 @@ void gl_sched_run_destroy(gl_sched_run *r)
     free(r->slot);
     free(r->call_ns);
     free(r->return_ns);
+    copies_destroy(r);
 }
 
 /* ---- a program's runs as a row ------------------------------------------------------------ */
