@@ -16,7 +16,9 @@ static void copies_create(gl_sched_run *r)
 {
     const gl_sched_program *p = r->prog;
     size_t pinned = 0, pageable = 0, dev[2] = {0, 0};
-    r->copies = 0;
+    r->copies = 0; /* every field set here: gl_sched_run_create's callers need not zero r */
+    r->copy_pinned = r->copy_pageable = r->copy_dev[0] = r->copy_dev[1] = NULL;
+    r->copy_anchor_error_ns = 0;
     r->copy_done = (cudaEvent_t *)gl_xcalloc((size_t)p->n_ops + 1, sizeof(cudaEvent_t));
     r->copy_end_ns = (double *)gl_xcalloc((size_t)p->n_ops + 1, sizeof(double));
     for (int i = 0; i < p->n_ops; i++) {
