@@ -127,38 +127,25 @@ after=$(stat -c %Y "$BIN/false-dependency" 2>/dev/null)
 if [ "$before" = "$after" ]; then ok "make profile-* without nsys rebuilds nothing"; else not_ok "make profile-* without nsys rebuilt the binary"; fi
 expect "make help lists every target with one line" 0 "run-false-dependency .*CUDA_DEVICE_MAX_CONNECTIONS|run-false-dependency +how long" \
     make -s --no-print-directory help
-if need_bin launch-host; then
-    b=$BIN/launch-host
-    expect "launch-host --help names every part" 0 "one of all\|host\|graph" "$b" --help
-    expect "launch-host --launches 0 exits 2" 2 "--launches: '0' is out of range; accepted: integer 1\.\.100000" "$b" --launches 0
-    expect "launch-host --launches 100001 exits 2" 2 "--launches: '100001' is out of range" "$b" --launches 100001
-    expect "launch-host --launches abc exits 2" 2 "--launches: 'abc' is not an integer" "$b" --launches abc
-    expect "launch-host --part nowhere exits 2" 2 "accepted: one of all\|host\|graph" "$b" --part nowhere
-    expect "launch-host --part device exits 2 (a part of launch-device)" 2 "accepted: one of all\|host\|graph" "$b" --part device
-    expect "launch-host --trace exits 2 before opening the device (it records no spans)" 2 \
-        "--trace and --timeline: launch-host records no spans" env CUDA_VISIBLE_DEVICES= "$b" --quick --trace /tmp/lh-trace.json
-    expect "launch-host --timeline exits 2 before opening the device" 2 "launch-host records no spans" \
+# The two launch experiments: the same options; each refuses the other's parts. "parts" is each one's --part
+# list, "other" a part of the other, "gpu" one of its own parts to run without a GPU.
+for spec in "launch-host;all\\|host\\|graph;device;graph" \
+            "launch-device;all\\|device\\|many\\|latency\\|device-graph;host;device"; do
+    IFS=';' read -r e parts other gpu <<< "$spec"
+    need_bin "$e" || continue
+    b=$BIN/$e
+    expect "$e --help names every part" 0 "one of $parts" "$b" --help
+    expect "$e --launches 0 exits 2" 2 "--launches: '0' is out of range; accepted: integer 1\.\.100000" "$b" --launches 0
+    expect "$e --launches 100001 exits 2" 2 "--launches: '100001' is out of range" "$b" --launches 100001
+    expect "$e --launches abc exits 2" 2 "--launches: 'abc' is not an integer" "$b" --launches abc
+    expect "$e --part nowhere exits 2" 2 "accepted: one of $parts" "$b" --part nowhere
+    expect "$e --part $other exits 2 (the other launch experiment's part)" 2 "accepted: one of $parts" "$b" --part "$other"
+    expect "$e --trace exits 2 before opening the device (it records no spans)" 2 \
+        "--trace and --timeline: $e records no spans" env CUDA_VISIBLE_DEVICES= "$b" --quick --trace "/tmp/$e-trace.json"
+    expect "$e --timeline exits 2 before opening the device" 2 "$e records no spans" \
         env CUDA_VISIBLE_DEVICES= "$b" --quick --timeline
-    expect "launch-host --part graph without a GPU exits 77" 77 "^no suitable GPU: " \
-        env CUDA_VISIBLE_DEVICES= "$b" --quick --part graph
-fi
-if need_bin launch-device; then
-    b=$BIN/launch-device
-    expect "launch-device --help names every part" 0 "one of all\|device\|many\|latency\|device-graph" "$b" --help
-    expect "launch-device --launches 0 exits 2" 2 "--launches: '0' is out of range; accepted: integer 1\.\.100000" "$b" --launches 0
-    expect "launch-device --launches 100001 exits 2" 2 "--launches: '100001' is out of range" "$b" --launches 100001
-    expect "launch-device --launches abc exits 2" 2 "--launches: 'abc' is not an integer" "$b" --launches abc
-    expect "launch-device --part nowhere exits 2" 2 "accepted: one of all\|device\|many\|latency\|device-graph" \
-        "$b" --part nowhere
-    expect "launch-device --part host exits 2 (a part of launch-host)" 2 "accepted: one of all\|device\|many\|latency\|device-graph" \
-        "$b" --part host
-    expect "launch-device --trace exits 2 before opening the device (it records no spans)" 2 \
-        "--trace and --timeline: launch-device records no spans" env CUDA_VISIBLE_DEVICES= "$b" --quick --trace /tmp/ld-trace.json
-    expect "launch-device --timeline exits 2 before opening the device" 2 "launch-device records no spans" \
-        env CUDA_VISIBLE_DEVICES= "$b" --quick --timeline
-    expect "launch-device --part device without a GPU exits 77" 77 "^no suitable GPU: " \
-        env CUDA_VISIBLE_DEVICES= "$b" --quick --part device
-fi
+    expect "$e --part $gpu without a GPU exits 77" 77 "^no suitable GPU: " env CUDA_VISIBLE_DEVICES= "$b" --quick --part "$gpu"
+done
 
 if need_bin nested-reduce; then
     b=$BIN/nested-reduce
@@ -233,12 +220,6 @@ for e in default-stream default-stream-per-thread; do
     expect "$e --variant blocking without a GPU exits 77" 77 "^no suitable GPU: " \
         env CUDA_VISIBLE_DEVICES= "$b" --quick --variant blocking
 done
-if need_bin default-stream-per-thread; then
-    expect "default-stream-per-thread asks its own question" 0 "^default-stream-per-thread: built with --default-stream per-thread" \
-        "$BIN/default-stream-per-thread" --help
-    expect "make help lists run-default-stream-per-thread, built per-thread" 0 \
-        "sanitize-default-stream-per-thread .*\(built with: per-thread\)" make -s --no-print-directory help
-fi
 for e in implicit-sync implicit-sync-per-thread; do
     need_bin "$e" || continue
     b=$BIN/$e
@@ -248,12 +229,13 @@ for e in implicit-sync implicit-sync-per-thread; do
     expect "$e --variant exits 2 (it has no variants)" 2 "unknown option '--variant'" "$b" --variant implicit
     expect "$e without a GPU exits 77" 77 "^no suitable GPU: " env CUDA_VISIBLE_DEVICES= "$b" --quick
 done
-if need_bin implicit-sync-per-thread; then
-    expect "implicit-sync-per-thread asks its own question" 0 "^implicit-sync-per-thread: built with --default-stream per-thread" \
-        "$BIN/implicit-sync-per-thread" --help
-    expect "make help lists run-implicit-sync-per-thread, built per-thread" 0 \
-        "sanitize-implicit-sync-per-thread .*\(built with: per-thread\)" make -s --no-print-directory help
-fi
+# The build variants (the Makefile's VARIANTS) ask their own question and have make targets of their own.
+for v in default-stream-per-thread implicit-sync-per-thread; do
+    need_bin "$v" || continue
+    expect "$v asks its own question" 0 "^$v: built with --default-stream per-thread" "$BIN/$v" --help
+    expect "make help lists run-$v, built per-thread" 0 "sanitize-$v .*\(built with: per-thread\)" \
+        make -s --no-print-directory help
+done
 
 if need_bin stream-events; then
     b=$BIN/stream-events

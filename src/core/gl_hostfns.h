@@ -9,8 +9,6 @@
 #ifndef GL_HOSTFNS_H
 #define GL_HOSTFNS_H
 
-#include "gl_device.h"
-
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -25,9 +23,9 @@ typedef struct gl_hostfn_machine {
     int one_at_a_time;                 /* two_streams_ns is nearer 2 hold_ns than 1 */
 } gl_hostfn_machine;
 
-/* Time host functions on dev's device: runs of n empty functions, reps times each (median), and two
+/* Time host functions on the current device: runs of n empty functions, reps times each (median), and two
  * functions of hold_us in two streams. */
-void gl_hostfn_calibrate(const gl_device *dev, int n, int reps, double hold_us, gl_hostfn_machine *m);
+void gl_hostfn_calibrate(int n, int reps, double hold_us, gl_hostfn_machine *m);
 /* One line: "host functions: cudaLaunchHostFunc call 1.35 us, 1.74 us in its stream | ..." */
 void gl_hostfn_print(const gl_hostfn_machine *m);
 

@@ -70,6 +70,9 @@ typedef struct gl_sched_run {
     cudaEvent_t *copy_done;     /* per op: recorded right after its copy (NULL for other ops) */
     double *copy_end_ns;        /* per op: the copy's end on the %globaltimer axis, last run (NAN: not a copy) */
     double copy_anchor_error_ns; /* how far those ends may be off: the anchor's event after its kernel */
+    cudaStream_t anchor_stream; /* the anchor's own stream, events and reading (made once, with copies only) */
+    cudaEvent_t anchor_before, anchor_after;
+    unsigned long long *d_anchor;
 } gl_sched_run;
 
 /* Make the streams, events and buffers for prog, run on machine m. Set

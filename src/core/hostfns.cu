@@ -31,9 +31,8 @@ static void queue_empty(int api, cudaStream_t s)
     else CUDA_CHECK(cudaStreamAddCallback(s, empty_cb, NULL, 0));
 }
 
-void gl_hostfn_calibrate(const gl_device *dev, int n, int reps, double hold_us, gl_hostfn_machine *m)
+void gl_hostfn_calibrate(int n, int reps, double hold_us, gl_hostfn_machine *m)
 {
-    (void)dev; /* the current device is dev's: gl_device_open made it so */
     memset(m, 0, sizeof *m);
     if (n < 1) n = 1;
     if (reps < 1) reps = 1;

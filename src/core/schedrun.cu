@@ -19,6 +19,7 @@ static void copies_create(gl_sched_run *r)
     r->copies = 0; /* every field set here: gl_sched_run_create's callers need not zero r */
     r->copy_pinned = r->copy_pageable = r->copy_dev[0] = r->copy_dev[1] = NULL;
     r->copy_anchor_error_ns = 0;
+    r->anchor_stream = NULL, r->anchor_before = r->anchor_after = NULL, r->d_anchor = NULL;
     r->copy_done = (cudaEvent_t *)gl_xcalloc((size_t)p->n_ops + 1, sizeof(cudaEvent_t));
     r->copy_end_ns = (double *)gl_xcalloc((size_t)p->n_ops + 1, sizeof(double));
     for (int i = 0; i < p->n_ops; i++) {
@@ -40,6 +41,11 @@ static void copies_create(gl_sched_run *r)
     }
     for (int k = 0; k < 2; k++)
         if (dev[k]) CUDA_CHECK(cudaMalloc(&r->copy_dev[k], dev[k]));
+    if (r->copies == 0) return;
+    CUDA_CHECK(cudaStreamCreateWithFlags(&r->anchor_stream, cudaStreamNonBlocking));
+    CUDA_CHECK(cudaEventCreate(&r->anchor_before));
+    CUDA_CHECK(cudaEventCreate(&r->anchor_after));
+    CUDA_CHECK(cudaMalloc((void **)&r->d_anchor, sizeof *r->d_anchor));
 }
 
 /* Queue op i's copy into s, then the event that marks its end. */
@@ -61,32 +67,22 @@ static void issue_copy(gl_sched_run *r, int i, cudaStream_t s)
 static void copies_end(gl_sched_run *r)
 {
     if (r->copies == 0) return;
-    cudaStream_t s;
-    cudaEvent_t before, after;
-    unsigned long long *d_t, t = 0;
-    CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-    CUDA_CHECK(cudaEventCreate(&before));
-    CUDA_CHECK(cudaEventCreate(&after));
-    CUDA_CHECK(cudaMalloc((void **)&d_t, sizeof *d_t));
-    CUDA_CHECK(cudaEventRecord(before, s));
-    copy_anchor<<<1, 1, 0, s>>>(d_t);
+    unsigned long long t = 0;
+    CUDA_CHECK(cudaEventRecord(r->anchor_before, r->anchor_stream));
+    copy_anchor<<<1, 1, 0, r->anchor_stream>>>(r->d_anchor);
     CUDA_CHECK_LAUNCH("copy_anchor");
-    CUDA_CHECK(cudaEventRecord(after, s));
-    CUDA_CHECK(cudaEventSynchronize(after));
-    CUDA_CHECK(cudaMemcpy(&t, d_t, sizeof t, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaEventRecord(r->anchor_after, r->anchor_stream));
+    CUDA_CHECK(cudaEventSynchronize(r->anchor_after));
+    CUDA_CHECK(cudaMemcpy(&t, r->d_anchor, sizeof t, cudaMemcpyDeviceToHost));
     float span_ms = 0;
-    CUDA_CHECK(cudaEventElapsedTime(&span_ms, before, after));
+    CUDA_CHECK(cudaEventElapsedTime(&span_ms, r->anchor_before, r->anchor_after));
     r->copy_anchor_error_ns = span_ms * 1e6; /* the anchor's reading lies somewhere within it */
     for (int i = 0; i < r->prog->n_ops; i++) {
         if (!r->copy_done[i]) continue;
         float ms = 0;
-        CUDA_CHECK(cudaEventElapsedTime(&ms, r->copy_done[i], after));
+        CUDA_CHECK(cudaEventElapsedTime(&ms, r->copy_done[i], r->anchor_after));
         r->copy_end_ns[i] = (double)t - ms * 1e6;
     }
-    CUDA_CHECK(cudaFree(d_t));
-    CUDA_CHECK(cudaEventDestroy(before));
-    CUDA_CHECK(cudaEventDestroy(after));
-    CUDA_CHECK(cudaStreamDestroy(s));
 }
 
 static void copies_destroy(gl_sched_run *r)
@@ -97,6 +93,12 @@ static void copies_destroy(gl_sched_run *r)
     free(r->copy_pageable);
     for (int k = 0; k < 2; k++)
         if (r->copy_dev[k]) CUDA_CHECK(cudaFree(r->copy_dev[k]));
+    if (r->anchor_stream) {
+        CUDA_CHECK(cudaStreamDestroy(r->anchor_stream));
+        CUDA_CHECK(cudaEventDestroy(r->anchor_before));
+        CUDA_CHECK(cudaEventDestroy(r->anchor_after));
+        CUDA_CHECK(cudaFree(r->d_anchor));
+    }
     free(r->copy_done);
     free(r->copy_end_ns);
 }

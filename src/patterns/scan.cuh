@@ -237,26 +237,34 @@ typedef struct scan_bench {
  * each block from its prefix. One block: one pass in order (the cpu variant, in the element type). The reference:
  * blocks of 2^16, int32 in unsigned (wrapping), floats in double, rounded once per element: one pass's result, as
  * every partial sum of these floats is exact in double (multiples of 2^-23 of at most 1; n <= 2^30). */
+/* y[from..to) = the scan of x[from..to), continuing from acc, in Acc arithmetic. */
+template <typename T, typename Acc>
+static void scan_span(const T *x, T *y, long long from, long long to, Acc acc, int exclusive)
+{
+    for (long long i = from; i < to; i++) {
+        if (exclusive) y[i] = (T)acc;
+        acc += (Acc)x[i];
+        if (!exclusive) y[i] = (T)acc;
+    }
+}
+
 template <typename T, typename Acc>
 static void scan_in_blocks(const scan_bench *b, T *y, long long block)
 {
     const T *x = (const T *)b->h_in[b->type];
     long long n = b->n, blocks = (n + block - 1) / block;
-    int exclusive = b->exclusive;
-    Acc *prefix = (Acc *)gl_xcalloc((size_t)(blocks > 0 ? blocks : 1), sizeof(Acc));
+    if (blocks <= 1) { /* the cpu variant, which is timed: nothing allocated, no thread started */
+        scan_span<T, Acc>(x, y, 0, n, (Acc)0, b->exclusive);
+        return;
+    }
+    Acc *prefix = (Acc *)gl_xcalloc((size_t)blocks, sizeof(Acc));
     GL_OMP(omp parallel for schedule(static))
     for (long long k = 1; k < blocks; k++) /* block k - 1's sum; the last block's is never needed */
         for (long long i = (k - 1) * block; i < k * block; i++) prefix[k] += (Acc)x[i];
     for (long long k = 1; k < blocks; k++) prefix[k] += prefix[k - 1];
     GL_OMP(omp parallel for schedule(static))
-    for (long long k = 0; k < blocks; k++) {
-        Acc acc = prefix[k];
-        for (long long i = k * block; i < n && i < (k + 1) * block; i++) {
-            if (exclusive) y[i] = (T)acc;
-            acc += (Acc)x[i];
-            if (!exclusive) y[i] = (T)acc;
-        }
-    }
+    for (long long k = 0; k < blocks; k++)
+        scan_span<T, Acc>(x, y, k * block, (k + 1) * block < n ? (k + 1) * block : n, prefix[k], b->exclusive);
     free(prefix);
 }
 

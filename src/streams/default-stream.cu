@@ -238,10 +238,8 @@ int main(int argc, char **argv)
         {"tolerance", GL_OPT_DOUBLE, &tolerance, 0, 10, NULL, NULL, "relative tolerance of the makespan claims", 0},
     };
     gl_common common;
-    gl_common_defaults(&common);
-    gl_options_parse_or_exit(&exp, opts, GL_ARRAY_LEN(opts), &common, argc, argv);
     events_lab L;
-    events_lab_open(&L, exp.name, &common, kernel_us);
+    events_lab_start(&L, &exp, opts, GL_ARRAY_LEN(opts), &common, &kernel_us, argc, argv);
     printf("setup: " DS_BUILD " build; pattern S=%d x 4 kernels of T=%g us; C=%d connections\n", streams, kernel_us,
            L.S.machine.connections);
     null_stream_row(&L.S.rep);

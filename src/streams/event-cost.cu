@@ -172,7 +172,7 @@ int main(int argc, char **argv)
         "the scheduling simulation's (gl_sched.h); claimed: every event edge holds."};
     gl_common common;
     events_lab L;
-    events_lab_start(&L, &exp, &common, argc, argv);
+    events_lab_start(&L, &exp, NULL, 0, &common, NULL, argc, argv);
     printf("setup: chains of %d kernels x T=%g us, 1 block x %d threads each; C=%d connections\n", COST_CHAIN,
            COST_KERNEL_US, THREADS, L.S.machine.connections);
     cost_part(&L);

@@ -169,7 +169,7 @@ int main(int argc, char **argv)
         "resolution and two timer ticks."};
     gl_common common;
     events_lab L;
-    events_lab_start(&L, &exp, &common, argc, argv);
+    events_lab_start(&L, &exp, NULL, 0, &common, NULL, argc, argv);
     double longest_us = common.quick ? QUICK_REGION_US : REGION_US[GL_ARRAY_LEN(REGION_US) - 1];
     printf("setup: regions of %d kernels, 1 block x %d threads each, of %g us to %g us, queued behind a %g us kernel "
            "and on an idle stream; C=%d connections\n",

@@ -49,14 +49,16 @@ static inline void events_lab_open(events_lab *L, const char *name, const gl_com
     gl_sched_lab_calibrate(&L->S, THREADS, calibration_us);
 }
 
-/* Parse the options of an event experiment that has only the common ones, then open its lab. Its machine is measured
- * with 1 ms kernels (200 us under --quick), stream-events' default T: event-cost and event-timing were parts of
- * stream-events until issue 17, and so their model columns stay comparable with the runs recorded then. */
-static inline void events_lab_start(events_lab *L, const gl_experiment *exp, gl_common *common, int argc, char **argv)
+/* Parse an event experiment's options (its own n_opts, and the common ones), then open its lab, its machine measured
+ * with kernels of *calibration_us as parsed. NULL: 1 ms kernels (200 us under --quick), stream-events' default T:
+ * event-cost, event-timing and implicit-sync were parts of stream-events or default-stream until issue 17, and so
+ * their model columns stay comparable with the runs recorded then. */
+static inline void events_lab_start(events_lab *L, const gl_experiment *exp, gl_option *opts, int n_opts,
+                                    gl_common *common, const double *calibration_us, int argc, char **argv)
 {
     gl_common_defaults(common);
-    gl_options_parse_or_exit(exp, NULL, 0, common, argc, argv);
-    events_lab_open(L, exp->name, common, common->quick ? 200 : 1000);
+    gl_options_parse_or_exit(exp, opts, n_opts, common, argc, argv);
+    events_lab_open(L, exp->name, common, calibration_us ? *calibration_us : common->quick ? 200 : 1000);
 }
 
 /* ---- a program on the GPU, sampled -------------------------------------------------- */

@@ -271,12 +271,8 @@ int main(int argc, char **argv)
         {"tolerance", GL_OPT_DOUBLE, &tolerance, 0, 10, NULL, NULL, "relative tolerance of the makespan claims", 0},
     };
     gl_common common;
-    gl_common_defaults(&common);
-    gl_options_parse_or_exit(&exp, opts, GL_ARRAY_LEN(opts), &common, argc, argv);
-    /* The machine is measured with 1 ms kernels (200 us under --quick), as when this was default-stream's
-     * variant implicit, so that the model columns stay comparable with the runs recorded then. */
-    events_lab L;
-    events_lab_open(&L, exp.name, &common, common.quick ? 200 : 1000);
+    events_lab L; /* its machine measured as when this was default-stream's variant implicit (events_lab_start) */
+    events_lab_start(&L, &exp, opts, GL_ARRAY_LEN(opts), &common, NULL, argc, argv);
     printf("setup: " DS_BUILD " build; A=B=%g us; C=%d connections\n", kernel_us, L.S.machine.connections);
     null_stream_row(&L.S.rep);
 

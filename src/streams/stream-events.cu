@@ -190,9 +190,7 @@ int main(int argc, char **argv)
         {"part", GL_OPT_CHOICE, &part, 0, 0, "all|fan-in|fan-out|dag", NULL, "which part to run", 0},
     };
     gl_common common;
-    gl_common_defaults(&common);
-    gl_options_parse_or_exit(&exp, opts, GL_ARRAY_LEN(opts), &common, argc, argv);
-    events_lab_open(&L.E, exp.name, &common, L.kernel_us);
+    events_lab_start(&L.E, &exp, opts, GL_ARRAY_LEN(opts), &common, &L.kernel_us, argc, argv);
     printf("setup: S=%d streams x K=%d kernels x T=%g us, 1 block x %d threads each; C=%d connections; %d random "
            "DAGs of %d kernels from seed %llu\n",
            L.streams, L.kernels, L.kernel_us, THREADS, L.E.S.machine.connections, dags, L.streams * L.kernels,

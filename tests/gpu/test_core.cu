@@ -130,7 +130,7 @@ int main(int argc, char **argv)
 
     /* Host functions in streams: each API's call and in-stream time, and two holds of 2 ms in two streams. */
     gl_hostfn_machine hm;
-    gl_hostfn_calibrate(&dev, 100, 5, 2000, &hm);
+    gl_hostfn_calibrate(100, 5, 2000, &hm);
     gl_hostfn_print(&hm);
     int hf_ok = hm.two_streams_ns >= hm.hold_ns && hm.two_streams_ns < 10 * hm.hold_ns;
     for (int a = 0; a < GL_HOSTFN_APIS; a++) hf_ok &= hm.call_ns[a] > 0 && hm.in_stream_ns[a] > 0;
