@@ -1,17 +1,20 @@
 #!/usr/bin/env python3
-"""compare-json.py BEFORE AFTER [AFTER ...]: do two runs' --json files have the same rows, columns, claims and
-verdicts? Several AFTER files are one run split in several experiments (a row in two of them must be the same).
+"""compare-json.py [--table OLD=NEW ...] BEFORE AFTER [AFTER ...]: do two runs' --json files have the same rows,
+columns, claims and verdicts? Several AFTER files are one run split in several experiments (a row in two of them
+must be the same). --table OLD=NEW: a split moved rows of table OLD to table NEW; an AFTER row of table NEW is
+matched with a BEFORE row of table OLD.
 
 Rows are matched by table, variant and parameters; for each, the names of its values (the columns), its
 verdict, and the text and verdict of each of its claims and checks are compared, then the run's own claims.
-Numbers are not compared (two runs never time the same). Prints one line per difference, then SAME or
-the count. Exit: 0 same, 1 different, 2 a file that cannot be read.
+A row's claims are compared as a set: their order is how they are printed, not what they say. Numbers are
+not compared (two runs never time the same). Prints one line per difference, then SAME or
+the count. Exit: 0 same, 1 different, 2 a usage error or a file that cannot be read.
 """
 import json
 import sys
 
 
-def load(path):
+def load(path, rename=None):
     try:
         with open(path) as f:
             d = json.load(f)
@@ -19,22 +22,30 @@ def load(path):
         sys.exit(print("compare-json.py: cannot read %s: %s" % (path, e), file=sys.stderr) or 2)
     rows = {}
     for r in d.get("rows", []):
-        key = (r.get("table"), r.get("variant"),
+        table = r.get("table")
+        key = ((rename or {}).get(table, table), r.get("variant"),
                tuple((k, str(v.get("value"))) for k, v in sorted(r.get("params", {}).items())))
         rows[key] = {"verdict": r.get("verdict"), "columns": sorted(r.get("values", {})),
-                     "claims": [(c.get("text"), c.get("verdict")) for c in r.get("claims", [])]}
+                     "claims": sorted((c.get("text"), c.get("verdict")) for c in r.get("claims", []))}
     run = [(c.get("text"), c.get("verdict")) for c in d.get("run_claims", [])]
     return d, rows, run
 
 
 def main():
-    if len(sys.argv) < 3:
+    args, rename = sys.argv[1:], {}
+    while len(args) >= 2 and args[0] == "--table":
+        new_old = args[1].split("=")
+        if len(new_old) != 2 or not all(new_old):
+            break
+        rename[new_old[1]] = new_old[0]
+        args = args[2:]
+    if len(args) < 2 or args[0].startswith("--"):
         print(__doc__.strip(), file=sys.stderr)
         return 2
-    b, brows, brun = load(sys.argv[1])
+    b, brows, brun = load(args[0])
     arows, arun, verdicts, diffs = {}, [], [], []
-    for path in sys.argv[2:]:
-        a, rows, run = load(path)
+    for path in args[1:]:
+        a, rows, run = load(path, rename)
         verdicts.append(a.get("verdict"))
         arun += run
         for k, r in rows.items():

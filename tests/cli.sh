@@ -115,6 +115,14 @@ expect "compare-json.py: one run against itself is the same" 0 "^SAME rows, colu
     python3 experiments/compare-json.py "$r17/before-039f867/hash-table.json" "$r17/before-039f867/hash-table.json"
 expect "compare-json.py: two experiments' runs differ, row by row (exit 1)" 1 "^[0-9]+ differences" \
     python3 experiments/compare-json.py "$r17/before-039f867/hash-table.json" "$r17/before-039f867/histogram.json"
+expect "compare-json.py: hash-table against its split in two, with the moved table named (--table)" 0 "^SAME rows" \
+    python3 experiments/compare-json.py --table hash-table=hash-probing "$r17/before-039f867/hash-table.json" \
+    "$r17/after-17b0500/hash-table.json" "$r17/after-17b0500/hash-probing.json"
+expect "compare-json.py: without --table the moved rows are differences" 1 "only after: \('hash-probing'" \
+    python3 experiments/compare-json.py "$r17/before-039f867/hash-table.json" \
+    "$r17/after-17b0500/hash-table.json" "$r17/after-17b0500/hash-probing.json"
+expect "compare-json.py: a bad --table is a usage error (exit 2)" 2 "compare-json.py \[--table" \
+    python3 experiments/compare-json.py --table x "$r17/before-039f867/hash-table.json" "$r17/before-039f867/hash-table.json"
 expect "compare-json.py on a missing file exits 2" 2 "cannot read" python3 experiments/compare-json.py "$r17/none.json" "$r17/none.json"
 rm -rf "$tmpd"
 

@@ -68,7 +68,7 @@ typedef struct gl_sched_run {
     int copies;                 /* COPY ops in the program */
     void *copy_pinned, *copy_pageable, *copy_dev[2]; /* host (pinned, pageable) and two device buffers */
     cudaEvent_t *copy_done;     /* per op: recorded right after its copy (NULL for other ops) */
-    double *copy_end_ns;        /* per op: the copy's end on the %globaltimer axis, last run (NAN: not a copy) */
+    double *copy_end_ns;        /* per op: the copy's end on the kernels' axis (tl.origin_ns), last run (NAN: not a copy) */
     double copy_anchor_error_ns; /* how far those ends may be off: the anchor's event after its kernel */
     cudaStream_t anchor_stream; /* the anchor's own stream, events and reading (made once, with copies only) */
     cudaEvent_t anchor_before, anchor_after;

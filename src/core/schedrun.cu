@@ -77,11 +77,14 @@ static void copies_end(gl_sched_run *r)
     float span_ms = 0;
     CUDA_CHECK(cudaEventElapsedTime(&span_ms, r->anchor_before, r->anchor_after));
     r->copy_anchor_error_ns = span_ms * 1e6; /* the anchor's reading lies somewhere within it */
+    /* On the kernels' axis (the timeline's origin; the anchor's reading when no kernel ran), as a difference
+     * of integers first: a %globaltimer value as a double is only good to 256 ns. */
+    double at = r->tl.n > 0 ? (double)(long long)(t - r->tl.origin_ns) : 0;
     for (int i = 0; i < r->prog->n_ops; i++) {
         if (!r->copy_done[i]) continue;
         float ms = 0;
         CUDA_CHECK(cudaEventElapsedTime(&ms, r->copy_done[i], r->anchor_after));
-        r->copy_end_ns[i] = (double)t - ms * 1e6;
+        r->copy_end_ns[i] = at - ms * 1e6;
     }
 }
 
