@@ -5,7 +5,16 @@
 
 #include "gl_copies.h"
 #include "gl_errors.h"
+#include "gl_spans.cuh"
 #include "gl_stats.h"
+
+/* Holds its stream for ns: what the copies behind it wait for. */
+__global__ void copy_hold(double ns)
+{
+    unsigned long long t0 = gl_globaltimer();
+    while ((double)(gl_globaltimer() - t0) < ns) {
+    }
+}
 
 /* Buffers for one direction's copies: the destination and the source of each of two copies at once. */
 typedef struct copy_bufs {
@@ -17,9 +26,14 @@ typedef struct copy_bufs {
 static const enum cudaMemcpyKind kinds[3] = {cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost,
                                                         cudaMemcpyDeviceToDevice};
 
-/* Copy i of direction d, bytes long, from the pinned or pageable host buffer, queued on stream k. */
+/* Copy i of direction d (a memset: of device buffer i), bytes long, from the pinned or pageable host buffer,
+ * queued on stream k. */
 static void queue_copy(copy_bufs *b, int d, int i, int pageable, size_t bytes, int k)
 {
+    if (d == GL_SCHED_MEMSET) {
+        CUDA_CHECK(cudaMemsetAsync(b->device[i], 0, bytes, b->s[k]));
+        return;
+    }
     void *host = pageable ? b->pageable[i] : b->pinned[i];
     void *dst = d == GL_SCHED_H2D ? b->device[i] : d == GL_SCHED_D2H ? host : b->device2[i];
     void *src = d == GL_SCHED_H2D ? host : b->device[i];
@@ -27,8 +41,10 @@ static void queue_copy(copy_bufs *b, int d, int i, int pageable, size_t bytes, i
 }
 
 /* One timed round: copies dirs[0..n-1] (n 1 or 2, on streams 0 and 1) start together after the start event;
- * returns the time from the start to the last end (ns); *call_ns: the host's time in the first call. */
-static double round_ns(copy_bufs *b, const int *dirs, int n, int pageable, size_t bytes, double *call_ns)
+ * returns the time from the start to the last end (ns); *call_ns: the host's time in the first call; ends
+ * (when not NULL): each copy's end. */
+static double round_ns(copy_bufs *b, const int *dirs, int n, int pageable, size_t bytes, double *call_ns,
+                       double *ends = NULL)
 {
     CUDA_CHECK(cudaEventRecord(b->start, b->s[0]));
     if (n > 1) CUDA_CHECK(cudaStreamWaitEvent(b->s[1], b->start, 0));
@@ -44,6 +60,7 @@ static double round_ns(copy_bufs *b, const int *dirs, int n, int pageable, size_
         float ms = 0;
         CUDA_CHECK(cudaEventElapsedTime(&ms, b->start, b->end[k]));
         if (ms * 1e6 > worst) worst = ms * 1e6;
+        if (ends) ends[k] = ms * 1e6;
     }
     return worst;
 }
@@ -53,12 +70,52 @@ static double median_ns(copy_bufs *b, const int *dirs, int n, int pageable, size
 {
     double *t = (double *)gl_xcalloc((size_t)reps, sizeof(double));
     double *c = (double *)gl_xcalloc((size_t)reps, sizeof(double));
-    round_ns(b, dirs, n, pageable, bytes, NULL); /* warm-up: first-touch of pageable pages, the engines' first use */
-    for (int r = 0; r < reps; r++) t[r] = round_ns(b, dirs, n, pageable, bytes, &c[r]);
+    round_ns(b, dirs, n, pageable, bytes, NULL, NULL); /* warm-up: first-touch of pageable pages, the engines' first use */
+    for (int r = 0; r < reps; r++) t[r] = round_ns(b, dirs, n, pageable, bytes, &c[r], NULL);
     double med = gl_stats_of(t, reps).median;
     if (call_ns) *call_ns = gl_stats_of(c, reps).median;
     free(t);
     free(c);
+    return med;
+}
+
+/* A small copy of direction d in stream 1, behind one in stream 0 that waits for a kernel holding stream 0
+ * for hold_ns: from the kernel's start to stream 1's copy's end (ns), the median of reps. */
+static double behind_ns(copy_bufs *b, int d, double hold_ns, int reps)
+{
+    double *t = (double *)gl_xcalloc((size_t)reps, sizeof(double));
+    for (int r = 0; r < reps; r++) {
+        CUDA_CHECK(cudaEventRecord(b->start, b->s[0]));
+        copy_hold<<<1, 1, 0, b->s[0]>>>(hold_ns);
+        CUDA_CHECK_LAUNCH("copy_hold");
+        queue_copy(b, d, 0, 0, 4096, 0);
+        queue_copy(b, d, 1, 0, 4096, 1);
+        CUDA_CHECK(cudaEventRecord(b->end[1], b->s[1]));
+        CUDA_CHECK(cudaDeviceSynchronize());
+        float ms = 0;
+        CUDA_CHECK(cudaEventElapsedTime(&ms, b->start, b->end[1]));
+        t[r] = ms * 1e6;
+    }
+    double med = gl_stats_of(t, reps).median;
+    free(t);
+    return med;
+}
+
+/* The host's time in a pageable H2D call of bytes queued behind a kernel holding the stream for hold_ns (ns, the
+ * median of reps): well under hold_ns when the driver staged it all and returned before copying. */
+static double stage_call_ns(copy_bufs *b, size_t bytes, double hold_ns, int reps)
+{
+    double *t = (double *)gl_xcalloc((size_t)reps, sizeof(double));
+    for (int r = 0; r < reps; r++) {
+        copy_hold<<<1, 1, 0, b->s[0]>>>(hold_ns);
+        CUDA_CHECK_LAUNCH("copy_hold");
+        double t0 = gl_host_ns();
+        queue_copy(b, GL_SCHED_H2D, 0, 1, bytes, 0);
+        t[r] = gl_host_ns() - t0;
+        CUDA_CHECK(cudaDeviceSynchronize());
+    }
+    double med = gl_stats_of(t, reps).median;
+    free(t);
     return med;
 }
 
@@ -82,14 +139,29 @@ void gl_copy_calibrate(const gl_device *dev, size_t small_bytes, size_t large_by
         CUDA_CHECK(cudaEventCreate(&b.end[i]));
     }
     CUDA_CHECK(cudaEventCreate(&b.start));
-    for (int d = 0; d < 3; d++) {
+    for (int d = 0; d < GL_SCHED_DIRS; d++) {
         const int pair[2] = {d, d};
         t->small_ns[d] = median_ns(&b, &d, 1, 0, small_bytes, reps, NULL);
         t->large_ns[d] = median_ns(&b, &d, 1, 0, large_bytes, reps, d < 2 ? &m->pinned_call_ns[d] : NULL);
         t->pair_ns[d] = median_ns(&b, pair, 2, 0, large_bytes, reps, NULL);
     }
     const int opposite[2] = {GL_SCHED_H2D, GL_SCHED_D2H};
-    t->opposite_ns = median_ns(&b, opposite, 2, 0, large_bytes, reps, NULL);
+    double *ends[2] = {(double *)gl_xcalloc((size_t)reps, sizeof(double)), (double *)gl_xcalloc((size_t)reps, sizeof(double))};
+    for (int r = -1; r < reps; r++) { /* r = -1: untimed */
+        double e[2];
+        round_ns(&b, opposite, 2, 0, large_bytes, NULL, e);
+        if (r >= 0) ends[0][r] = e[0], ends[1][r] = e[1];
+    }
+    for (int d = 0; d < 2; d++) {
+        t->opposite_ns[d] = gl_stats_of(ends[d], reps).median;
+        free(ends[d]);
+    }
+    t->hold_ns = 2e6; /* long beside any copy below, short enough to repeat */
+    for (int d = 0; d < 2; d++) t->behind_ns[d] = behind_ns(&b, d, t->hold_ns, reps);
+    for (size_t bytes = 256 << 10; bytes <= large_bytes && t->n_stage < GL_ARRAY_LEN(t->stage_bytes); bytes *= 2) {
+        t->stage_bytes[t->n_stage] = (double)bytes;
+        t->stage_call_ns[t->n_stage++] = stage_call_ns(&b, bytes, t->hold_ns, reps);
+    }
     for (int d = 0; d < 2; d++) t->pageable_ns[d] = median_ns(&b, &d, 1, 1, large_bytes, reps, &m->pageable_call_ns[d]);
     for (int i = 0; i < 2; i++) {
         CUDA_CHECK(cudaFreeHost(b.pinned[i]));
@@ -111,29 +183,39 @@ int gl_copy_machine_apply(const gl_copy_machine *cm, gl_sched_machine *m)
     memcpy(m->copy_gbps, f->copy_gbps, sizeof m->copy_gbps);
     memcpy(m->copy_latency_ns, f->copy_latency_ns, sizeof m->copy_latency_ns);
     memcpy(m->pageable_gbps, f->pageable_gbps, sizeof m->pageable_gbps);
+    memcpy(m->copy_bidir_gbps, f->copy_bidir_gbps, sizeof m->copy_bidir_gbps);
+    memcpy(m->copy_in_order, f->copy_in_order, sizeof m->copy_in_order);
+    m->pageable_stage_bytes = f->pageable_stage_bytes;
+    m->pageable_inline_bytes = f->pageable_inline_bytes;
     return f->copy_engines[0] > 0 ? 0 : -1;
 }
 
 void gl_copy_print(const gl_copy_machine *m)
 {
-    static const char *const names[3] = {"H2D", "D2H", "D2D"};
+    static const char *const names[GL_SCHED_DIRS] = {"H2D", "D2H", "D2D", "memset"};
     const gl_sched_copy_times *t = &m->t;
     const gl_sched_machine *f = &m->fitted;
     printf("copies: %d async engines |", m->async_engines);
-    for (int d = 0; d < 3; d++)
+    for (int d = 0; d < GL_SCHED_DIRS; d++)
         printf(" %s %.0f B %.2f us, %.0f MiB %.1f us, two at once %.1f us |", names[d], t->small_bytes,
                t->small_ns[d] / 1e3, t->large_bytes / 1048576.0, t->large_ns[d] / 1e3, t->pair_ns[d] / 1e3);
-    printf(" H2D+D2H at once %.1f us | pageable H2D %.1f us (call %.1f us, pinned %.1f), D2H %.1f us (call %.1f us, "
-           "pinned %.1f) | medians, measured now\n", t->opposite_ns / 1e3, t->pageable_ns[0] / 1e3,
+    printf(" H2D+D2H at once: H2D ends %.1f us, D2H %.1f us | pageable H2D %.1f us (call %.1f us, pinned %.1f), D2H "
+           "%.1f us (call %.1f us, pinned %.1f) | behind a copy held %.0f us: H2D %.1f us, D2H %.1f us | pageable H2D "
+           "calls behind the hold:", t->opposite_ns[0] / 1e3, t->opposite_ns[1] / 1e3, t->pageable_ns[0] / 1e3,
            m->pageable_call_ns[0] / 1e3, m->pinned_call_ns[0] / 1e3, t->pageable_ns[1] / 1e3,
-           m->pageable_call_ns[1] / 1e3, m->pinned_call_ns[1] / 1e3);
+           m->pageable_call_ns[1] / 1e3, m->pinned_call_ns[1] / 1e3, t->hold_ns / 1e3, t->behind_ns[0] / 1e3,
+           t->behind_ns[1] / 1e3);
+    for (int i = 0; i < t->n_stage; i++) printf(" %.0f KiB %.0f us", t->stage_bytes[i] / 1024, t->stage_call_ns[i] / 1e3);
+    printf(" | medians, measured now\n");
     if (f->copy_engines[0] == 0) {
         printf("copy model: not fitted: %s\n", m->fit_error);
         return;
     }
     printf("copy model:");
-    for (int d = 0; d < 3; d++)
-        printf(" %s %d engine%s, %.1f GB/s + %.2f us |", names[d], f->copy_engines[d],
-               f->copy_engines[d] > 1 ? "s" : "", f->copy_gbps[d], f->copy_latency_ns[d] / 1e3);
-    printf(" pageable H2D %.1f GB/s, D2H %.1f GB/s\n", f->pageable_gbps[0], f->pageable_gbps[1]);
+    for (int d = 0; d < GL_SCHED_DIRS; d++)
+        printf(" %s %d engine%s, %.1f GB/s + %.2f us%s |", names[d], f->copy_engines[d], f->copy_engines[d] > 1 ? "s" : "",
+               f->copy_gbps[d], f->copy_latency_ns[d] / 1e3, d < 2 && f->copy_in_order[d] ? ", in order" : "");
+    printf(" both ways at once H2D %.1f, D2H %.1f GB/s | pageable H2D %.1f GB/s, D2H %.1f GB/s, staged up to %.0f KiB\n",
+           f->copy_bidir_gbps[0], f->copy_bidir_gbps[1], f->pageable_gbps[0], f->pageable_gbps[1],
+           f->pageable_stage_bytes / 1024);
 }

@@ -4,10 +4,12 @@
  * Timed now, medians: the host's time per call of each API; each one's time in its stream (a run of empty
  * host functions between two events, per function); and whether host functions of two streams run one at
  * a time on the driver's thread (two functions that each hold the host for hold_ns, queued in two streams
- * at once: about 2 hold_ns from first start to last end if they do, about 1 if not). Nothing here models
- * anything: issue 18's rules for host functions are to be written from these numbers. */
+ * at once: about 2 hold_ns from first start to last end if they do, about 1 if not). gl_hostfn_machine_apply
+ * gives the scheduling model (gl_sched.h, "Host functions") those numbers. */
 #ifndef GL_HOSTFNS_H
 #define GL_HOSTFNS_H
+
+#include "gl_sched.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -26,6 +28,8 @@ typedef struct gl_hostfn_machine {
 /* Time host functions on the current device: runs of n empty functions, reps times each (median), and two
  * functions of hold_us in two streams. */
 void gl_hostfn_calibrate(int n, int reps, double hold_us, gl_hostfn_machine *m);
+/* The machine's hostfn_ns (api's time in its stream) and hostfn_serial. */
+void gl_hostfn_machine_apply(const gl_hostfn_machine *h, int api, gl_sched_machine *m);
 /* One line: "host functions: cudaLaunchHostFunc call 1.35 us, 1.74 us in its stream | ..." */
 void gl_hostfn_print(const gl_hostfn_machine *m);
 

@@ -93,17 +93,44 @@
  * kernels do not all fit on the GPU, and when the legacy stream takes part;
  * the simulation does not stop there.
  *
- * Copies (a first form, issue 18; its rules are hypotheses until the copy
- * engines measured by gl_copy_calibrate confirm or replace them): a copy is a
- * queue entry like a kernel, in stream order; at its queue's head it waits
- * for a free engine of its direction, then holds it for the direction's
- * latency plus its bytes over the direction's bandwidth (pageable memory: the
- * pageable bandwidth). So one engine per direction serializes same-direction
- * copies, opposite directions overlap, and a kernel waits for its stream's
- * copy: the textbook's two blocking behaviours. A machine with no engine for a
- * direction refuses its copies. A pageable copy's host call is given the time
- * it took, as every call is; whether the engine's time then overlaps that call
- * (the driver staging as it goes) is still to be measured. */
+ * Copies, host functions and module loads (issue 18), each rule from a probe of
+ * ours on an H200 (driver 580, CUDA 13; README, "The scheduling model"):
+ *   Engines. A pinned H2D or D2H copy is no entry of its stream's hardware
+ *           queue: with one queue, a kernel of another stream issued behind a
+ *           copy that waited for its own stream's 2 ms kernel started at once.
+ *           It waits for its stream (and the legacy barrier, events), then for
+ *           a free engine of its direction (copy_engines: one each measured,
+ *           two H2D at once took twice one), which takes the ready copies
+ *           first-issued first; where copy_in_order[dir] (D2H with one queue)
+ *           a copy also waits for every earlier copy of its direction. A copy
+ *           takes its latency plus bytes over bandwidth; while the opposite
+ *           direction runs too, both go at copy_bidir_gbps (a shared link).
+ *   Queue copies. D2D copies, memsets, and pageable H2D copies of at most
+ *           pageable_inline_bytes are entries of the stream's queue, as
+ *           kernels are (with one queue a later kernel of another stream
+ *           waited behind them); at the head each waits for its dependencies
+ *           and an engine of its kind, then leaves the head as it starts.
+ *   Pageable. A D2H to pageable memory returns when the copy has ended, and
+ *           so does an H2D of more than pageable_stage_bytes (the driver
+ *           stages it piece by piece): the host waits, and the copy runs at
+ *           pageable_gbps. A smaller pageable H2D returns once staged (its
+ *           call's time) and is then copied from the staging buffer at the
+ *           pinned bandwidth.
+ *   Host functions. A queue entry that, at its head, runs on the driver's
+ *           thread (hostfn_serial: one at a time across streams, measured) for
+ *           hostfn_ns plus its own time, holding its queue until it returns.
+ *   Loads.  Under lazy module loading the first launch of a kernel function
+ *           loads it (gl_sched_load, before the launch): the load waits for
+ *           everything issued before it in every stream, non-blocking ones
+ *           too, and everything issued after it waits for the load (load_ns).
+ *           Measured: a first launch in a non-blocking stream started only
+ *           when another stream's 3 ms kernel ended, and a third stream's
+ *           kernel issued after it waited as long; under eager loading
+ *           neither waited.
+ * The textbook's copy pipeline follows: N segments of H2D, kernel and D2H of
+ * t each, one engine per direction, take (N + 2) t issued breadth-first,
+ * against 3 N t in one stream.
+ */
 #ifndef GL_SCHED_H
 #define GL_SCHED_H
 
@@ -132,27 +159,44 @@ typedef struct gl_sched_machine {
     double dispatch_busy_ns[GL_SCHED_MAX_QUEUES + 1]; /* dispatch_ns with n chains at the queue heads (0: dispatch_ns) */
     double block_dispatch_ns; /* the work distributor's time per block: a big grid takes a while to start */
     double block_overrun_ns;  /* how much longer than asked a block runs (its last spin, its result, its record) */
-    int copy_engines[3];      /* engines serving H2D, D2H, D2D copies (GL_SCHED_H2D..): 0, copies refused */
-    double copy_gbps[3];      /* each direction's bandwidth with pinned host memory (bytes per ns) */
-    double copy_latency_ns[3]; /* each direction's time per copy beyond its bytes */
-    double pageable_gbps[2];  /* H2D from and D2H to pageable host memory */
+    int copy_engines[4];      /* engines serving H2D, D2H, D2D copies and memsets (GL_SCHED_H2D..): 0, refused */
+    double copy_gbps[4];      /* each direction's bandwidth with pinned host memory (bytes per ns) */
+    double copy_latency_ns[4]; /* each direction's time per copy beyond its bytes */
+    double copy_bidir_gbps[2]; /* H2D's and D2H's bandwidth while the other direction runs too */
+    int copy_in_order[2];     /* H2D, D2H: a copy waits for every earlier copy of its direction */
+    double pageable_gbps[2];  /* H2D from and D2H to pageable host memory, when the host waits for it */
+    double pageable_stage_bytes;  /* the largest pageable H2D whose call returns before its copy runs */
+    double pageable_inline_bytes; /* pageable H2D copies up to this size are entries of their stream's queue */
+    double hostfn_ns;         /* a host function's time in its stream beyond its own */
+    int hostfn_serial;        /* host functions run one at a time, whatever their streams */
+    double load_ns;           /* a lazy module load's time once what it waits for has ended */
 } gl_sched_machine;
 
 /* Copy times as measured (gl_copy_calibrate, pinned host memory unless named), from which the
  * machine's copy fields are fitted. Directions are indexed GL_SCHED_H2D, _D2H, _D2D. */
 typedef struct gl_sched_copy_times {
     double small_bytes, large_bytes; /* the two sizes timed */
-    double small_ns[3], large_ns[3]; /* one copy of each size, alone */
-    double pair_ns[3];               /* two large copies of one direction at once, in two streams */
-    double opposite_ns;              /* a large H2D and a large D2H at once */
+    double small_ns[4], large_ns[4]; /* one copy (memset: GL_SCHED_MEMSET) of each size, alone */
+    double pair_ns[4];               /* two large copies of one direction at once, in two streams */
+    double opposite_ns[2];           /* a large H2D and a large D2H started at once: each one's end */
     double pageable_ns[2];           /* one large H2D from, one large D2H to pageable memory */
+    double hold_ns;                  /* a kernel that holds a stream, for the two probes below */
+    double behind_ns[2];             /* H2D, D2H: a small copy of another stream issued behind a copy that
+                                        waits for that kernel: from the kernel's start to its end */
+    double stage_bytes[8];           /* pageable H2D sizes, each queued behind the kernel... */
+    double stage_call_ns[8];         /* ...and its call's time: under hold_ns, it returned before copying */
+    int n_stage;                     /* how many sizes */
 } gl_sched_copy_times;
 
 /* Fit m's copy fields to t: per direction the bandwidth is the slope between the two sizes and the
  * latency its intercept; two engines where a pair of large copies took under 1.5 times one, else one;
- * pageable bandwidth is bytes over time. Returns 0, or -1 with a reason in err (m's copy fields zero:
- * copies refused) when a time is missing, the larger copy was not the slower, or H2D and D2H did not
- * overlap (the model's engines per direction would not hold). */
+ * in the opposite pair the first to end ran at the shared link's speed all along, and the other at
+ * that speed until then and alone after (which gives its shared speed); pageable
+ * bandwidth is bytes over time; a direction is in order where the copy behind took over half hold_ns;
+ * the stage size is the largest whose call took under half hold_ns. pageable_inline_bytes is not
+ * measured here (it needs one queue): 64 KiB, as probed on the H200 (a queue entry; 1 MiB was not).
+ * Returns 0, or -1 with a reason in err (m's copy fields zero: copies refused) when a time is missing,
+ * the larger copy was not the slower, or H2D and D2H did not overlap (the engines would not hold). */
 int gl_sched_copy_fit(const gl_sched_copy_times *t, gl_sched_machine *m, char *err, int errlen);
 
 /* The Hopper rules with every number zero and one queue: fill in what was measured. */
@@ -177,10 +221,12 @@ typedef enum {
     GL_SCHED_SYNC,      /* the host waits: for a stream, an event, or the device (stream -1) */
     GL_SCHED_HOST,      /* host work that costs time and reaches no queue (bookkeeping) */
     GL_SCHED_CREATE,    /* cudaStreamCreate*: costs host time; the stream may be used after it */
-    GL_SCHED_COPY       /* a copy (cudaMemcpyAsync, D2D, ...): an entry of its stream's queue, then a copy engine */
+    GL_SCHED_COPY,      /* cudaMemcpyAsync or cudaMemsetAsync: a copy engine, and for some a queue entry */
+    GL_SCHED_HOSTFN,    /* cudaLaunchHostFunc or cudaStreamAddCallback: block_ns is the function's own time */
+    GL_SCHED_LOAD       /* a lazy module load: the first launch of a kernel function, before that launch */
 } gl_sched_op_kind;
 
-enum { GL_SCHED_H2D, GL_SCHED_D2H, GL_SCHED_D2D }; /* a copy's direction */
+enum { GL_SCHED_H2D, GL_SCHED_D2H, GL_SCHED_D2D, GL_SCHED_MEMSET, GL_SCHED_DIRS }; /* a copy's direction */
 
 typedef struct gl_sched_op {
     /* what the program says */
@@ -196,14 +242,14 @@ typedef struct gl_sched_op {
     int id;            /* LAUNCH: the kernel id in the timeline (match it to the measured span slot) */
     int label;         /* LAUNCH: the span label */
     int track;         /* LAUNCH: the span track (a stream index in the experiment's terms) */
-    int dir;           /* COPY: GL_SCHED_H2D, _D2H or _D2D */
+    int dir;           /* COPY: GL_SCHED_H2D, _D2H, _D2D or _MEMSET */
     int pageable;      /* COPY: the host side is pageable memory */
     double bytes;      /* COPY: how many */
     /* what the simulation found */
     double call_ns;    /* when the host began the call */
     double submit_ns;  /* when the call returned */
     double go_ns;      /* when it left its queue's head */
-    double start_ns;   /* LAUNCH: first block start; COPY: when its engine took it; else when it finished */
+    double start_ns;   /* LAUNCH: first block start; COPY: its engine took it; HOSTFN, LOAD: began; else ended */
     double end_ns;     /* LAUNCH: last block end; else when it finished */
     int queue;         /* the hardware queue it went to (-1: none) */
 } gl_sched_op;
@@ -249,13 +295,21 @@ int gl_sched_wait(gl_sched_program *p, int thread, int stream, int event);
 int gl_sched_sync_stream(gl_sched_program *p, int thread, int stream);
 int gl_sched_sync_event(gl_sched_program *p, int thread, int event);
 int gl_sched_host(gl_sched_program *p, int thread, double ns);
-/* A copy of bytes in direction dir (GL_SCHED_H2D, _D2H, _D2D) into stream; pageable: the host side is not pinned. */
+/* A copy of bytes in direction dir (GL_SCHED_H2D, _D2H, _D2D, or a memset) into stream; pageable: the host side
+ * is not pinned. */
 int gl_sched_copy(gl_sched_program *p, int thread, int stream, int dir, double bytes, int pageable);
+/* A host function of ns (its own time) in stream. */
+int gl_sched_hostfn(gl_sched_program *p, int thread, int stream, double ns);
+/* A lazy load of a kernel function, in the stream of its first launch, which follows it. */
+int gl_sched_load(gl_sched_program *p, int thread, int stream);
+/* Whether the host waits for this copy's end in its call (pageable, gl_sched.h "Pageable"). */
+int gl_sched_copy_blocks_host(const gl_sched_machine *m, const gl_sched_op *o);
 
 /* ---- simulating -------------------------------------------------------------- */
 
 typedef struct gl_sched_result {
     double makespan_ns;   /* first kernel start to last kernel end */
+    double span_ns;       /* the GPU's span: first kernel or copy start to last end */
     int peak_concurrency; /* most kernels running at once */
     double host_end_ns;   /* when the last host thread finished its last call */
     double end_ns;        /* when the last operation finished */

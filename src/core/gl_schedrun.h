@@ -35,6 +35,11 @@
 extern "C" {
 #endif
 
+/* A HOSTFN op's function: how long it spins, and when it ran (host clock, gl_host_ns). */
+typedef struct gl_sched_hostfn_ran {
+    double ns, start_ns, end_ns;
+} gl_sched_hostfn_ran;
+
 typedef struct gl_sched_run {
     /* given to gl_sched_run_create */
     gl_sched_program *prog;     /* the program (not owned; its ops get the measured and simulated times) */
@@ -73,13 +78,17 @@ typedef struct gl_sched_run {
     cudaStream_t anchor_stream; /* the anchor's own stream, events and reading (made once, with copies only) */
     cudaEvent_t anchor_before, anchor_after;
     unsigned long long *d_anchor;
+    /* host functions (HOSTFN ops): each spins on the driver's thread for its block_ns */
+    gl_sched_hostfn_ran *hostfn; /* per op: its time and when it ran, host clock, last run (others unused) */
 } gl_sched_run;
 
 /* Make the streams, events and buffers for prog, run on machine m. Set
  * timed_events, host_call, host_ctx or timeout_s in r before calling to change
  * them (zeroed fields take the defaults). Usage errors in the program (an event
  * out of range, a copy in no direction) exit GL_EXIT_INTERNAL. A program with
- * copies needs a machine with copy engines (gl_copy_calibrate's fit). */
+ * copies needs a machine with copy engines (gl_copy_calibrate's fit). A LOAD op
+ * launches one of the core's never-launched kernels (gl_loads.h): a program with
+ * more loads than the pool has left exits GL_EXIT_USAGE, saying so. */
 void gl_sched_run_create(gl_sched_run *r, gl_sched_program *prog, const gl_sched_machine *m, int per_block);
 /* Start a run: every span slot is handed out here, so host threads never
  * share a counter, and the clock starts. */

@@ -80,6 +80,12 @@ void gl_hostfn_calibrate(int n, int reps, double hold_us, gl_hostfn_machine *m)
     CUDA_CHECK(cudaEventDestroy(end));
 }
 
+void gl_hostfn_machine_apply(const gl_hostfn_machine *h, int api, gl_sched_machine *m)
+{
+    m->hostfn_ns = h->in_stream_ns[api];
+    m->hostfn_serial = h->one_at_a_time;
+}
+
 void gl_hostfn_print(const gl_hostfn_machine *m)
 {
     printf("host functions: cudaLaunchHostFunc call %.2f us, %.2f us in its stream | cudaStreamAddCallback call "

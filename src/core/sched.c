@@ -121,15 +121,40 @@ int gl_sched_copy(gl_sched_program *p, int thread, int stream, int dir, double b
     return p->n_ops - 1;
 }
 
+int gl_sched_hostfn(gl_sched_program *p, int thread, int stream, double ns)
+{
+    add_op(p, GL_SCHED_HOSTFN, thread, stream)->block_ns = ns;
+    return p->n_ops - 1;
+}
+
+int gl_sched_load(gl_sched_program *p, int thread, int stream)
+{
+    add_op(p, GL_SCHED_LOAD, thread, stream);
+    return p->n_ops - 1;
+}
+
+int gl_sched_copy_blocks_host(const gl_sched_machine *m, const gl_sched_op *o)
+{
+    return o->kind == GL_SCHED_COPY && o->pageable &&
+           (o->dir == GL_SCHED_D2H || (o->dir == GL_SCHED_H2D && o->bytes > m->pageable_stage_bytes));
+}
+
+/* Whether a copy is an entry of its stream's queue (gl_sched.h "Queue copies"), not only an engine's. */
+static int copy_queued(const gl_sched_machine *m, const gl_sched_op *o)
+{
+    return o->dir == GL_SCHED_D2D || o->dir == GL_SCHED_MEMSET ||
+           (o->dir == GL_SCHED_H2D && o->pageable && o->bytes <= m->pageable_inline_bytes);
+}
+
 static int fail(char *err, int errlen, const char *fmt, ...);
 
 int gl_sched_copy_fit(const gl_sched_copy_times *t, gl_sched_machine *m, char *err, int errlen)
 {
-    static const char *const names[3] = {"H2D", "D2H", "D2D"};
+    static const char *const names[GL_SCHED_DIRS] = {"H2D", "D2H", "D2D", "memset"};
     gl_sched_machine fit = *m;
     double span = t->large_bytes - t->small_bytes;
     memset(m->copy_engines, 0, sizeof m->copy_engines); /* refused until the fit holds */
-    for (int d = 0; d < 3; d++) {
+    for (int d = 0; d < GL_SCHED_DIRS; d++) {
         double dt = t->large_ns[d] - t->small_ns[d];
         if (!(t->small_ns[d] > 0 && dt > 0 && span > 0 && t->pair_ns[d] > 0))
             return fail(err, errlen, "%s: no usable times (%g ns for %g bytes, %g ns for %g, a pair %g ns)", names[d],
@@ -139,10 +164,25 @@ int gl_sched_copy_fit(const gl_sched_copy_times *t, gl_sched_machine *m, char *e
         fit.copy_engines[d] = t->pair_ns[d] < 1.5 * t->large_ns[d] ? 2 : 1;
     }
     double alone = fmax(t->large_ns[GL_SCHED_H2D], t->large_ns[GL_SCHED_D2H]);
-    if (!(t->opposite_ns > 0 && t->opposite_ns < 1.5 * alone))
+    double both = fmax(t->opposite_ns[0], t->opposite_ns[1]);
+    if (!(fmin(t->opposite_ns[0], t->opposite_ns[1]) > 0 && both < 1.5 * alone))
         return fail(err, errlen, "H2D and D2H at once took %g ns, one alone %g: they do not overlap, so the model's "
-                    "engines per direction would not hold", t->opposite_ns, alone);
-    for (int d = 0; d < 2; d++) fit.pageable_gbps[d] = t->pageable_ns[d] > 0 ? t->large_bytes / t->pageable_ns[d] : 0;
+                    "engines per direction would not hold", both, alone);
+    /* The first to end (f) shared the link all along; the other (o) until then, then ran alone. */
+    int f = t->opposite_ns[0] <= t->opposite_ns[1] ? 0 : 1, o = 1 - f;
+    double shared = t->opposite_ns[f] - fit.copy_latency_ns[f];
+    fit.copy_bidir_gbps[f] = fmin(fit.copy_gbps[f], t->large_bytes / shared);
+    double moved = t->large_bytes - (t->opposite_ns[o] - t->opposite_ns[f]) * fit.copy_gbps[o];
+    double shared_o = t->opposite_ns[f] - fit.copy_latency_ns[o];
+    fit.copy_bidir_gbps[o] = shared_o > 0 && moved > 0 ? fmin(fit.copy_gbps[o], moved / shared_o) : fit.copy_gbps[o];
+    for (int d = 0; d < 2; d++) {
+        fit.pageable_gbps[d] = t->pageable_ns[d] > 0 ? t->large_bytes / t->pageable_ns[d] : 0;
+        fit.copy_in_order[d] = t->hold_ns > 0 && t->behind_ns[d] > 0.5 * t->hold_ns;
+    }
+    fit.pageable_stage_bytes = 0;
+    for (int i = 0; i < t->n_stage; i++)
+        if (t->stage_call_ns[i] < 0.5 * t->hold_ns) fit.pageable_stage_bytes = fmax(fit.pageable_stage_bytes, t->stage_bytes[i]);
+    fit.pageable_inline_bytes = 65536;
     *m = fit;
     return 0;
 }
@@ -174,14 +214,14 @@ int gl_sched_queue_rule_env(int fallback, char *err, int errlen)
 
 /* What an event is: a host call returns, an op reaches its queue, a kernel
  * reaches the work distributor, blocks end, a queue's time per entry is up. */
-enum { EV_HOST, EV_ARRIVE, EV_ACCEPT, EV_BLOCKS, EV_WAKE, EV_COPIED };
+enum { EV_HOST, EV_ARRIVE, EV_ACCEPT, EV_BLOCKS, EV_WAKE, EV_COPIED, EV_HOSTFN, EV_LOADED };
 
 typedef struct event {
     double t;           /* when it happens */
     long long seq;      /* order of scheduling: ties go first-scheduled first */
     int kind;           /* EV_* */
     int op;             /* the op it concerns (EV_HOST: the thread; EV_WAKE: -1) */
-    int sm, n;          /* EV_BLOCKS: n blocks end on this SM; EV_WAKE: sm is the queue */
+    int sm, n;          /* EV_BLOCKS: n blocks end on this SM; EV_WAKE: sm is the queue; EV_COPIED: n, the version */
 } event;
 
 typedef struct op_state {
@@ -189,6 +229,9 @@ typedef struct op_state {
     int arrived;           /* it reached its queue */
     int finished;          /* it is done (a kernel: all blocks ended) */
     int remaining;         /* LAUNCH: blocks not yet on an SM */
+    int started;           /* an engine copy or a load has begun */
+    int version;           /* an engine copy's: which of its EV_COPIED events is the live one */
+    double left_ns, rate, since_ns; /* an engine copy: time left at full speed, its speed now (1 alone), since when */
     int running;           /* LAUNCH: blocks on SMs now */
     long long order;       /* submission order: heads compete by it */
 } op_state;
@@ -237,7 +280,11 @@ typedef struct sim {
     int resident;                 /* kernels between leaving their queue and ending */
     int max_resident, max_depth;  /* the most resident kernels, the deepest queue */
     int last_stream, last_queue;  /* the queue rule's memory */
-    int copying[3];               /* copy engines of each direction busy now */
+    int copying[GL_SCHED_DIRS];   /* copy engines of each direction busy now */
+    int *copies;                  /* engine copies (not queue entries) submitted, unfinished */
+    int n_copies, cap_copies;     /* how many, and room */
+    int hostfn_busy;              /* host functions running on the driver's thread */
+    int load;                     /* the last lazy load submitted: everything after waits for it (-1: none) */
     int finished_ops;             /* ops done: all of them, at the end, or a deadlock */
 } sim;
 
@@ -305,7 +352,8 @@ static void finish(sim *s, int op)
     gl_sched_op *o = &s->p->ops[op];
     s->os[op].finished = 1;
     s->finished_ops++;
-    if (o->kind != GL_SCHED_LAUNCH && o->kind != GL_SCHED_COPY) o->start_ns = s->now;
+    if (o->kind != GL_SCHED_LAUNCH && o->kind != GL_SCHED_COPY && o->kind != GL_SCHED_HOSTFN && o->kind != GL_SCHED_LOAD)
+        o->start_ns = s->now;
     o->end_ns = s->now;
     if (o->queue >= 0) s->q[o->queue].unfinished--;
 }
@@ -379,6 +427,11 @@ static void submit(sim *s, int t)
     } else {
         const gl_sched_stream *ss = &p->streams[o->stream];
         add_dep(s, s->stream_last[o->stream]);
+        add_dep(s, s->load); /* a lazy load holds back everything issued after it */
+        if (o->kind == GL_SCHED_LOAD) {
+            for (int i = 0; i < p->n_streams; i++) add_dep(s, s->stream_last[i]);
+            s->load = op;
+        }
         if (ss->kind == GL_SCHED_STREAM_LEGACY) {
             for (int i = 0; i < p->n_streams; i++)
                 if (is_blocking(&p->streams[i])) add_dep(s, s->stream_last[i]);
@@ -390,10 +443,15 @@ static void submit(sim *s, int t)
         s->stream_last[o->stream] = op;
         if (o->kind == GL_SCHED_RECORD) s->event_last[o->event] = op;
         if (o->kind == GL_SCHED_LAUNCH) st->remaining = o->blocks;
-        if (o->kind == GL_SCHED_RECORD || o->kind == GL_SCHED_WAIT) {
+        if (o->kind == GL_SCHED_RECORD || o->kind == GL_SCHED_WAIT || o->kind == GL_SCHED_LOAD) {
             /* Not a queue entry: it picks no queue and moves no queue rule
              * (gl_sched.h, "Events"); it finishes once what it waits for has. */
             o->queue = -1;
+        } else if (o->kind == GL_SCHED_COPY && !copy_queued(s->m, o)) {
+            o->queue = -1; /* an engine's alone (gl_sched.h, "Engines") */
+            gl_grow((void **)&s->copies, &s->cap_copies, s->n_copies + 1, sizeof *s->copies);
+            s->copies[s->n_copies++] = op;
+            if (gl_sched_copy_blocks_host(s->m, o)) th->blocked = op; /* the call returns when it has ended */
         } else {
             o->queue = choose_queue(s, o->stream, s->stream_queued[o->stream]);
             s->stream_queued[o->stream] = op;
@@ -405,7 +463,7 @@ static void submit(sim *s, int t)
         }
         heap_push(s, s->now + s->m->launch_latency_ns, EV_ARRIVE, op, 0, 0);
     }
-    host_next(s, t);
+    host_next(s, t); /* nothing, when the thread waits */
 }
 
 /* ---- the device side: queues, the work distributor, SMs ------------------------------------------ */
@@ -420,6 +478,7 @@ static int head_ready(const sim *s, const queue *q)
     if (s->p->ops[op].kind == GL_SCHED_LAUNCH && s->resident >= s->m->resident_grids) return 0;
     if (s->p->ops[op].kind == GL_SCHED_COPY && s->copying[s->p->ops[op].dir] >= s->m->copy_engines[s->p->ops[op].dir])
         return 0; /* a copy holds its queue's head until an engine of its direction is free */
+    if (s->p->ops[op].kind == GL_SCHED_HOSTFN && s->m->hostfn_serial && s->hostfn_busy > 0) return 0;
     return 1;
 }
 
@@ -468,11 +527,14 @@ static int advance_queues(sim *s)
             if (s->m->release_rule == GL_SCHED_RELEASE_DISPATCHED) q->holding = op;
             heap_push(s, s->now + dispatch, EV_ACCEPT, op, 0, 0);
         } else if (o->kind == GL_SCHED_COPY) { /* an engine takes it now, for its latency and its bytes */
-            const gl_sched_machine *m = s->m;
-            double gbps = o->pageable && o->dir != GL_SCHED_D2D ? m->pageable_gbps[o->dir] : m->copy_gbps[o->dir];
             s->copying[o->dir]++;
             o->start_ns = s->now;
-            heap_push(s, s->now + m->copy_latency_ns[o->dir] + o->bytes / gbps, EV_COPIED, op, 0, 0);
+            heap_push(s, s->now + s->m->copy_latency_ns[o->dir] + o->bytes / s->m->copy_gbps[o->dir], EV_COPIED, op, 0, 0);
+        } else if (o->kind == GL_SCHED_HOSTFN) { /* the driver's thread runs it; its queue waits for it */
+            s->hostfn_busy++;
+            q->holding = op;
+            o->start_ns = s->now;
+            heap_push(s, s->now + s->m->hostfn_ns + o->block_ns, EV_HOSTFN, op, 0, 0);
         } else { /* an entry of another kind ends as it leaves */
             finish(s, op);
         }
@@ -541,6 +603,69 @@ static int dispatch(sim *s)
     return moved;
 }
 
+/* ---- the copy engines' own copies (gl_sched.h "Engines") ------------------------------------------ */
+
+/* Bring each running engine copy's time left up to now, and give it its speed from now on: the shared
+ * link's when the opposite direction runs too (a fresh EV_COPIED replaces the one before). */
+static void copies_rerate(sim *s)
+{
+    const gl_sched_machine *m = s->m;
+    for (int i = 0; i < s->n_copies; i++) {
+        int op = s->copies[i];
+        op_state *st = &s->os[op];
+        const gl_sched_op *o = &s->p->ops[op];
+        if (!st->started) continue;
+        st->left_ns -= (s->now - st->since_ns) * st->rate;
+        st->since_ns = s->now;
+        double rate = s->copying[1 - o->dir] > 0 ? m->copy_bidir_gbps[o->dir] / m->copy_gbps[o->dir] : 1;
+        if (rate == st->rate && st->version > 0) continue;
+        st->rate = rate;
+        heap_push(s, s->now + fmax(0, st->left_ns) / rate, EV_COPIED, op, 0, ++st->version);
+    }
+}
+
+/* Whether copy op may take an engine now: it has arrived, what it waits for has ended, and, where its
+ * direction goes in order, no copy of that direction issued before it is still waiting. */
+static int copy_ready(const sim *s, int op)
+{
+    const gl_sched_op *o = &s->p->ops[op];
+    if (!s->os[op].arrived || !deps_done(s, op)) return 0;
+    if (s->m->copy_in_order[o->dir])
+        for (int i = 0; i < s->n_copies; i++) {
+            int c = s->copies[i];
+            if (!s->os[c].started && s->p->ops[c].dir == o->dir && s->os[c].order < s->os[op].order) return 0;
+        }
+    return 1;
+}
+
+/* Give free engines the ready copies, first-issued first. */
+static int copies_start(sim *s)
+{
+    int moved = 0;
+    for (;;) {
+        int best = -1;
+        for (int i = 0; i < s->n_copies; i++) {
+            int op = s->copies[i], d = s->p->ops[op].dir;
+            if (s->os[op].started || s->copying[d] >= s->m->copy_engines[d] || !copy_ready(s, op)) continue;
+            if (best < 0 || s->os[op].order < s->os[best].order) best = op;
+        }
+        if (best < 0) break;
+        gl_sched_op *o = &s->p->ops[best];
+        op_state *st = &s->os[best];
+        const gl_sched_machine *m = s->m;
+        double gbps = gl_sched_copy_blocks_host(m, o) ? m->pageable_gbps[o->dir] : m->copy_gbps[o->dir];
+        st->started = 1;
+        st->left_ns = m->copy_latency_ns[o->dir] + o->bytes / gbps;
+        st->since_ns = s->now;
+        st->rate = 1;
+        o->go_ns = o->start_ns = s->now;
+        s->copying[o->dir]++;
+        moved = 1;
+    }
+    if (moved) copies_rerate(s);
+    return moved;
+}
+
 /* Apply every rule at the current time until nothing more can happen now. */
 static void progress(sim *s)
 {
@@ -548,19 +673,28 @@ static void progress(sim *s)
         int moved = 0;
         for (int t = 0; t < s->p->n_threads; t++) {
             thread_state *th = &s->th[t];
-            if (th->blocked >= 0 && deps_done(s, th->blocked)) {
-                finish(s, th->blocked);
+            int b = th->blocked;
+            if (b >= 0 && (s->p->ops[b].kind == GL_SCHED_SYNC ? deps_done(s, b) : s->os[b].finished)) {
+                if (s->p->ops[b].kind == GL_SCHED_SYNC) finish(s, b);
                 th->blocked = -1;
                 moved = 1;
                 host_next(s, t);
             }
         }
-        for (int i = 0; i < s->n_pending; i++)
-            if (deps_done(s, s->pending[i])) {
-                finish(s, s->pending[i]);
-                s->pending[i--] = s->pending[--s->n_pending];
-                moved = 1;
+        for (int i = 0; i < s->n_pending; i++) {
+            int op = s->pending[i];
+            if (!deps_done(s, op)) continue;
+            if (s->p->ops[op].kind == GL_SCHED_LOAD) { /* it loads now, and finishes later */
+                s->os[op].started = 1;
+                s->p->ops[op].start_ns = s->now;
+                heap_push(s, s->now + s->m->load_ns, EV_LOADED, op, 0, 0);
+            } else {
+                finish(s, op);
             }
+            s->pending[i--] = s->pending[--s->n_pending];
+            moved = 1;
+        }
+        moved |= copies_start(s);
         moved |= advance_queues(s);
         moved |= dispatch(s);
         if (!moved) return;
@@ -576,7 +710,7 @@ static void handle(sim *s, const event *e)
         break;
     case EV_ARRIVE:
         s->os[e->op].arrived = 1;
-        if (s->p->ops[e->op].queue < 0) { /* a record or a wait: it finishes in progress() */
+        if (s->p->ops[e->op].queue < 0 && s->p->ops[e->op].kind != GL_SCHED_COPY) { /* a record, a wait, a load */
             gl_grow((void **)&s->pending, &s->cap_pending, s->n_pending + 1, sizeof *s->pending);
             s->pending[s->n_pending++] = e->op;
         }
@@ -584,7 +718,23 @@ static void handle(sim *s, const event *e)
     case EV_WAKE: /* a queue may move on now */
         break;
     case EV_COPIED:
+        if (e->n != s->os[e->op].version) break; /* an engine copy's speed changed since */
         s->copying[s->p->ops[e->op].dir]--;
+        finish(s, e->op);
+        if (s->p->ops[e->op].queue < 0) { /* an engine copy: off the list, and the others' speeds anew */
+            for (int i = 0; i < s->n_copies; i++)
+                if (s->copies[i] == e->op) s->copies[i] = s->copies[--s->n_copies];
+            copies_rerate(s);
+        }
+        break;
+    case EV_HOSTFN: {
+        s->hostfn_busy--;
+        queue *q = &s->q[s->p->ops[e->op].queue];
+        if (q->holding == e->op) q->holding = -1;
+        finish(s, e->op);
+        break;
+    }
+    case EV_LOADED:
         finish(s, e->op);
         break;
     case EV_ACCEPT:
@@ -633,6 +783,7 @@ static void sim_free(sim *s)
     free(s->sm_free);
     free(s->cwd);
     free(s->pending);
+    free(s->copies);
 }
 
 /* Refuse what the simulation cannot run, before running it. */
@@ -645,13 +796,18 @@ static int validate(const gl_sched_program *p, const gl_sched_machine *m, char *
     for (int i = 0; i < p->n_ops; i++) {
         const gl_sched_op *o = &p->ops[i];
         if (o->kind == GL_SCHED_COPY) {
-            int d = o->dir, pg = o->pageable && d != GL_SCHED_D2D;
-            if (d < GL_SCHED_H2D || d > GL_SCHED_D2D || !(o->bytes >= 0))
+            static const char *const names[GL_SCHED_DIRS] = {"H2D", "D2H", "D2D", "memset"};
+            int d = o->dir;
+            if (d < 0 || d >= GL_SCHED_DIRS || !(o->bytes >= 0))
                 return fail(err, errlen, "op %d: a copy of %g bytes in direction %d", i, o->bytes, d);
-            if (m->copy_engines[d] < 1 || !((pg ? m->pageable_gbps[d] : m->copy_gbps[d]) > 0))
-                return fail(err, errlen, "op %d is a copy, and the machine has no copy engine measured for its "
-                            "direction (%s)", i, d == GL_SCHED_H2D ? "H2D" : d == GL_SCHED_D2H ? "D2H" : "D2D");
+            if (m->copy_engines[d] < 1 || !(m->copy_gbps[d] > 0) ||
+                (gl_sched_copy_blocks_host(m, o) && !(m->pageable_gbps[d] > 0)) ||
+                (d < 2 && !(m->copy_bidir_gbps[d] > 0)))
+                return fail(err, errlen, "op %d is a %scopy, and the machine has no copy engine measured for it (%s)",
+                            i, o->pageable ? "pageable " : "", names[d]);
         }
+        if (o->kind == GL_SCHED_HOSTFN && !(o->block_ns >= 0))
+            return fail(err, errlen, "op %d: a host function of %g ns", i, o->block_ns);
         if (o->kind == GL_SCHED_LAUNCH && (o->blocks < 1 || o->blocks_per_sm < 1 || !(o->block_ns >= 0)))
             return fail(err, errlen, "op %d: a kernel of %d blocks, %d per SM, %g ns each cannot run", i, o->blocks,
                         o->blocks_per_sm, o->block_ns);
@@ -687,6 +843,7 @@ int gl_sched_simulate(gl_sched_program *p, const gl_sched_machine *m, gl_sched_r
     s.free_sum = m->sms;
     s.last_stream = -1;
     s.last_queue = m->connections - 1;
+    s.load = -1;
     for (int i = 0; i < p->n_ops; i++) {
         gl_sched_op *o = &p->ops[i];
         o->call_ns = o->submit_ns = o->go_ns = o->start_ns = o->end_ns = -1;
@@ -716,7 +873,8 @@ int gl_sched_simulate(gl_sched_program *p, const gl_sched_machine *m, gl_sched_r
     for (int t = 0; t < p->n_threads; t++)
         if (s.th[t].n > 0) {
             const gl_sched_op *o = &p->ops[s.th[t].ops[s.th[t].n - 1]];
-            double last = o->kind == GL_SCHED_SYNC ? o->end_ns : o->submit_ns; /* a sync returns when it ends */
+            /* a sync, or a copy the host waits for, returns when it ends */
+            double last = o->kind == GL_SCHED_SYNC || gl_sched_copy_blocks_host(m, o) ? o->end_ns : o->submit_ns;
             if (last > r->host_end_ns) r->host_end_ns = last;
         }
     r->end_ns = s.now;
@@ -728,6 +886,13 @@ int gl_sched_simulate(gl_sched_program *p, const gl_sched_machine *m, gl_sched_r
         gl_sched_timeline(p, &tl);
         r->makespan_ns = tl.makespan_ns;
         r->peak_concurrency = tl.peak_concurrency;
+        double first = INFINITY, last = -INFINITY;
+        for (int i = 0; i < p->n_ops; i++)
+            if (p->ops[i].kind == GL_SCHED_LAUNCH || p->ops[i].kind == GL_SCHED_COPY) {
+                first = fmin(first, p->ops[i].start_ns);
+                last = fmax(last, p->ops[i].end_ns);
+            }
+        r->span_ns = last > first ? last - first : 0;
         gl_timeline_free(&tl);
     }
     sim_free(&s);

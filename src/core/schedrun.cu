@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gl_loads.h"
 #include "gl_schedrun.h"
 #include "gl_spans.cuh"
 
@@ -21,6 +22,7 @@ static void copies_create(gl_sched_run *r)
     r->copy_anchor_error_ns = 0;
     r->anchor_stream = NULL, r->anchor_before = r->anchor_after = NULL, r->d_anchor = NULL;
     r->copy_done = (cudaEvent_t *)gl_xcalloc((size_t)p->n_ops + 1, sizeof(cudaEvent_t));
+    r->hostfn = (gl_sched_hostfn_ran *)gl_xcalloc((size_t)p->n_ops + 1, sizeof *r->hostfn);
     r->copy_end_ns = (double *)gl_xcalloc((size_t)p->n_ops + 1, sizeof(double));
     for (int i = 0; i < p->n_ops; i++) {
         const gl_sched_op *o = &p->ops[i];
@@ -28,7 +30,7 @@ static void copies_create(gl_sched_run *r)
         if (o->kind != GL_SCHED_COPY) continue;
         size_t b = (size_t)o->bytes;
         r->copies++;
-        size_t *host = o->dir == GL_SCHED_D2D ? NULL : o->pageable ? &pageable : &pinned;
+        size_t *host = o->dir >= GL_SCHED_D2D ? NULL : o->pageable ? &pageable : &pinned;
         if (host && b > *host) *host = b;
         dev[0] = b > dev[0] ? b : dev[0];
         if (o->dir == GL_SCHED_D2D) dev[1] = b > dev[1] ? b : dev[1];
@@ -56,8 +58,19 @@ static void issue_copy(gl_sched_run *r, int i, cudaStream_t s)
     size_t b = (size_t)o->bytes;
     if (o->dir == GL_SCHED_H2D) CUDA_CHECK(cudaMemcpyAsync(r->copy_dev[0], host, b, cudaMemcpyHostToDevice, s));
     else if (o->dir == GL_SCHED_D2H) CUDA_CHECK(cudaMemcpyAsync(host, r->copy_dev[0], b, cudaMemcpyDeviceToHost, s));
-    else CUDA_CHECK(cudaMemcpyAsync(r->copy_dev[1], r->copy_dev[0], b, cudaMemcpyDeviceToDevice, s));
+    else if (o->dir == GL_SCHED_D2D) CUDA_CHECK(cudaMemcpyAsync(r->copy_dev[1], r->copy_dev[0], b, cudaMemcpyDeviceToDevice, s));
+    else CUDA_CHECK(cudaMemsetAsync(r->copy_dev[0], 0, b, s));
     CUDA_CHECK(cudaEventRecord(r->copy_done[i], s));
+}
+
+/* A HOSTFN op's function: it holds the driver's thread for its time, and notes when it ran. */
+static void CUDART_CB hostfn_spin(void *arg)
+{
+    gl_sched_hostfn_ran *h = (gl_sched_hostfn_ran *)arg;
+    h->start_ns = gl_host_ns();
+    while (gl_host_ns() - h->start_ns < h->ns) {
+    }
+    h->end_ns = gl_host_ns();
 }
 
 /* After a run: each copy's end on the %globaltimer axis, from its event's time against an anchor's: a
@@ -104,6 +117,7 @@ static void copies_destroy(gl_sched_run *r)
     }
     free(r->copy_done);
     free(r->copy_end_ns);
+    free(r->hostfn);
 }
 
 void gl_sched_run_create(gl_sched_run *r, gl_sched_program *prog, const gl_sched_machine *m, int per_block)
@@ -194,6 +208,15 @@ void gl_sched_run_thread(gl_sched_run *r, int thread)
         case GL_SCHED_RECORD: CUDA_CHECK(cudaEventRecord(r->event[o->event], s)); break;
         case GL_SCHED_WAIT: CUDA_CHECK(cudaStreamWaitEvent(s, r->event[o->event], 0)); break;
         case GL_SCHED_COPY: issue_copy(r, i, s); break;
+        case GL_SCHED_HOSTFN:
+            r->hostfn[i].ns = o->block_ns;
+            CUDA_CHECK(cudaLaunchHostFunc(s, hostfn_spin, &r->hostfn[i]));
+            break;
+        case GL_SCHED_LOAD:
+            if (gl_load_fresh(s) != 0)
+                gl_die(GL_EXIT_USAGE, "this program has more first launches (lazy loads) than the core's %s",
+                       "pool of never-launched kernels has left: run fewer repetitions or fewer loads");
+            break;
         case GL_SCHED_SYNC:
             if (o->event >= 0) CUDA_CHECK(cudaEventSynchronize(r->event[o->event]));
             else if (o->stream >= 0) CUDA_CHECK(cudaStreamSynchronize(s));
@@ -220,7 +243,7 @@ static void measured_issue_times(gl_sched_run *r)
     for (int t = 0; t <= p->n_threads; t++) prev[t] = r->t0_ns;
     for (int i = 0; i < p->n_ops; i++) {
         gl_sched_op *o = &p->ops[i];
-        if (o->kind == GL_SCHED_SYNC) {
+        if (o->kind == GL_SCHED_SYNC || gl_sched_copy_blocks_host(&r->machine, o)) {
             o->issue_ns = r->machine.issue_ns + (r->call_ns[i] - prev[o->thread]);
         } else {
             o->issue_ns = r->return_ns[i] - prev[o->thread];

@@ -9,9 +9,11 @@
 #include <unistd.h>
 
 #include "gl_device_check.cuh"
+#include "gl_connections.h"
 #include "gl_copies.h"
 #include "gl_cuda.h"
 #include "gl_hostfns.h"
+#include "gl_loads.h"
 #include "harness.h"
 #include "gl_schedrun.h"
 #include "gl_spans.cuh"
@@ -120,11 +122,13 @@ int main(int argc, char **argv)
     gl_copy_machine cm;
     gl_copy_calibrate(&dev, 4096, 64u << 20, 5, &cm);
     gl_copy_print(&cm);
-    int timed = cm.async_engines > 0 && cm.t.opposite_ns > 0;
-    for (int d = 0; d < 3; d++)
+    int timed = cm.async_engines > 0 && cm.t.n_stage > 0;
+    for (int d = 0; d < GL_SCHED_DIRS; d++)
         timed &= cm.t.small_ns[d] > 0 && cm.t.large_ns[d] > cm.t.small_ns[d] && cm.t.pair_ns[d] > 0;
-    for (int d = 0; d < 2; d++) timed &= cm.t.pageable_ns[d] > 0 && cm.pageable_call_ns[d] > 0;
-    test_cond("the copy engines are timed: each direction small, large and in pairs, both directions, pageable", timed);
+    for (int d = 0; d < 2; d++)
+        timed &= cm.t.pageable_ns[d] > 0 && cm.pageable_call_ns[d] > 0 && cm.t.opposite_ns[d] > 0 && cm.t.behind_ns[d] > 0;
+    test_cond("the copy engines are timed: each direction and memsets small, large and in pairs, both directions, "
+              "pageable, behind a held copy, pageable calls behind a held stream", timed);
     test_cond("the model's copy engines fit the times (engines, bandwidth and latency per direction)",
               cm.fitted.copy_engines[0] > 0 && cm.fitted.copy_gbps[GL_SCHED_H2D] > 1);
 
@@ -135,6 +139,16 @@ int main(int argc, char **argv)
     int hf_ok = hm.two_streams_ns >= hm.hold_ns && hm.two_streams_ns < 10 * hm.hold_ns;
     for (int a = 0; a < GL_HOSTFN_APIS; a++) hf_ok &= hm.call_ns[a] > 0 && hm.in_stream_ns[a] > 0;
     test_cond("host functions are measured: each API's call and in-stream time, two streams' holds", hf_ok);
+
+    /* Lazy loads: a few of the pool's kernels launched for the first time behind another stream's 1 ms kernel. */
+    gl_load_machine lm;
+    int pool = gl_load_left();
+    gl_load_calibrate(5, &lm);
+    gl_load_print(&lm);
+    test_cond("module loads are measured with five of the pool's never-launched kernels",
+              lm.reps == 5 && gl_load_left() == pool - 5 && lm.call_ns > 0 && isfinite(lm.gap_ns));
+    test_cond("the loading mode measured is the one the device line reports (lazy or eager)",
+              dev.module_loading == GL_MODULE_LOADING_UNKNOWN || lm.lazy == (dev.module_loading == GL_MODULE_LOADING_LAZY));
 
     cudaStream_t s;
     CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));

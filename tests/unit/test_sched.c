@@ -543,40 +543,48 @@ static void test_stream_creation(void)
     gl_sched_program_free(&p);
 }
 
-/* ---- copies (a first form: gl_sched.h, "Copies") ------------------------------------------------ */
+/* ---- copies, host functions and loads (gl_sched.h, "Engines" .. "Loads") ------------------------------ */
 
-/* An ideal machine with one engine per direction: H2D and D2H 1 byte/ns, D2D 2, pageable 0.25, no latency. */
+/* An ideal machine with one engine per direction: H2D and D2H 1 byte/ns (0.5 each while both run), D2D 2,
+ * memset 4, pageable 0.25 when the host waits; pageable H2D staged up to 100000 bytes, queued up to 100. */
 static gl_sched_machine copier(int C)
 {
     gl_sched_machine m = ideal(C, 4, 128);
-    for (int d = 0; d < 3; d++) m.copy_engines[d] = 1, m.copy_gbps[d] = d == GL_SCHED_D2D ? 2 : 1;
+    for (int d = 0; d < GL_SCHED_DIRS; d++) m.copy_engines[d] = 1, m.copy_gbps[d] = d < 2 ? 1 : 2 * (d - 1);
+    m.copy_bidir_gbps[0] = m.copy_bidir_gbps[1] = 0.5;
     m.pageable_gbps[0] = m.pageable_gbps[1] = 0.25;
+    m.pageable_stage_bytes = 100000, m.pageable_inline_bytes = 100;
     return m;
 }
 
-static void test_copies(void)
+/* Two non-blocking streams in s, then nothing: a fresh program. */
+static void two_streams(gl_sched_program *p, int *s)
 {
-    int s[4];
+    gl_sched_program_init(p);
+    streams(p, s, 2, GL_SCHED_STREAM_NONBLOCKING);
+}
+
+static void test_copy_engines(void)
+{
+    int s[2];
     gl_sched_program p;
     gl_sched_machine m = copier(4);
-    /* One copy: its latency plus its bytes over the bandwidth; pageable memory at the pageable rate. */
-    gl_sched_program_init(&p);
-    streams(&p, s, 2, GL_SCHED_STREAM_NONBLOCKING);
-    int a = gl_sched_copy(&p, 0, s[0], GL_SCHED_H2D, 1000, 0);
-    int b = gl_sched_copy(&p, 0, s[1], GL_SCHED_D2H, 1000, 1);
+    /* One copy: its latency plus its bytes over the bandwidth. Opposite directions share the link: at half speed
+     * each while both run, then the longer at full speed. */
     m.copy_latency_ns[GL_SCHED_H2D] = 50;
-    gl_sched_result r = run(&p, &m);
-    test_cond("a pinned copy takes its latency plus its bytes over the bandwidth",
-              p.ops[a].start_ns == 0 && p.ops[a].end_ns == 1050);
-    test_cond("a pageable copy moves at the pageable rate, beside a copy of the other direction",
-              p.ops[b].start_ns == 0 && p.ops[b].end_ns == 4000 && r.end_ns == 4000);
-    gl_sched_program_free(&p);
+    two_streams(&p, s);
+    int a = gl_sched_copy(&p, 0, s[0], GL_SCHED_H2D, 1000, 0);
+    run(&p, &m);
+    test_cond("a pinned copy takes its latency plus its bytes over the bandwidth", p.ops[a].end_ns == 1050);
     m.copy_latency_ns[GL_SCHED_H2D] = 0;
+    int b = gl_sched_copy(&p, 0, s[1], GL_SCHED_D2H, 500, 0);
+    gl_sched_result r = run(&p, &m);
+    test_cond("opposite directions share the link: D2H 500 B at half speed ends at 1000, then H2D's last 500 B "
+              "at full speed end at 1500", p.ops[b].end_ns == 1000 && p.ops[a].end_ns == 1500 && r.span_ns == 1500);
+    gl_sched_program_free(&p);
 
-    /* Two streams' H2D copies with one H2D engine: the second waits for the first, and its queue with it;
-     * with two engines they overlap. */
-    gl_sched_program_init(&p);
-    streams(&p, s, 2, GL_SCHED_STREAM_NONBLOCKING);
+    /* One engine per direction: the second H2D waits for the first; with two engines they overlap. */
+    two_streams(&p, s);
     a = gl_sched_copy(&p, 0, s[0], GL_SCHED_H2D, 1000, 0);
     b = gl_sched_copy(&p, 0, s[1], GL_SCHED_H2D, 1000, 0);
     run(&p, &m);
@@ -588,37 +596,151 @@ static void test_copies(void)
     m.copy_engines[GL_SCHED_H2D] = 1;
     gl_sched_program_free(&p);
 
+    /* One queue. A: a 2000 ns kernel, then an H2D that waits for it; B: a kernel, and a small H2D. The copy is no
+     * queue entry: B's kernel starts at once, and so does B's copy (the engine takes the ready copy first), unless
+     * the direction goes in order. */
+    gl_sched_machine one = copier(1);
+    two_streams(&p, s);
+    gl_sched_launch(&p, 0, s[0], 1, 32, 1, 2000, 0);
+    a = gl_sched_copy(&p, 0, s[0], GL_SCHED_H2D, 10, 0);
+    int k = gl_sched_launch(&p, 0, s[1], 1, 32, 1, 500, 1);
+    b = gl_sched_copy(&p, 0, s[1], GL_SCHED_H2D, 10, 0);
+    run(&p, &one);
+    test_cond("one queue: a copy that waits for its stream holds back no kernel behind it, nor a ready copy",
+              p.ops[a].start_ns == 2000 && p.ops[k].start_ns == 0 && p.ops[b].start_ns == 500);
+    one.copy_in_order[GL_SCHED_H2D] = 1;
+    run(&p, &one);
+    test_cond("copies in order (D2H with one queue, measured): the ready copy waits for the earlier one",
+              p.ops[b].start_ns == 2010 && p.ops[k].start_ns == 0);
+    one.copy_in_order[GL_SCHED_H2D] = 0;
+    gl_sched_program_free(&p);
+
     /* A kernel waits for its stream's copy; another stream's kernel does not. */
-    gl_sched_program_init(&p);
-    streams(&p, s, 2, GL_SCHED_STREAM_NONBLOCKING);
+    two_streams(&p, s);
     a = gl_sched_copy(&p, 0, s[0], GL_SCHED_H2D, 1000, 0);
-    int k = gl_sched_launch(&p, 0, s[0], 1, 32, 1, 500, 0);
+    k = gl_sched_launch(&p, 0, s[0], 1, 32, 1, 500, 0);
     int other = gl_sched_launch(&p, 0, s[1], 1, 32, 1, 500, 1);
     run(&p, &m);
     test_cond("a kernel waits for its copy; another stream's kernel runs beside the copy",
               p.ops[k].start_ns == 1000 && p.ops[k].end_ns == 1500 && p.ops[other].start_ns == 0);
-    /* One queue: the waiting copy holds its head, so the other stream's kernel waits too (a false dependency). */
-    gl_sched_machine one = copier(1);
     gl_sched_program_free(&p);
-    gl_sched_program_init(&p);
-    streams(&p, s, 2, GL_SCHED_STREAM_NONBLOCKING);
-    gl_sched_copy(&p, 0, s[0], GL_SCHED_H2D, 1000, 0);
-    int second = gl_sched_copy(&p, 0, s[0], GL_SCHED_H2D, 1000, 0);
-    other = gl_sched_launch(&p, 0, s[1], 1, 32, 1, 500, 0);
-    run(&p, &one);
-    test_cond("one queue: a copy waiting for its engine holds back the kernel behind it",
-              p.ops[second].start_ns == 1000 && p.ops[other].start_ns == 1000);
-    gl_sched_program_free(&p);
+}
 
-    /* The textbook's pipeline: N segments, each an H2D, a kernel and a D2H of time t each, in N streams with
-     * enough queues, one engine per direction: (N + 2) t breadth-first and depth-first alike, against 3 N t in one
-     * stream (its closed form where copies and kernels take equal times and the host issues at once). */
+static void test_queue_copies(void)
+{
+    /* One queue. A: a 2000 ns kernel, then a memset, a D2D, or a pageable H2D small enough to be queued; B: a
+     * kernel. Each is a queue entry that waits for A's kernel at the head, holding B's kernel behind it. */
+    static const int dirs[3] = {GL_SCHED_MEMSET, GL_SCHED_D2D, GL_SCHED_H2D};
+    int s[2], held = 0;
+    gl_sched_machine one = copier(1);
+    for (int i = 0; i < 3; i++) {
+        gl_sched_program p;
+        two_streams(&p, s);
+        gl_sched_launch(&p, 0, s[0], 1, 32, 1, 2000, 0);
+        int c = gl_sched_copy(&p, 0, s[0], dirs[i], 80, dirs[i] == GL_SCHED_H2D);
+        int k = gl_sched_launch(&p, 0, s[1], 1, 32, 1, 500, 1);
+        run(&p, &one);
+        held += p.ops[c].start_ns == 2000 && p.ops[k].start_ns == 2000 && p.ops[c].queue == 0;
+        gl_sched_program_free(&p);
+    }
+    test_cond("one queue: a memset, a D2D, and a pageable H2D of 80 B hold the kernel behind them", held == 3);
+}
+
+static void test_pageable(void)
+{
+    int s[2];
+    gl_sched_program p;
+    gl_sched_machine m = copier(4);
+    /* A pageable D2H: the call returns when the copy ends (1000 B at 0.25), so the next launch comes after. */
+    two_streams(&p, s);
+    int c = gl_sched_copy(&p, 0, s[0], GL_SCHED_D2H, 1000, 1);
+    int k = gl_sched_launch(&p, 0, s[1], 1, 32, 1, 500, 0);
+    gl_sched_result r = run(&p, &m);
+    test_cond("a pageable D2H: the host waits for it (4000 ns), then launches",
+              p.ops[c].end_ns == 4000 && p.ops[k].submit_ns == 4000 && r.host_end_ns == 4000);
+    gl_sched_program_free(&p);
+    /* Pageable H2D: staged (1000 B) the call returns at once and the copy runs at the pinned rate; over the stage
+     * size (200000 B) the host waits for a copy at the pageable rate. */
+    two_streams(&p, s);
+    c = gl_sched_copy(&p, 0, s[0], GL_SCHED_H2D, 1000, 1);
+    k = gl_sched_launch(&p, 0, s[1], 1, 32, 1, 500, 0);
+    run(&p, &m);
+    test_cond("a staged pageable H2D: the host goes on, the copy runs at the pinned rate",
+              p.ops[k].submit_ns == 0 && p.ops[c].end_ns == 1000);
+    p.ops[c].bytes = 200000;
+    run(&p, &m);
+    test_cond("a pageable H2D over the stage size: the host waits 800 us for it",
+              p.ops[c].end_ns == 800000 && p.ops[k].submit_ns == 800000);
+    gl_sched_program_free(&p);
+}
+
+static void test_host_functions(void)
+{
+    int s[2];
+    gl_sched_program p;
+    gl_sched_machine one = copier(1), four = copier(4);
+    one.hostfn_ns = four.hostfn_ns = 100;
+    /* One queue: a host function holds it while it runs (1000 ns of its own and 100 in the stream). */
+    two_streams(&p, s);
+    int h = gl_sched_hostfn(&p, 0, s[0], 1000);
+    int k = gl_sched_launch(&p, 0, s[1], 1, 32, 1, 500, 0);
+    run(&p, &one);
+    test_cond("one queue: a host function holds the kernel behind it until it returns",
+              p.ops[h].end_ns == 1100 && p.ops[k].start_ns == 1100);
+    run(&p, &four);
+    test_cond("four queues: the other stream's kernel runs beside it", p.ops[k].start_ns == 0);
+    gl_sched_program_free(&p);
+    /* Two streams' host functions: one at a time on the driver's thread, or side by side. */
+    two_streams(&p, s);
+    gl_sched_hostfn(&p, 0, s[0], 1000);
+    h = gl_sched_hostfn(&p, 0, s[1], 1000);
+    four.hostfn_serial = 1;
+    run(&p, &four);
+    test_cond("host functions of two streams run one at a time", p.ops[h].start_ns == 1100 && p.ops[h].end_ns == 2200);
+    four.hostfn_serial = 0;
+    run(&p, &four);
+    test_cond("... or side by side, where the machine says so", p.ops[h].end_ns == 1100);
+    gl_sched_program_free(&p);
+}
+
+static void test_loads(void)
+{
+    /* A: a 3000 ns kernel. B: the first launch of a function, loaded lazily. C: a kernel issued after. The load
+     * waits for A's kernel, B's kernel for the load (50 ns), and C's kernel too, in a non-blocking stream. */
+    int s[3];
+    gl_sched_program p;
+    gl_sched_program_init(&p);
+    streams(&p, s, 3, GL_SCHED_STREAM_NONBLOCKING);
+    gl_sched_launch(&p, 0, s[0], 1, 32, 1, 3000, 0);
+    int load = gl_sched_load(&p, 0, s[1]);
+    int b = gl_sched_launch(&p, 0, s[1], 1, 32, 1, 100, 1);
+    int c = gl_sched_launch(&p, 0, s[2], 1, 32, 1, 100, 2);
+    gl_sched_machine m = copier(4);
+    m.load_ns = 50;
+    run(&p, &m);
+    test_cond("a lazy load waits for every stream's work, and everything after waits for it",
+              p.ops[load].start_ns == 3000 && p.ops[load].end_ns == 3050 && p.ops[b].start_ns == 3050 &&
+                  p.ops[c].start_ns == 3050);
+    p.ops[load].kind = GL_SCHED_HOST; /* eager loading: no load, an empty host op in its place */
+    p.ops[load].issue_ns = 0;
+    run(&p, &m);
+    test_cond("eager loading: the kernels run beside the first", p.ops[b].start_ns == 0 && p.ops[c].start_ns == 0);
+    gl_sched_program_free(&p);
+}
+
+/* The textbook's pipeline: N segments, each an H2D, a kernel and a D2H of time t each, in N streams with enough
+ * queues, one engine per direction and no shared link: (N + 2) t breadth-first and depth-first alike, against
+ * 3 N t in one stream (its closed form where copies and kernels take equal times and the host issues at once). */
+static void test_copy_pipeline(void)
+{
     static const int Ns[] = {1, 2, 3, 4, 7, 8, 16, 32};
     int held = 0;
+    gl_sched_program p;
     for (int i = 0; i < GL_ARRAY_LEN(Ns); i++)
         for (int order = 0; order < 3; order++) { /* depth-first, breadth-first, one stream */
             int N = Ns[i], st[32];
             gl_sched_machine mm = copier(32);
+            mm.copy_bidir_gbps[0] = mm.copy_bidir_gbps[1] = 1;
             mm.sms = N;
             gl_sched_program_init(&p);
             streams(&p, st, order == 2 ? 1 : N, GL_SCHED_STREAM_NONBLOCKING);
@@ -640,35 +762,48 @@ static void test_copies(void)
 /* The fit of the copy fields to measured times: slope and intercept per direction, engines from the pairs. */
 static void test_copy_fit(void)
 {
-    /* Made-up times: H2D 50 GB/s + 2 us, D2H 40 GB/s + 3 us, D2D 1000 GB/s + 4 us; pairs: H2D and D2H take
-     * twice one (one engine each), D2D the same as one (two); both directions at once as long as the longer. */
+    /* Made-up times: H2D 50 GB/s + 2 us, D2H 40 GB/s + 3 us, D2D 1000 GB/s + 4 us, memset 2000 + 5 us; pairs: H2D
+     * and D2H take twice one (one engine each), D2D and memset the same as one (two); both directions at once as
+     * below. D2H behind a held copy waited the hold, H2D did not; pageable H2D calls under half the
+     * hold up to 4 MiB. */
     gl_sched_copy_times t;
     memset(&t, 0, sizeof t);
     t.small_bytes = 4096, t.large_bytes = 64 << 20;
-    const double gbps[3] = {50, 40, 1000}, lat[3] = {2000, 3000, 4000};
-    for (int d = 0; d < 3; d++) {
+    const double gbps[4] = {50, 40, 1000, 2000}, lat[4] = {2000, 3000, 4000, 5000};
+    for (int d = 0; d < 4; d++) {
         t.small_ns[d] = lat[d] + t.small_bytes / gbps[d];
         t.large_ns[d] = lat[d] + t.large_bytes / gbps[d];
         t.pair_ns[d] = d < 2 ? 2 * t.large_ns[d] : t.large_ns[d];
     }
-    t.opposite_ns = t.large_ns[GL_SCHED_D2H];
+    /* Both directions at once: H2D at 45 GB/s until it ends, D2H at 35 until then and at 40 after. */
+    t.opposite_ns[0] = lat[0] + t.large_bytes / 45;
+    t.opposite_ns[1] = t.opposite_ns[0] + (t.large_bytes - (t.opposite_ns[0] - lat[1]) * 35) / 40;
     t.pageable_ns[0] = t.large_bytes / 9.0, t.pageable_ns[1] = t.large_bytes / 17.5;
+    t.hold_ns = 1e6, t.behind_ns[0] = 2e4, t.behind_ns[1] = 1.01e6;
+    t.n_stage = 4;
+    for (int i = 0; i < 4; i++) t.stage_bytes[i] = (1 << 20) << (2 * i), t.stage_call_ns[i] = i < 2 ? 1e5 : 1.5e6;
     gl_sched_machine m = ideal(8, 132, 128);
     int rc = gl_sched_copy_fit(&t, &m, err, sizeof err);
     int ok = rc == 0;
-    for (int d = 0; d < 3; d++)
+    for (int d = 0; d < 4; d++)
         ok &= fabs(m.copy_gbps[d] - gbps[d]) < 1e-9 * gbps[d] && fabs(m.copy_latency_ns[d] - lat[d]) < 1e-6;
     test_cond("the copy fit: each direction's bandwidth and latency from two sizes", ok);
     test_cond("the copy fit: one engine where a pair takes twice one, two where it takes the same",
-              m.copy_engines[0] == 1 && m.copy_engines[1] == 1 && m.copy_engines[2] == 2);
+              m.copy_engines[0] == 1 && m.copy_engines[1] == 1 && m.copy_engines[2] == 2 && m.copy_engines[3] == 2);
     test_cond("the copy fit: pageable bandwidth is bytes over time",
               fabs(m.pageable_gbps[0] - 9.0) < 1e-9 && fabs(m.pageable_gbps[1] - 17.5) < 1e-9);
+    test_cond("the copy fit: the shared link's speeds from the opposite pair (H2D 45, D2H 35 GB/s)",
+              fabs(m.copy_bidir_gbps[0] - 45) < 1e-9 * 45 && fabs(m.copy_bidir_gbps[1] - 35) < 1e-9 * 35);
+    test_cond("the copy fit: D2H in order, H2D not; staged up to 4 MiB; queued up to 64 KiB",
+              m.copy_in_order[1] == 1 && m.copy_in_order[0] == 0 && m.pageable_stage_bytes == 4 << 20 &&
+                  m.pageable_inline_bytes == 65536);
     test_cond("the fit leaves the rest of the machine as it was", m.connections == 8 && m.sms == 132);
-    t.opposite_ns = t.large_ns[GL_SCHED_H2D] + t.large_ns[GL_SCHED_D2H];
+    double d2h_end = t.opposite_ns[1];
+    t.opposite_ns[1] = t.large_ns[GL_SCHED_H2D] + t.large_ns[GL_SCHED_D2H];
     gl_sched_machine n = ideal(8, 132, 128);
     test_cond("a fit where H2D and D2H did not overlap is refused, saying so, and copies stay refused",
               gl_sched_copy_fit(&t, &n, err, sizeof err) == -1 && strstr(err, "do not overlap") && n.copy_engines[0] == 0);
-    t.opposite_ns = t.large_ns[GL_SCHED_D2H];
+    t.opposite_ns[1] = d2h_end;
     t.large_ns[GL_SCHED_D2D] = t.small_ns[GL_SCHED_D2D];
     test_cond("a fit whose larger copy was not slower is refused",
               gl_sched_copy_fit(&t, &n, err, sizeof err) == -1 && strstr(err, "D2D: no usable times"));
@@ -989,7 +1124,12 @@ int main(void)
     test_dispatch_chains();
     test_block_dispatch();
     test_stream_creation();
-    test_copies();
+    test_copy_engines();
+    test_queue_copies();
+    test_pageable();
+    test_host_functions();
+    test_loads();
+    test_copy_pipeline();
     test_copy_fit();
     test_refusals();
     test_compare();
