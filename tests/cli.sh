@@ -64,6 +64,17 @@ if need_bin queue-map; then
     expect "queue-map --streams 1 exits 2" 2 "--streams: '1' is out of range; accepted: integer 2\.\.256" "$b" --streams 1
 fi
 
+if need_bin priorities; then
+    b=$BIN/priorities
+    expect "priorities --waves 2 exits 2" 2 "--waves: '2' is out of range; accepted: number 2\.25\.\.16" "$b" --waves 2
+    expect "priorities --supply-kernels 0 exits 2" 2 "--supply-kernels: '0' is out of range" "$b" --supply-kernels 0
+fi
+if need_bin copy-overlap; then
+    b=$BIN/copy-overlap
+    expect "copy-overlap --segments 65 exits 2" 2 "--segments: 65 is out of range" "$b" --segments 65
+    expect "copy-overlap --memory swap exits 2" 2 "--memory: 'swap' is not accepted" "$b" --memory swap
+    expect "copy-overlap --n 0 exits 2" 2 "--n: '0' is out of range" "$b" --n 0
+fi
 if need_bin queue-dispatch; then
     b=$BIN/queue-dispatch
     expect "queue-dispatch --tolerance -1 exits 2" 2 "--tolerance: '-1' is out of range" "$b" --tolerance -1

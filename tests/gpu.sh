@@ -63,6 +63,8 @@ experiment_cases="
     streams/hyperq
     streams/queue-map
     streams/queue-dispatch
+    streams/priorities
+    streams/copy-overlap
 "
 listed=" "
 for e in $experiment_cases; do

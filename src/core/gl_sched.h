@@ -242,6 +242,7 @@ typedef struct gl_sched_op {
     int id;            /* LAUNCH: the kernel id in the timeline (match it to the measured span slot) */
     int label;         /* LAUNCH: the span label */
     int track;         /* LAUNCH: the span track (a stream index in the experiment's terms) */
+    int user;          /* LAUNCH, COPY: 0, the core's; else the caller's own (gl_schedrun.h's user_op hook) */
     int dir;           /* COPY: GL_SCHED_H2D, _D2H, _D2D or _MEMSET */
     int pageable;      /* COPY: the host side is pageable memory */
     double bytes;      /* COPY: how many */

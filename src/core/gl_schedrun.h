@@ -48,6 +48,11 @@ typedef struct gl_sched_run {
     int timed_events;           /* 1: events keep time (cudaEventDefault); 0: cudaEventDisableTiming */
     void (*host_call)(struct gl_sched_run *r, int op, void *ctx); /* runs a HOST op; NULL: spin its issue_ns */
     void *host_ctx;             /* passed to host_call */
+    /* issues a LAUNCH or COPY op whose user field is set, into s: the caller's own kernel, whose blocks each
+     * close the op's span (gl_span_block_end(r->spans.dev, r->slot[op], ...), gl_spans.cuh), or the caller's
+     * own copy of the op's bytes between the caller's buffers (the run records its end event after it) */
+    void (*user_op)(struct gl_sched_run *r, int op, cudaStream_t s, void *ctx);
+    void *user_ctx;             /* passed to user_op */
     double timeout_s;           /* a run that does not finish in this long is hung (default 60 s + the kernels' time) */
     /* made by gl_sched_run_create */
     cudaStream_t *stream;       /* one per program stream */
