@@ -69,6 +69,22 @@ if need_bin priorities; then
     expect "priorities --waves 2 exits 2" 2 "--waves: '2' is out of range; accepted: number 2\.25\.\.16" "$b" --waves 2
     expect "priorities --supply-kernels 0 exits 2" 2 "--supply-kernels: '0' is out of range" "$b" --supply-kernels 0
 fi
+if need_bin callbacks; then
+    b=$BIN/callbacks
+    expect "callbacks --streams 0 exits 2" 2 "--streams: '0' is out of range; accepted: integer 1\.\.32" "$b" --streams 0
+    expect "callbacks --elements 1000 exits 2" 2 "--elements: '1000' is out of range; accepted: integer 1024\.\.4194304" "$b" --elements 1000
+    expect "callbacks --hostfn-us 0 exits 2" 2 "--hostfn-us: '0' is out of range" "$b" --hostfn-us 0
+    expect "callbacks: 32 streams of 4 Mi elements are accepted" 77 "^no suitable GPU: " env CUDA_VISIBLE_DEVICES= "$b" --quick --streams 32 --elements 4194304
+fi
+if need_bin module-loading; then
+    b=$BIN/module-loading
+    expect "module-loading --loading sometimes exits 2" 2 "--loading: 'sometimes' is not a known loading; accepted: all, or a comma-separated list of lazy, eager" "$b" --loading sometimes
+    expect "module-loading --kind x exits 2" 2 "--kind: 'x' is not a known kind" "$b" --kind x
+    expect "module-loading --loading lazy,lazy exits 2" 2 "--loading: lazy is listed twice" "$b" --loading lazy,lazy
+    expect "module-loading: more runs than the pool of never-launched kernels serves exit 2" 2 \
+        "allow warm-up \+ repeats of at most 62" "$b" --repeat 61
+    expect "module-loading --kernel-us 5 exits 2" 2 "--kernel-us: '5' is out of range; accepted: number 20\.\.1e\+06" "$b" --kernel-us 5
+fi
 if need_bin copy-overlap; then
     b=$BIN/copy-overlap
     expect "copy-overlap --segments 65 exits 2" 2 "--segments: 65 is out of range" "$b" --segments 65

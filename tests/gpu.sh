@@ -65,6 +65,8 @@ experiment_cases="
     streams/queue-dispatch
     streams/priorities
     streams/copy-overlap
+    streams/module-loading
+    streams/callbacks
 "
 listed=" "
 for e in $experiment_cases; do

@@ -116,9 +116,12 @@
  *           pageable_gbps. A smaller pageable H2D returns once staged (its
  *           call's time) and is then copied from the staging buffer at the
  *           pinned bandwidth.
- *   Host functions. A queue entry that, at its head, runs on the driver's
- *           thread (hostfn_serial: one at a time across streams, measured) for
- *           hostfn_ns plus its own time, holding its queue until it returns.
+ *   Host functions. A queue entry that, at its head, once its stream is done,
+ *           is handed to the driver's thread and leaves the head (with one
+ *           queue a kernel of another stream behind [a 2 ms kernel, a 2 ms host
+ *           function] started as the function began, not as it ended); it runs
+ *           there (hostfn_serial: one at a time across streams, measured) for
+ *           hostfn_ns plus its own time, and its stream's next op waits for it.
  *   Loads.  Under lazy module loading the first launch of a kernel function
  *           loads it (gl_sched_load, before the launch): the load waits for
  *           everything issued before it in every stream, non-blocking ones

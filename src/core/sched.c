@@ -530,9 +530,8 @@ static int advance_queues(sim *s)
             s->copying[o->dir]++;
             o->start_ns = s->now;
             heap_push(s, s->now + s->m->copy_latency_ns[o->dir] + o->bytes / s->m->copy_gbps[o->dir], EV_COPIED, op, 0, 0);
-        } else if (o->kind == GL_SCHED_HOSTFN) { /* the driver's thread runs it; its queue waits for it */
+        } else if (o->kind == GL_SCHED_HOSTFN) { /* the driver's thread runs it; its queue moves on */
             s->hostfn_busy++;
-            q->holding = op;
             o->start_ns = s->now;
             heap_push(s, s->now + s->m->hostfn_ns + o->block_ns, EV_HOSTFN, op, 0, 0);
         } else { /* an entry of another kind ends as it leaves */
@@ -727,13 +726,10 @@ static void handle(sim *s, const event *e)
             copies_rerate(s);
         }
         break;
-    case EV_HOSTFN: {
+    case EV_HOSTFN:
         s->hostfn_busy--;
-        queue *q = &s->q[s->p->ops[e->op].queue];
-        if (q->holding == e->op) q->holding = -1;
         finish(s, e->op);
         break;
-    }
     case EV_LOADED:
         finish(s, e->op);
         break;

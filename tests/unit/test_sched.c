@@ -680,15 +680,28 @@ static void test_host_functions(void)
     gl_sched_program p;
     gl_sched_machine one = copier(1), four = copier(4);
     one.hostfn_ns = four.hostfn_ns = 100;
-    /* One queue: a host function holds it while it runs (1000 ns of its own and 100 in the stream). */
+    /* One queue. A: a 1000 ns kernel, a host function (1000 ns of its own, 100 in the stream), a kernel; B: a
+     * kernel. The function waits for A's kernel at the head, then leaves it as it starts: B's kernel starts with
+     * it, A's next kernel when it returns. */
     two_streams(&p, s);
+    gl_sched_launch(&p, 0, s[0], 1, 32, 1, 1000, 0);
     int h = gl_sched_hostfn(&p, 0, s[0], 1000);
-    int k = gl_sched_launch(&p, 0, s[1], 1, 32, 1, 500, 0);
+    int after = gl_sched_launch(&p, 0, s[0], 1, 32, 1, 500, 1);
+    int k = gl_sched_launch(&p, 0, s[1], 1, 32, 1, 500, 2);
     run(&p, &one);
-    test_cond("one queue: a host function holds the kernel behind it until it returns",
-              p.ops[h].end_ns == 1100 && p.ops[k].start_ns == 1100);
+    test_cond("one queue: a host function waits for its stream at the head, then lets the kernel behind it go",
+              p.ops[h].start_ns == 1000 && p.ops[h].end_ns == 2100 && p.ops[after].start_ns == 2100 &&
+                  p.ops[k].start_ns == 2100);
+    gl_sched_program_free(&p);
+    two_streams(&p, s);
+    gl_sched_launch(&p, 0, s[0], 1, 32, 1, 1000, 0);
+    h = gl_sched_hostfn(&p, 0, s[0], 1000);
+    k = gl_sched_launch(&p, 0, s[1], 1, 32, 1, 500, 1);
+    run(&p, &one);
+    test_cond("one queue: another stream's kernel right behind a host function starts as the function starts",
+              p.ops[h].start_ns == 1000 && p.ops[k].start_ns == 1000);
     run(&p, &four);
-    test_cond("four queues: the other stream's kernel runs beside it", p.ops[k].start_ns == 0);
+    test_cond("four queues: the other stream's kernel runs beside both", p.ops[k].start_ns == 0);
     gl_sched_program_free(&p);
     /* Two streams' host functions: one at a time on the driver's thread, or side by side. */
     two_streams(&p, s);
