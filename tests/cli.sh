@@ -76,6 +76,13 @@ if need_bin callbacks; then
     expect "callbacks --hostfn-us 0 exits 2" 2 "--hostfn-us: '0' is out of range" "$b" --hostfn-us 0
     expect "callbacks: 32 streams of 4 Mi elements are accepted" 77 "^no suitable GPU: " env CUDA_VISIBLE_DEVICES= "$b" --quick --streams 32 --elements 4194304
 fi
+if need_bin host-overlap; then
+    b=$BIN/host-overlap
+    expect "host-overlap --part nowhere exits 2" 2 "--part: 'nowhere' is not accepted; accepted: one of all\|counter\|waits" "$b" --part nowhere
+    expect "host-overlap --wait-us 50 exits 2" 2 "--wait-us: '50' is out of range; accepted: number 100\.\.1e\+06" "$b" --wait-us 50
+    expect "host-overlap --elements 10 exits 2" 2 "--elements: '10' is out of range" "$b" --elements 10
+    expect "host-overlap refuses its child option from a user" 2 "is not the write end of a pipe" "$b" --wait-child=5,spin
+fi
 if need_bin module-loading; then
     b=$BIN/module-loading
     expect "module-loading --loading sometimes exits 2" 2 "--loading: 'sometimes' is not a known loading; accepted: all, or a comma-separated list of lazy, eager" "$b" --loading sometimes

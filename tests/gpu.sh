@@ -67,6 +67,7 @@ experiment_cases="
     streams/copy-overlap
     streams/module-loading
     streams/callbacks
+    streams/host-overlap
 "
 listed=" "
 for e in $experiment_cases; do
