@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """validate-model.py - the scheduling model checked on shapes and programs nobody picked.
 
-Two populations, each drawn at random (seeded, reproducible), each run with
+Three populations, each drawn at random (seeded, reproducible), each run with
 its own simulation, reporting how far the measured makespan and peak
 concurrency fall from the model's:
 
@@ -20,14 +20,24 @@ events: event-programs, once per C in --event-connections
   streams, T 50 us..1 ms. Program i has seed --seed + i, and the summary
   prints the command that runs any one of them alone.
 
-    make validate-model                     (or: python3 experiments/validate-model.py --bin build/bin/false-dependency)
+copies: event-programs --population copies, once per C in --copies-connections
+  (1, 2, 4, 8, 16, 32), --copies-programs (72) programs shared out among them:
+  H2D and D2H copies of 4 KiB..256 MiB, pinned and pageable, host functions of
+  10 us..2 ms, memsets, D2D copies and kernels on S 2..32 blocking and
+  non-blocking streams, some at a stream priority, with cross-stream waits;
+  each process measures the copy engines and host functions first (about a
+  second), and each program its pageable rates on its own buffers.
 
-Writes experiments/results/<gpu>/validate-model.{csv,json,txt} (shapes) and
-validate-model-events.{csv,json,md} (events). Exit 0 when the bounds hold for
-every population run (makespan error p90 <= 10%, max <= 15%, peak exact in >=
-90%; events also: every edge held in every run, every kernel ran its time),
-1 when they do not, 77 without a GPU (said once, at the first run that finds
-none), 2 on bad arguments, 3 when a run fails in a way that is not a verdict.
+    make validate-model                     (or: python3 experiments/validate-model.py --bin build/bin/false-dependency)
+    (one population: ARGS="--population shapes|events|copies"; both: shapes and events; all, the default: the three)
+
+Writes experiments/results/<gpu>/validate-model.{csv,json,txt} (shapes),
+validate-model-events.{csv,json,md} (events) and validate-model-copies.{csv,json,md}
+(copies). Exit 0 when the bounds hold for every population run (makespan error
+p90 <= 10%, max <= 15%, peak exact in >= 90%; events and copies also: every
+edge held in every run, every kernel ran its time), 1 when they do not, 77
+without a GPU (said once, at the first run that finds none), 2 on bad
+arguments, 3 when a run fails in a way that is not a verdict.
 """
 import argparse
 import csv
@@ -119,26 +129,36 @@ def run_shape(binary, shape, repeat, timeout_s):
         return p.returncode, rows[0] if rows else None, rows[0]["device"] if rows else None, p.stdout
 
 
-# ---- the events population: random stream-event programs through event-programs ----
+# ---- the events and copies populations: random programs through event-programs ----
 
 # C values the programs are shared out among, one process each (the driver reads C once per process).
 EVENT_CONNECTIONS = [1, 2, 3, 4, 6, 8, 12, 16, 24, 32]
+COPIES_CONNECTIONS = [1, 2, 4, 8, 16, 32]
 # What the programs are drawn from, passed on every command so that a printed command stays exact
-# if event-programs' defaults change: S 2..64, K 1..4, T 50 us..1 ms (event-programs' header).
+# if event-programs' defaults change: S 2..64, K 1..4, T 50 us..1 ms (event-programs' header); the
+# copies programs S 2..32 and copies up to 256 MiB.
 EVENT_DRAWS = ["--streams-min", "2", "--streams-max", "64", "--kernels", "4", "--kernel-us", "1000"]
+COPIES_DRAWS = ["--population", "copies", "--streams-min", "2", "--streams-max", "32", "--kernels", "4",
+                "--kernel-us", "1000", "--copy-mib", "256"]
+# Per population: its draws, event-programs' table, its results' stem, its summary's title.
+POPULATIONS = {
+    "events": (EVENT_DRAWS, "random", "validate-model-events", "random stream-event programs"),
+    "copies": (COPIES_DRAWS, "copies", "validate-model-copies",
+               "random programs with copies, host functions and priorities"),
+}
 
 
-def events_command(binary, connections, seed, programs, repeat):
-    """The event-programs command of `programs` random programs from seed at C = connections."""
+def events_command(binary, connections, seed, programs, repeat, population="events"):
+    """The event-programs command of `programs` random programs of a population from seed at C = connections."""
     return [binary, "--programs", str(programs), "--seed", str(seed),
-            "--connections", str(connections)] + EVENT_DRAWS + ["--repeat", str(repeat), "--warmup", "1"]
+            "--connections", str(connections)] + POPULATIONS[population][0] + ["--repeat", str(repeat), "--warmup", "1"]
 
 
-def run_events(binary, connections, seed, programs, repeat, timeout_s):
-    """Run one event-programs process; returns (exit code, its "random" rows or None, output)."""
+def run_events(binary, connections, seed, programs, repeat, timeout_s, population="events"):
+    """Run one event-programs process; returns (exit code, its population's rows or None, output)."""
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "r.json")
-        cmd = events_command(binary, connections, seed, programs, repeat) + ["--json", out]
+        cmd = events_command(binary, connections, seed, programs, repeat, population) + ["--json", out]
         try:
             p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout_s)
         except subprocess.TimeoutExpired:
@@ -147,16 +167,22 @@ def run_events(binary, connections, seed, programs, repeat, timeout_s):
             return p.returncode, None, p.stdout + p.stderr
         with open(out) as f:
             doc = json.load(f)
-        return p.returncode, [r for r in doc["rows"] if r["table"] == "random"], p.stdout
+        table = POPULATIONS[population][1]
+        return p.returncode, [r for r in doc["rows"] if r["table"] == table], p.stdout
 
 
-def event_result(row, binary, repeat):
+# A copies program's own parameters (event-programs' row), as integers or MiB.
+COPIES_PARAMS = [("copies", int), ("copy_mib", float), ("largest_mib", float), ("pageable", int), ("hostfns", int),
+                 ("priorities", int), ("blocking", int)]
+
+
+def event_result(row, binary, repeat, population="events"):
     """One program's row of the JSON as a flat record, with the command that runs it alone."""
     p, v = row["params"], row["values"]
     meas, model = v["makespan"]["median"], v["model_makespan"]["median"]
     seed, connections = int(p["seed"]["value"]), int(p["connections"]["value"])
     failed = [c["text"] for c in row["claims"] if c["verdict"] == "FAIL"]
-    return {
+    r = {
         "kind": row["variant"],
         "seed": seed,
         "connections": connections,
@@ -181,16 +207,26 @@ def event_result(row, binary, repeat):
         "checks_failed": row["tally"]["checks_failed"],
         "verdict": row["verdict"],
         "failed_claims": len(failed),
-        "command": " ".join(events_command(binary, connections, seed, 1, repeat)),
     }
+    if population == "copies":
+        for name, kind in COPIES_PARAMS:
+            r[name] = kind(p[name]["value"])
+        # the median copy's end against the model's (us), and the pageable rates the model took (GB/s)
+        r["copy_end_error_us"] = v["copy_end_error"]["median"] if "copy_end_error" in v else float("nan")
+        r["pageable_h2d_gbps"] = v["pageable_h2d"]["value"]
+        r["pageable_d2h_gbps"] = v["pageable_d2h"]["value"]
+    r["command"] = " ".join(events_command(binary, connections, seed, 1, repeat, population))
+    return r
 
 
-def events_population(args):
-    """Share the programs out among the C values, run one process per C (stopping at the first that finds no
-    GPU), then report them."""
-    per_c, extra = divmod(args.programs, len(args.event_connections))
+def events_population(args, population="events"):
+    """Share a population's programs out among its C values, run one process per C (stopping at the first that
+    finds no GPU), then report them."""
+    programs, connections = ((args.programs, args.event_connections) if population == "events" else
+                             (args.copies_programs, args.copies_connections))
+    per_c, extra = divmod(programs, len(connections))
     plan, seed = [], args.seed
-    for i, c in enumerate(args.event_connections):
+    for i, c in enumerate(connections):
         n = per_c + (1 if i < extra else 0)
         if n:
             plan.append((c, seed, n))
@@ -198,9 +234,9 @@ def events_population(args):
     results, device = [], None
     t_start = time.time()
     for c, first_seed, n in plan:
-        cmd = " ".join(events_command(args.events_bin, c, first_seed, n, args.repeat))
-        print("== C=%d: programs %d..%d: %s" % (c, first_seed, first_seed + n - 1, cmd), flush=True)
-        rc, rows, text = run_events(args.events_bin, c, first_seed, n, args.repeat, 600)
+        cmd = " ".join(events_command(args.events_bin, c, first_seed, n, args.repeat, population))
+        print("== %s, C=%d: programs %d..%d: %s" % (population, c, first_seed, first_seed + n - 1, cmd), flush=True)
+        rc, rows, text = run_events(args.events_bin, c, first_seed, n, args.repeat, 600, population)
         if rc == 77:
             print("SKIP:", skip_line(text))
             return 77
@@ -213,16 +249,19 @@ def events_population(args):
             print("warning: asked for C=%d, the driver runs with %s" % (c, rows[0]["device"]["max_connections"]),
                   file=sys.stderr)
         for row in rows:
-            r = event_result(row, args.events_bin, args.repeat)
+            r = event_result(row, args.events_bin, args.repeat, population)
             results.append(r)
-            print("%3d  C=%-2d %-7s seed=%-10d S=%-2d kernels=%-3d T=%-7g blocks=%-2d threads=%-3d legacy=%-2d "
-                  "waits=%-3d  measured %8.3f ms  model %8.3f ms (%+5.1f%%)  peak %2.0f/%-2.0f  edges %d/%d  %s" %
+            what = ("legacy=%-2d waits=%-3d" % (r["legacy"], r["waits"]) if population == "events" else
+                    "copies=%-3d %7.1f MiB (largest %7.2f, %2d pageable) hostfns=%-2d prio=%-2d" %
+                    (r["copies"], r["copy_mib"], r["largest_mib"], r["pageable"], r["hostfns"], r["priorities"]))
+            print("%3d  C=%-2d %-7s seed=%-10d S=%-2d kernels=%-3d T=%-7g blocks=%-2d threads=%-3d %s  "
+                  "measured %8.3f ms  model %8.3f ms (%+5.1f%%)  peak %2.0f/%-2.0f  edges %d/%d  %s" %
                   (len(results) - 1, r["connections"], r["kind"], r["seed"], r["streams"], r["kernels"],
-                   r["kernel_us"], r["blocks"], r["threads"], r["legacy"], r["waits"], r["makespan_ms"],
-                   r["model_ms"], r["error_pct"], r["peak"], r["model_peak"], r["edges_held"], r["edge_checks"],
-                   r["verdict"]), flush=True)
+                   r["kernel_us"], r["blocks"], r["threads"], what, r["makespan_ms"], r["model_ms"],
+                   r["error_pct"], r["peak"], r["model_peak"], r["edges_held"], r["edge_checks"], r["verdict"]),
+                  flush=True)
     out_dir = args.out or os.path.join(HERE, "results", gpu_folder(device["name"]))
-    return report_events(results, args, device["name"], out_dir, time.time() - t_start)
+    return report_events(results, args, device["name"], out_dir, time.time() - t_start, population)
 
 
 def error_stats(rows):
@@ -238,8 +277,18 @@ def peak_exact(r):
     return round(r["peak"]) == round(r["model_peak"])
 
 
-def report_events(results, args, gpu_name, out_dir, seconds):
-    """Summarize the programs, print the summary, write CSV, JSON and markdown; 0 when the bounds hold."""
+# The ranges of a copies program's largest copy, for its table: (up to MiB, name).
+LARGEST_COPY = [(1, "up to 1 MiB"), (16, "1 to 16 MiB"), (float("inf"), "over 16 MiB")]
+
+
+def largest_copy(r):
+    """The index in LARGEST_COPY of the range a copies program's largest copy falls in."""
+    return next(i for i, (mib, _) in enumerate(LARGEST_COPY) if r["largest_mib"] <= mib)
+
+
+def report_events(results, args, gpu_name, out_dir, seconds, population="events"):
+    """Summarize a population's programs, print the summary, write CSV, JSON and markdown; 0 when the bounds
+    hold."""
     os.makedirs(out_dir, exist_ok=True)
     n = len(results)
     exact = sum(1 for r in results if peak_exact(r))
@@ -262,12 +311,16 @@ def report_events(results, args, gpu_name, out_dir, seconds):
         "bounds": {"makespan_p90_pct": 10, "makespan_max_pct": 15, "peak_exact_fraction": 0.9,
                    "edges_held": "every program", "complete": "every program"},
     }
+    if population == "copies":
+        ends = [r["copy_end_error_us"] for r in results if math.isfinite(r["copy_end_error_us"])] or [float("nan")]
+        summary["population"] = "copies"
+        summary["copy_end_error_us"] = {"median": quantile(ends, 0.5), "p90": quantile(ends, 0.9), "max": max(ends)}
     m = summary["makespan_error_pct"]
     ok = m["p90"] <= 10 and m["max"] <= 15 and exact / n >= 0.9 and held == n and complete == n
     summary["verdict"] = "PASS" if ok else "FAIL"
 
     lines = []
-    lines.append("# validate-model: random stream-event programs")
+    lines.append("# validate-model: " + POPULATIONS[population][3])
     lines.append("")
     lines.append("%d programs (seeds %d..%d, %d repeats each after a warm-up) at C = %s on %s, %s%s" %
                  (n, seeds[0], seeds[-1], args.repeat, ",".join(str(c) for c in summary["connections"]), gpu_name,
@@ -279,29 +332,42 @@ def report_events(results, args, gpu_name, out_dir, seconds):
     lines.append("| makespan error vs model (%%) | %.2f | %.2f | %.2f | p90<=10, max<=15 |" % (m["median"], m["p90"], m["max"]))
     s = summary["start_error_us"]
     lines.append("| kernel start error (us) | %.2f | %.2f | %.2f | |" % (s["median"], s["p90"], s["max"]))
+    if population == "copies":
+        s = summary["copy_end_error_us"]
+        lines.append("| copy end error (us; a program's median) | %.2f | %.2f | %.2f | |" %
+                     (s["median"], s["p90"], s["max"]))
     lines.append("")
     lines.append("- peak concurrency exact in %d of %d programs (%.0f%%; bound 90%%)" % (exact, n, 100.0 * exact / n))
-    lines.append("- every edge (waits, legacy barriers, a DAG's stream order) held in every run in %d of %d programs "
-                 "(bound: all)" % (held, n))
+    lines.append("- every edge (%s) held in every run in %d of %d programs (bound: all)" %
+                 ("waits, legacy barriers, a DAG's stream order" if population == "events" else
+                  "waits, the opening and closing kernels'", held, n))
     lines.append("- every kernel ran its time and left its result in every run in %d of %d programs (bound: all)" %
                  (complete, n))
-    for key, title in (("kind", "by kind"), ("connections", "by C")):
+    by_c = (lambda r: r["connections"], "by C", str)
+    tables = ((lambda r: r["kind"], "by kind", str), by_c) if population == "events" else \
+        (by_c, (largest_copy, "by largest copy", lambda i: LARGEST_COPY[i][1]))
+    for key, title, show in tables:
         lines.append("")
         lines.append("| %s | programs | error median %% | p90 %% | max %% | peak exact |" % title)
         lines.append("|---|---:|---:|---:|---:|---:|")
-        for value in sorted({r[key] for r in results}):
-            group = [r for r in results if r[key] == value]
+        for value in sorted({key(r) for r in results}):
+            group = [r for r in results if key(r) == value]
             g = error_stats(group)
             lines.append("| %s | %d | %.2f | %.2f | %.2f | %d of %d |" %
-                         (value, len(group), g["median"], g["p90"], g["max"], sum(1 for r in group if peak_exact(r)),
+                         (show(value), len(group), g["median"], g["p90"], g["max"], sum(1 for r in group if peak_exact(r)),
                           len(group)))
 
     def program_line(r):
-        return ("%s seed %d, C=%d, S=%d, %d kernels of T=%g us, %d x %d threads, %d waits, %d legacy: measured "
-                "%.3f ms, model %.3f ms (%+.1f%%), peak %.0f vs %.0f, edges %d/%d, issue %.3f ms" %
+        what = ("%d waits, %d legacy" % (r["waits"], r["legacy"]) if population == "events" else
+                "%d copies of %.1f MiB (largest %.2f MiB, %d pageable at %.1f/%.1f GB/s), %d host functions, %d waits, "
+                "streams at a priority: %d" % (r["copies"], r["copy_mib"], r["largest_mib"], r["pageable"],
+                                              r["pageable_h2d_gbps"], r["pageable_d2h_gbps"], r["hostfns"], r["waits"],
+                                              r["priorities"]))
+        return ("%s seed %d, C=%d, S=%d, %d kernels of T=%g us, %d x %d threads, %s: measured %.3f ms, model %.3f ms "
+                "(%+.1f%%), peak %.0f vs %.0f, edges %d/%d, issue %.3f ms" %
                 (r["kind"], r["seed"], r["connections"], r["streams"], r["kernels"], r["kernel_us"], r["blocks"],
-                 r["threads"], r["waits"], r["legacy"], r["makespan_ms"], r["model_ms"], r["error_pct"], r["peak"],
-                 r["model_peak"], r["edges_held"], r["edge_checks"], r["issue_ms"]))
+                 r["threads"], what, r["makespan_ms"], r["model_ms"], r["error_pct"], r["peak"], r["model_peak"],
+                 r["edges_held"], r["edge_checks"], r["issue_ms"]))
 
     groups = [("worst programs by makespan error", sorted(results, key=lambda r: -abs(r["error_pct"]))[:args.worst]),
               ("programs whose peak differs", [r for r in results if not peak_exact(r)]),
@@ -318,7 +384,7 @@ def report_events(results, args, gpu_name, out_dir, seconds):
             lines.append("  `%s`" % r["command"])
     lines.append("")
     lines.append("verdict: %s" % summary["verdict"])
-    write_results(out_dir, "validate-model-events", "md", lines, summary, "programs", results)
+    write_results(out_dir, POPULATIONS[population][2], "md", lines, summary, "programs", results)
     return 0 if ok else 1
 
 
@@ -345,8 +411,8 @@ def read_csv_rows(path):
 
 
 def resummarize(args):
-    """The summary, JSON and text of a recorded CSV, shapes or events by its columns (the GPU and the seconds
-    come from --gpu-name and 0)."""
+    """The summary, JSON and text of a recorded CSV, shapes, events or copies by its columns (the GPU and the
+    seconds come from --gpu-name and 0)."""
     results, why = read_csv_rows(args.from_csv)
     if results is None:
         print("error: %s" % why, file=sys.stderr)
@@ -355,6 +421,8 @@ def resummarize(args):
         print("error: %s has no shapes or programs" % args.from_csv, file=sys.stderr)
         return 2
     out_dir = args.out or os.path.dirname(os.path.abspath(args.from_csv))
+    if "copies" in results[0]:
+        return report_events(results, args, args.gpu_name, out_dir, None, "copies")
     if "kind" in results[0]:
         return report_events(results, args, args.gpu_name, out_dir, None)
     return report(results, args, args.gpu_name, out_dir, None)
@@ -381,22 +449,28 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--bin", default="build/bin/false-dependency")
     ap.add_argument("--events-bin", default=None,
-                    help="event-programs for the events population (default: beside --bin)")
-    ap.add_argument("--population", choices=["shapes", "events", "both"], default="both")
+                    help="event-programs for the events and copies populations (default: beside --bin)")
+    ap.add_argument("--population", choices=["shapes", "events", "copies", "both", "all"], default="all",
+                    help="which to run: one, both (shapes and events) or all three (the default)")
     ap.add_argument("--shapes", type=int, default=72, help="shapes to draw (the bounds are meant for 60 or more)")
     ap.add_argument("--programs", type=int, default=72,
                     help="random stream-event programs (the bounds are meant for 60 or more)")
     ap.add_argument("--event-connections", type=int_list, default=list(EVENT_CONNECTIONS),
                     help="the C values the programs are shared out among, one event-programs process each")
+    ap.add_argument("--copies-programs", type=int, default=72,
+                    help="random programs with copies (the bounds are meant for 60 or more)")
+    ap.add_argument("--copies-connections", type=int_list, default=list(COPIES_CONNECTIONS),
+                    help="the C values the copies programs are shared out among, one process each")
     ap.add_argument("--seed", type=int, default=20261122,
-                    help="the shapes' draws; program i of the events has seed --seed + i")
+                    help="the shapes' draws; program i of the events (and of the copies) has seed --seed + i")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--max-ms", type=float, default=100.0, help="redraw shapes estimated to take longer")
     ap.add_argument("--out", default=None, help="results folder (default experiments/results/<gpu>)")
     ap.add_argument("--worst", type=int, default=8, help="worst shapes (and programs) listed")
     ap.add_argument("--gpu-name", default="the GPU of the recorded run", help="with --from-csv: the GPU's name")
     ap.add_argument("--from-csv", metavar="CSV",
-                    help="summarize a recorded validate-model.csv or validate-model-events.csv again, without a GPU")
+                    help="summarize a recorded validate-model.csv, validate-model-events.csv or "
+                    "validate-model-copies.csv again, without a GPU")
     args = ap.parse_args()
     if args.events_bin is None:
         args.events_bin = os.path.join(os.path.dirname(args.bin), "event-programs")
@@ -408,31 +482,31 @@ def main():
     if args.programs < 1:
         print("error: --programs must be at least 1", file=sys.stderr)
         return 2
+    if args.copies_programs < 1:
+        print("error: --copies-programs must be at least 1", file=sys.stderr)
+        return 2
     if not args.max_ms >= 1:
         print("error: --max-ms must be at least 1 (no shape is estimated under about 0.03 ms)", file=sys.stderr)
         return 2
-    if not args.event_connections or any(c < 1 or c > 32 for c in args.event_connections) or \
-            len(set(args.event_connections)) != len(args.event_connections):
-        print("error: --event-connections must be distinct values in 1..32", file=sys.stderr)
-        return 2
-    binaries = ([args.bin] if args.population != "events" else []) + \
-        ([args.events_bin] if args.population != "shapes" else [])
+    for name, cs in (("--event-connections", args.event_connections),
+                     ("--copies-connections", args.copies_connections)):
+        if not cs or any(c < 1 or c > 32 for c in cs) or len(set(cs)) != len(cs):
+            print("error: %s must be distinct values in 1..32" % name, file=sys.stderr)
+            return 2
+    run = {"shapes": ["shapes"], "events": ["events"], "copies": ["copies"], "both": ["shapes", "events"],
+           "all": ["shapes", "events", "copies"]}[args.population]
+    binaries = ([args.bin] if "shapes" in run else []) + ([args.events_bin] if run != ["shapes"] else [])
     for b in binaries:
         if not os.access(b, os.X_OK):
             print("error: %s is not built (make %s)" % (b, b), file=sys.stderr)
             return 2
 
     verdicts = []
-    if args.population in ("shapes", "both"):
-        rc = shapes_population(args)
+    for population in run:
+        rc = shapes_population(args) if population == "shapes" else events_population(args, population)
         if rc not in (0, 1):
             return rc
-        verdicts.append(("shapes", rc))
-    if args.population in ("events", "both"):
-        rc = events_population(args)
-        if rc not in (0, 1):
-            return rc
-        verdicts.append(("events", rc))
+        verdicts.append((population, rc))
     if len(verdicts) > 1:
         print()
         print("validate-model: " + ", ".join("%s %s" % (name, "PASS" if rc == 0 else "FAIL") for name, rc in verdicts))

@@ -116,6 +116,8 @@ fi
 tmpd=$(mktemp -d)
 expect "validate-model.py --max-ms 0 exits 2" 2 "--max-ms must be at least 1" python3 experiments/validate-model.py --max-ms 0
 expect "validate-model.py --shapes 0 exits 2" 2 "--shapes and --repeat must be at least 1" python3 experiments/validate-model.py --shapes 0
+expect "validate-model.py --copies-programs 0 exits 2" 2 "--copies-programs must be at least 1" python3 experiments/validate-model.py --copies-programs 0
+expect "validate-model.py --copies-connections 0,4 exits 2" 2 "--copies-connections must be distinct values in 1\.\.32" python3 experiments/validate-model.py --copies-connections 0,4
 expect "validate-model.py without the binary exits 2" 2 "is not built" python3 experiments/validate-model.py --bin /nonexistent/false-dependency
 printf 'streams\n' > "$tmpd/empty.csv"
 expect "validate-model.py --from-csv with no shapes exits 2" 2 "has no shapes" python3 experiments/validate-model.py --from-csv "$tmpd/empty.csv"
@@ -308,6 +310,10 @@ if need_bin event-programs; then
     b=$BIN/event-programs
     expect "event-programs --help names the model" 0 "scheduling simulation" "$b" --help
     expect "event-programs without a GPU exits 77" 77 "^no suitable GPU: " env CUDA_VISIBLE_DEVICES= "$b" --quick
+    expect "event-programs --population nope exits 2" 2 "--population: 'nope' is not accepted; accepted: one of events\|copies" "$b" --population nope
+    expect "event-programs --copy-mib without --population copies exits 2" 2 "--copy-mib is for --population copies" "$b" --copy-mib 8
+    expect "event-programs --population copies --copy-mib 0.5 exits 2" 2 "--copy-mib: '0\.5' is out of range; accepted: number 1\.\.1024" "$b" --population copies --copy-mib 0.5
+    expect "event-programs --population copies without a GPU exits 77" 77 "^no suitable GPU: " env CUDA_VISIBLE_DEVICES= "$b" --quick --population copies
     expect "event-programs --programs 0 exits 2" 2 "--programs: '0' is out of range; accepted: integer 1\.\.1000" "$b" --programs 0
     expect "event-programs --streams-max 65 exits 2" 2 "--streams-max: '65' is out of range; accepted: integer 2\.\.64" "$b" --streams-max 65
     expect "event-programs --streams-min 1 exits 2" 2 "--streams-min: '1' is out of range" "$b" --streams-min 1

@@ -23,12 +23,13 @@ typedef struct gl_hostfn_machine {
     double hold_ns;                    /* how long each of the two functions held the host */
     double two_streams_ns;             /* two such functions in two streams at once: first start to last end */
     int one_at_a_time;                 /* two_streams_ns is nearer 2 hold_ns than 1 */
+    double wake_ns;                    /* an empty function's time in its stream right after 200 us of GPU work */
 } gl_hostfn_machine;
 
 /* Time host functions on the current device: runs of n empty functions, reps times each (median), and two
  * functions of hold_us in two streams. */
 void gl_hostfn_calibrate(int n, int reps, double hold_us, gl_hostfn_machine *m);
-/* The machine's hostfn_ns (api's time in its stream) and hostfn_serial. */
+/* The machine's hostfn_ns (api's time in its stream), hostfn_wake_ns and hostfn_serial. */
 void gl_hostfn_machine_apply(const gl_hostfn_machine *h, int api, gl_sched_machine *m);
 /* One line: "host functions: cudaLaunchHostFunc call 1.35 us, 1.74 us in its stream | ..." */
 void gl_hostfn_print(const gl_hostfn_machine *m);

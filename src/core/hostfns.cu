@@ -5,7 +5,16 @@
 
 #include "gl_errors.h"
 #include "gl_hostfns.h"
+#include "gl_spans.cuh"
 #include "gl_stats.h"
+
+/* Holds its stream for ns: GPU work before a host function, while the driver's thread sleeps. */
+__global__ void hostfn_hold(double ns)
+{
+    unsigned long long t0 = gl_globaltimer();
+    while ((double)(gl_globaltimer() - t0) < ns) {
+    }
+}
 
 /* An empty host function, in both APIs' signatures. */
 static void CUDART_CB empty_fn(void *) {}
@@ -72,6 +81,23 @@ void gl_hostfn_calibrate(int n, int reps, double hold_us, gl_hostfn_machine *m)
         both[r] = last - first;
     }
     m->two_streams_ns = gl_stats_of(both, reps).median;
+    /* One empty function right after 200 us of GPU work: from the kernel's end (an event after it) to the
+     * stream's next event, with the driver's thread asleep until the function is due. */
+    cudaEvent_t mid;
+    CUDA_CHECK(cudaEventCreate(&mid));
+    for (int r = -1; r < reps; r++) {
+        hostfn_hold<<<1, 1, 0, s[0]>>>(200e3);
+        CUDA_CHECK_LAUNCH("hostfn_hold");
+        CUDA_CHECK(cudaEventRecord(mid, s[0]));
+        queue_empty(GL_HOSTFN_LAUNCH, s[0]);
+        CUDA_CHECK(cudaEventRecord(end, s[0]));
+        CUDA_CHECK(cudaEventSynchronize(end));
+        float ms = 0;
+        CUDA_CHECK(cudaEventElapsedTime(&ms, mid, end));
+        if (r >= 0) both[r] = ms * 1e6;
+    }
+    m->wake_ns = gl_stats_of(both, reps).median;
+    CUDA_CHECK(cudaEventDestroy(mid));
     m->one_at_a_time = m->two_streams_ns > 1.5 * m->hold_ns;
     free(call);
     free(in_stream);
@@ -83,14 +109,16 @@ void gl_hostfn_calibrate(int n, int reps, double hold_us, gl_hostfn_machine *m)
 void gl_hostfn_machine_apply(const gl_hostfn_machine *h, int api, gl_sched_machine *m)
 {
     m->hostfn_ns = h->in_stream_ns[api];
+    m->hostfn_wake_ns = h->wake_ns > h->in_stream_ns[api] ? h->wake_ns : h->in_stream_ns[api];
     m->hostfn_serial = h->one_at_a_time;
 }
 
 void gl_hostfn_print(const gl_hostfn_machine *m)
 {
     printf("host functions: cudaLaunchHostFunc call %.2f us, %.2f us in its stream | cudaStreamAddCallback call "
-           "%.2f us, %.2f us in its stream | two of %.0f us in two streams: %.0f us, %s | measured now\n",
+           "%.2f us, %.2f us in its stream | one after GPU work (the driver's thread asleep) %.1f us | two of %.0f us "
+           "in two streams: %.0f us, %s | measured now\n",
            m->call_ns[GL_HOSTFN_LAUNCH] / 1e3, m->in_stream_ns[GL_HOSTFN_LAUNCH] / 1e3,
-           m->call_ns[GL_HOSTFN_CALLBACK] / 1e3, m->in_stream_ns[GL_HOSTFN_CALLBACK] / 1e3, m->hold_ns / 1e3,
-           m->two_streams_ns / 1e3, m->one_at_a_time ? "one at a time" : "side by side");
+           m->call_ns[GL_HOSTFN_CALLBACK] / 1e3, m->in_stream_ns[GL_HOSTFN_CALLBACK] / 1e3, m->wake_ns / 1e3,
+           m->hold_ns / 1e3, m->two_streams_ns / 1e3, m->one_at_a_time ? "one at a time" : "side by side");
 }

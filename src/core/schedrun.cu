@@ -137,7 +137,7 @@ void gl_sched_run_create(gl_sched_run *r, gl_sched_program *prog, const gl_sched
     r->launches = 0;
     for (int i = 0; i < prog->n_ops; i++) {
         const gl_sched_op *o = &prog->ops[i];
-        if (o->kind == GL_SCHED_COPY && (o->dir < GL_SCHED_H2D || o->dir > GL_SCHED_D2D || !(o->bytes >= 0)))
+        if (o->kind == GL_SCHED_COPY && (o->dir < 0 || o->dir >= GL_SCHED_DIRS || !(o->bytes >= 0)))
             gl_die(GL_EXIT_INTERNAL, "schedrun: op %d is a copy of %g bytes in direction %d", i, o->bytes, o->dir);
         if ((o->kind == GL_SCHED_RECORD || o->kind == GL_SCHED_WAIT || (o->kind == GL_SCHED_SYNC && o->event >= 0)) &&
             (o->event < 0 || o->event >= prog->n_events))

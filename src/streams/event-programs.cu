@@ -10,16 +10,24 @@
  * between phases of blocking and non-blocking streams); how they are drawn:
  * experiments/results/FINDINGS.md, "stream-events". Hypothesis and model as
  * stream-events': the core's simulation of the very run that was measured.
- * Claims per program (table "random"): every wait, legacy barrier and a DAG's
- * stream order holds in every run (ordering); peak concurrency is the
- * simulation's and the median makespan within --tolerance of it (timing);
+ * --population copies draws copies programs instead (issue 18; build_copies):
+ * copies both ways of 4 KiB..--copy-mib, pinned and pageable, host functions,
+ * kernels on streams at priorities; the machine gets the copy engines and host
+ * functions measured in this run too. A copy's start is not measured, so a
+ * copies program opens with a kernel every stream waits for and closes with one
+ * that waits for all: its makespan (of kernels) spans all, in run and model.
+ * Claims per program (table "random", "copies"): every wait, legacy barrier
+ * and a DAG's stream order holds in every run (ordering); peak concurrency is
+ * the simulation's and the median makespan within --tolerance of it (timing);
  * every kernel ran its time (check). make validate-model judges a population.
  *
  * Run:   make run-event-programs ARGS="--programs 8 --connections 4"
  *        (one program again: ARGS="--programs 1 --seed <its seed>")
+ *        make run-event-programs ARGS="--population copies --programs 8"
  * Nsight Systems (make profile-event-programs ARGS=--quick): NVTX ranges
  * "random N (kind, seed ..)"; the legacy stream's kernels on a row of their own.
  */
+#include "copies.cuh" /* the copies population's machine, pageable rates and copy ends */
 #include "events.cuh" /* and math.h, stdio.h, stdlib.h, string.h */
 
 /* What the programs are drawn from, beside the family's lab. */
@@ -29,12 +37,22 @@ typedef struct program_lab {
     int streams_min, streams_max; /* the range of S */
     double kernel_us;             /* the longest T */
     double tolerance;             /* of the makespan claims */
+    int population;               /* POP_EVENTS: the five kinds by seed; POP_COPIES: copies programs only */
+    double copy_max_bytes;        /* copies programs: the largest copy drawn */
+    int prio_least, prio_greatest; /* the device's stream priorities (cudaDeviceGetStreamPriorityRange) */
 } program_lab;
+
+enum { POP_EVENTS, POP_COPIES }; /* --population */
+enum { KIND_COPIES = N_KINDS };  /* a sixth kind, drawn only under --population copies */
 
 static const int RANDOM_THREADS[] = {32, 64, 128, 256};
 static const double RANDOM_WORK_NS = 20e6; /* a program's kernels end to end, each its mean time: what C=1 may cost */
 enum { RANDOM_MAX_KERNELS = 256 };          /* a few hundred kernels at most, whatever the options */
 enum { DRAW_CHUNK = 256 };                  /* draws filled at a time */
+/* A copies program's copies and host functions end to end, each reckoned at a rate that every recent machine
+ * reaches (bytes per ns: pinned, pageable), not at this machine's: a seed gives the same program everywhere. */
+static const double COPIES_WORK_NS = 80e6;
+static const double RECKONED_GBPS[2] = {20, 6};
 
 /* ---- drawing a program ------------------------------------------------------------------ */
 
@@ -165,18 +183,67 @@ static void build_legacy(gl_sched_program *p, const program_spec *ps, draws *d)
     }
 }
 
-/* Draw program seed's spec into ps (S log-uniform in --streams-min..--streams-max, K in 1..--kernels, T log-uniform
- * in random_min_us..--kernel-us; one block of 32..256 threads or, one program in six, 2..16 blocks of 64 or 128; T,
- * then K, shrunk until the kernels take at most RANDOM_WORK_NS end to end), then build it into p, and into *edges
- * (op indices) what every run must keep: a DAG's own dependencies, else what its waits and legacy kernels promise
- * (gl_sched_edges). Returns the edge count. */
+/* A copies program on S streams (one in two blocking, one in three at a priority drawn in the device's range): an
+ * opening kernel on the first that the others wait for, then max(8, 2 S K) steps, each on a stream drawn uniformly:
+ * a kernel of T/2..3T/2 (3 in 10), a host function of 10 us..2 ms (1 in 10), an H2D or a D2H (2 in 10 each; one in
+ * three pageable; bytes log-uniform from 4 KiB to the largest, in whole 4 KiB), a memset or a D2D (8 in 100), or a
+ * wait for a record made then on another stream (12 in 100); a copy or host function that would take the program's
+ * past COPIES_WORK_NS (reckoned) is left out. Last, a closing kernel on the first waits for all the others. */
+static void build_copies(gl_sched_program *p, const program_lab *L, const program_spec *ps, draws *d)
+{
+    int S = ps->streams, n = (int)fmin(RANDOM_MAX_KERNELS, fmax(8, 2 * S * ps->kernels)), label = 0, st[MAX_STREAMS];
+    double budget_ns = COPIES_WORK_NS;
+    for (int s = 0; s < S; s++) {
+        int kind = draw_u(d) < 0.5 ? GL_SCHED_STREAM_BLOCKING : GL_SCHED_STREAM_NONBLOCKING;
+        int priority = draw_u(d) < 1.0 / 3 ? draw_int(d, L->prio_greatest, L->prio_least) : 0;
+        st[s] = gl_sched_stream_new(p, kind, priority, -1);
+    }
+    int ev = gl_sched_event_new(p);
+    launch(&ps->k, p, st[0], 0, label++, ps->kernel_ns);
+    gl_sched_record(p, 0, st[0], ev);
+    for (int s = 1; s < S; s++) gl_sched_wait(p, 0, st[s], ev);
+    for (int j = 0; j < n; j++) {
+        int s = draw_int(d, 0, S - 1);
+        double u = draw_u(d), ns = 0;
+        if (u < 0.3) {
+            launch(&ps->k, p, st[s], s, label++, ps->kernel_ns * (0.5 + draw_u(d)));
+        } else if (u < 0.4) {
+            ns = round(exp(log(10e3) + draw_u(d) * log(200.0)) / 100) * 100;
+            if (ns <= budget_ns) gl_sched_hostfn(p, 0, st[s], ns);
+        } else if (u < 0.88) {
+            int dir = u < 0.6 ? GL_SCHED_H2D : u < 0.8 ? GL_SCHED_D2H
+                    : draw_u(d) < 0.5 ? GL_SCHED_MEMSET : GL_SCHED_D2D;
+            int pageable = dir <= GL_SCHED_D2H && draw_u(d) < 1.0 / 3;
+            double bytes = 4096 * floor(exp(draw_u(d) * log(L->copy_max_bytes / 4096)));
+            ns = bytes / RECKONED_GBPS[pageable];
+            if (ns <= budget_ns) gl_sched_copy(p, 0, st[s], dir, bytes, pageable);
+        } else {
+            ev = gl_sched_event_new(p);
+            gl_sched_record(p, 0, st[(s + draw_int(d, 1, S - 1)) % S], ev);
+            gl_sched_wait(p, 0, st[s], ev);
+        }
+        if (ns <= budget_ns) budget_ns -= ns;
+    }
+    for (int s = 1; s < S; s++) {
+        ev = gl_sched_event_new(p);
+        gl_sched_record(p, 0, st[s], ev);
+        gl_sched_wait(p, 0, st[0], ev);
+    }
+    launch(&ps->k, p, st[0], 0, label, ps->kernel_ns);
+}
+
+/* Draw program seed's spec into ps (its kind by seed mod 5, or copies under --population copies; S log-uniform in
+ * --streams-min..--streams-max, K in 1..--kernels, T log-uniform in random_min_us..--kernel-us; one block of 32..256
+ * threads or, one program in six, 2..16 blocks of 64 or 128; T, then K, shrunk until the kernels take at most
+ * RANDOM_WORK_NS end to end), then build it into p, and into *edges (op indices) what every run must keep: a DAG's
+ * own dependencies, else what its waits and legacy kernels promise (gl_sched_edges). Returns the edge count. */
 static int random_program(const program_lab *L, unsigned long long seed, program_spec *ps, gl_sched_program *p,
                           gl_sched_edge **edges)
 {
     draws d = {seed, 0, DRAW_CHUNK, {0}};
     memset(ps, 0, sizeof *ps);
     ps->seed = seed;
-    ps->kind = (int)(seed % N_KINDS);
+    ps->kind = L->population == POP_COPIES ? KIND_COPIES : (int)(seed % N_KINDS);
     ps->streams = draw_log_int(&d, L->streams_min, L->streams_max);
     int K = draw_int(&d, 1, L->kernels);
     ps->phases = draw_int(&d, 2, 3);
@@ -202,6 +269,7 @@ static int random_program(const program_lab *L, unsigned long long seed, program
     case KIND_FAN_OUT: build_fan_out(p, &ps->k, ps->streams, ps->kernels, ps->kernel_ns); break;
     case KIND_CROSS: build_cross(p, ps, &d); break;
     case KIND_LEGACY: build_legacy(p, ps, &d); break;
+    case KIND_COPIES: build_copies(p, L, ps, &d); break;
     default: {
         dag g = dag_random(ps->streams, ps->kernels, ps->kernel_ns, ps->seed, 0);
         int n = dag_program(&ps->k, &g, p, edges);
@@ -221,7 +289,7 @@ static void random_track(int index, gl_buf *out, const void *ctx)
     else gl_buf_printf(out, "stream %d", index);
 }
 
-/* One run of a program: sample_program's values, and how long the host took to issue it. */
+/* One run of a program: sample_program's values, how long the host took to issue it, and its copies' end error. */
 static void sample_random(gl_sample *s, void *arg)
 {
     run_ctx *x = (run_ctx *)arg;
@@ -229,9 +297,10 @@ static void sample_random(gl_sample *s, void *arg)
     double last = x->run.t0_ns;
     for (int i = 0; i < x->run.prog->n_ops; i++) last = fmax(last, x->run.return_ns[i]);
     gl_sample_put(s, "issue_time", (last - x->run.t0_ns) / 1e6);
+    if (x->run.copies > 0) gl_sample_put(s, "copy_end_error", copies_end_error_us(&x->run));
 }
 
-/* Run the program of seed --seed + index as a row of table "random", with its claims. */
+/* Run the program of seed --seed + index as a row of table "random" (copies programs: "copies"), with its claims. */
 static void random_row(program_lab *L, int index, programs_summary *sum)
 {
     program_spec ps;
@@ -240,36 +309,59 @@ static void random_row(program_lab *L, int index, programs_summary *sum)
     int n_edges = random_program(L, L->E.common->seed + (unsigned long long)index, &ps, &p, &edges);
     run_ctx x;
     run_open(&x, &L->E, &p, 0);
+    if (ps.kind == KIND_COPIES) copies_pageable_rates(&x.run);
     x.edges = edges;
     x.n_edges = n_edges;
-    int launches = 0, legacy = 0, waits = 0, records = 0;
+    int n[GL_SCHED_LOAD + 1] = {0}, legacy = 0, pageable = 0, priorities = 0, blocking = 0; /* n: ops by kind */
+    double bytes = 0, largest = 0;
     for (int i = 0; i < p.n_ops; i++) {
-        launches += p.ops[i].kind == GL_SCHED_LAUNCH;
-        legacy += p.ops[i].kind == GL_SCHED_LAUNCH && p.ops[i].stream == GL_SCHED_LEGACY;
-        waits += p.ops[i].kind == GL_SCHED_WAIT;
-        records += p.ops[i].kind == GL_SCHED_RECORD;
+        const gl_sched_op *o = &p.ops[i];
+        n[o->kind]++;
+        legacy += o->kind == GL_SCHED_LAUNCH && o->stream == GL_SCHED_LEGACY;
+        if (o->kind != GL_SCHED_COPY) continue;
+        pageable += o->pageable;
+        bytes += o->bytes;
+        largest = fmax(largest, o->bytes);
+    }
+    for (int s = 1; s < p.n_streams; s++) {
+        priorities += p.streams[s].priority != 0;
+        blocking += p.streams[s].kind == GL_SCHED_STREAM_BLOCKING;
     }
 
-    gl_row *row = gl_report_row(&L->E.S.rep, "random", kind_name[ps.kind]);
+    const char *kind = ps.kind == KIND_COPIES ? "copies" : kind_name[ps.kind];
+    gl_row *row = gl_report_row(&L->E.S.rep, ps.kind == KIND_COPIES ? "copies" : "random", kind);
     gl_row_param(row, "seed", "%llu", ps.seed);
     gl_row_param_num(row, "streams", "", 0, ps.streams);
-    gl_row_param_num(row, "kernels", "", 0, launches);
+    gl_row_param_num(row, "kernels", "", 0, n[GL_SCHED_LAUNCH]);
     gl_row_param_num(row, "kernel_us", "", 1, ps.kernel_ns / 1e3);
     gl_row_param_num(row, "blocks", "", 0, ps.k.blocks);
     gl_row_param_num(row, "threads", "", 0, ps.k.threads);
     gl_row_param_num(row, "connections", "", 0, L->E.S.machine.connections);
-    gl_row_param_num(row, "records", "", 0, records);
-    gl_row_param_num(row, "waits", "", 0, waits);
+    gl_row_param_num(row, "records", "", 0, n[GL_SCHED_RECORD]);
+    gl_row_param_num(row, "waits", "", 0, n[GL_SCHED_WAIT]);
     gl_row_param_num(row, "legacy", "", 0, legacy);
     gl_row_param_num(row, "edges", "", 0, n_edges);
+    if (ps.kind == KIND_COPIES) { /* what it copies, its host functions, its streams at a priority and blocking */
+        gl_row_param_num(row, "copies", "", 0, n[GL_SCHED_COPY]);
+        gl_row_param_num(row, "copy_mib", "", 3, bytes / 1048576);
+        gl_row_param_num(row, "largest_mib", "", 3, largest / 1048576);
+        gl_row_param_num(row, "pageable", "", 0, pageable);
+        gl_row_param_num(row, "hostfns", "", 0, n[GL_SCHED_HOSTFN]);
+        gl_row_param_num(row, "priorities", "", 0, priorities);
+        gl_row_param_num(row, "blocking", "", 0, blocking);
+        /* the pageable rates the model takes, from this run's own buffers (copies_pageable_rates) */
+        gl_row_number(row, "pageable_h2d", "GB/s", 1, GL_HIDE, x.run.machine.pageable_gbps[GL_SCHED_H2D]);
+        gl_row_number(row, "pageable_d2h", "GB/s", 1, GL_HIDE, x.run.machine.pageable_gbps[GL_SCHED_D2H]);
+    }
     gl_sampler smp;
     gl_device_sampler(&smp, &L->E.S.dev, L->E.common);
     gl_sched_run_series(&smp);
     gl_sampler_series(&smp, "issue_time", "ms", 3, GL_HIDE);
+    if (x.run.copies > 0) gl_sampler_series(&smp, "copy_end_error", "us", 2, GL_HIDE);
     char name[96], title[128];
-    snprintf(name, sizeof name, "random %d (%s, seed %llu)", index, kind_name[ps.kind], ps.seed);
+    snprintf(name, sizeof name, "random %d (%s, seed %llu)", index, kind, ps.seed);
     sample_row(&smp, row, sample_random, &x, name);
-    program_claims(&L->E, L->tolerance, row, &x, name, kind_edges[ps.kind]);
+    program_claims(&L->E, L->tolerance, row, &x, name, kind_edges[ps.kind == KIND_COPIES ? KIND_CROSS : ps.kind]);
     gl_row_number(row, "edge_checks", "", 0, GL_HIDE, (double)x.checked);
     gl_row_number(row, "edges_held", "", 0, GL_HIDE, (double)x.held);
 
@@ -288,17 +380,21 @@ int main(int argc, char **argv)
         "Model: the core's scheduling simulation (gl_sched.h) of each run, issued through gl_schedrun.h; claims: every\n"
         "edge holds, peak concurrency and makespan match the simulation. Program i has seed --seed + i (alone:\n"
         "--programs 1 --seed <its seed>); make validate-model judges them as a population."};
-    program_lab L = {{}, 4, 2, MAX_STREAMS, 1000, 0.10};
+    program_lab L = {{}, 4, 2, MAX_STREAMS, 1000, 0.10, POP_EVENTS, 0, 0, 0};
     int programs = 8;
+    double copy_mib = 256;
     gl_option opts[] = {
         {"programs", GL_OPT_INT, &programs, 1, 1000, NULL, "4",
          "random programs (fan-in, fan-out, dag, cross, legacy), program i from seed --seed + i", 0},
+        {"population", GL_OPT_CHOICE, &L.population, 0, 0, "events|copies", NULL,
+         "events: the five kinds by seed mod 5; copies: copies, host functions and priorities (build_copies)", 0},
         {"streams-min", GL_OPT_INT, &L.streams_min, 2, MAX_STREAMS, NULL, NULL,
          "the fewest streams a program draws (S, log-uniform)", 0},
         {"streams-max", GL_OPT_INT, &L.streams_max, 2, MAX_STREAMS, NULL, "8", "the most streams a program draws", 0},
         {"kernels", GL_OPT_INT, &L.kernels, 1, 64, NULL, NULL, "the most kernels per stream a program draws (K)", 0},
         {"kernel-us", GL_OPT_DOUBLE, &L.kernel_us, 1, 1e6, NULL, "200",
          "the longest work kernel in us (T, drawn log-uniformly from max(this/20, 20) to this)", 0},
+        {"copy-mib", GL_OPT_DOUBLE, &copy_mib, 1, 1024, NULL, "16", "copies: the largest copy (MiB; from 4 KiB)", 0},
         {"tolerance", GL_OPT_DOUBLE, &L.tolerance, 0, 10, NULL, NULL, "relative tolerance of the makespan claims", 0},
     };
     gl_common common;
@@ -306,20 +402,34 @@ int main(int argc, char **argv)
     gl_options_parse_or_exit(&exp, opts, GL_ARRAY_LEN(opts), &common, argc, argv);
     if (L.streams_min > L.streams_max)
         gl_die(GL_EXIT_USAGE, "--streams-min %d is more than --streams-max %d", L.streams_min, L.streams_max);
+    if (L.population != POP_COPIES && gl_option_find(opts, GL_ARRAY_LEN(opts), "copy-mib")->given)
+        gl_die(GL_EXIT_USAGE, "--copy-mib is for --population copies: the events population draws no copies");
+    L.copy_max_bytes = copy_mib * 1048576;
     /* T spans a range: the dispatch gap is measured at its middle (geometric). */
     events_lab_open(&L.E, exp.name, &common, sqrt(random_min_us(L.kernel_us) * L.kernel_us));
-    printf("setup: %d random programs from seed %llu (kinds fan-in, fan-out, dag, cross, legacy by seed mod 5): "
-           "S=%d..%d streams, K=1..%d, T=%g..%g us, 1 block of 32..256 threads or 2..16 blocks of 64 or 128; "
-           "C=%d connections\n",
-           programs, common.seed, L.streams_min, L.streams_max, L.kernels, random_min_us(L.kernel_us), L.kernel_us,
-           L.E.S.machine.connections);
+    if (L.population == POP_COPIES) {
+        copies_machine(&L.E.S.dev, common.quick ? 16u << 20 : 64u << 20, common.quick ? 3 : 5, &L.E.S.machine);
+        CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&L.prio_least, &L.prio_greatest));
+        printf("setup: %d copies programs from seed %llu: S=%d..%d streams (priorities %d..%d), max(8, 2*S*K) steps "
+               "(K=1..%d): kernels of T=%g..%g us, copies of 4 KiB..%g MiB, host functions of 10 us..2 ms; C=%d "
+               "connections\n",
+               programs, common.seed, L.streams_min, L.streams_max, L.prio_least, L.prio_greatest, L.kernels,
+               random_min_us(L.kernel_us), L.kernel_us, copy_mib, L.E.S.machine.connections);
+    } else {
+        printf("setup: %d random programs from seed %llu (kinds fan-in, fan-out, dag, cross, legacy by seed mod 5): "
+               "S=%d..%d streams, K=1..%d, T=%g..%g us, 1 block of 32..256 threads or 2..16 blocks of 64 or 128; "
+               "C=%d connections\n",
+               programs, common.seed, L.streams_min, L.streams_max, L.kernels, random_min_us(L.kernel_us),
+               L.kernel_us, L.E.S.machine.connections);
+    }
     /* One row a program, then one line over them: the bounds over a population are validate-model's. */
     programs_summary sum = {};
     for (int i = 0; i < programs; i++) random_row(&L, i, &sum);
-    printf("random: %d programs from seed %llu at C=%d: makespan within %.0f%% of the simulation in %d, peak "
+    printf("%s: %d programs from seed %llu at C=%d: makespan within %.0f%% of the simulation in %d, peak "
            "concurrency equal in %d, every edge held in every run in %d (worst makespan: seed %llu, %.1f%% off); "
            "make validate-model judges such programs as a population\n",
-           sum.programs, common.seed, L.E.S.machine.connections, 100 * L.tolerance, sum.within, sum.peak_equal,
-           sum.all_held, (unsigned long long)sum.worst_error_at, 100 * sum.worst_error);
+           L.population == POP_COPIES ? "copies" : "random", sum.programs, common.seed, L.E.S.machine.connections,
+           100 * L.tolerance, sum.within, sum.peak_equal, sum.all_held, (unsigned long long)sum.worst_error_at,
+           100 * sum.worst_error);
     return gl_sched_lab_close(&L.E.S, &common);
 }

@@ -16,7 +16,7 @@
  *
  * Part waits: a one-block work kernel of --wait-us, an event, and the host
  * waiting five ways: poll (the counter's loop); spin, yield, blocking
- * (cudaEventSynchronize under cudaDeviceScheduleSpin, _Yield, _BlockingSync,
+ * (cudaStreamSynchronize under cudaDeviceScheduleSpin, _Yield, _BlockingSync,
  * each given to cudaInitDevice in a process of its own: gl_child.h);
  * event-blocking (an event made with cudaEventBlockingSync). Per way: the
  * wake-up latency (the return less the kernel's last %globaltimer reading,
@@ -309,6 +309,7 @@ static void measure_waits(int w, const hov *H, wait_result *res)
         CUDA_CHECK(cudaEventRecord(ev, s));
         double c0 = cpu_ns(CLOCK_THREAD_CPUTIME_ID), p0 = cpu_ns(CLOCK_PROCESS_CPUTIME_ID), h0 = gl_host_ns();
         if (w == WAIT_POLL) count_while_pending(ev, 60 + H->wait_us / 1e6);
+        else if (wait_flags[w]) CUDA_CHECK(cudaStreamSynchronize(s)); /* what the device flags are documented for */
         else CUDA_CHECK(cudaEventSynchronize(ev));
         double h1 = gl_host_ns(), c1 = cpu_ns(CLOCK_THREAD_CPUTIME_ID), p1 = cpu_ns(CLOCK_PROCESS_CPUTIME_ID);
         gl_spans_fetch(&sp);

@@ -703,6 +703,25 @@ static void test_host_functions(void)
     run(&p, &four);
     test_cond("four queues: the other stream's kernel runs beside both", p.ops[k].start_ns == 0);
     gl_sched_program_free(&p);
+    /* The driver's thread sleeps when no function ran: the first after GPU work costs hostfn_wake_ns (600), and
+     * once awake it takes the earliest-issued waiting function, not the first ready. A: a 1000 ns kernel, then a
+     * host function; B (issued after): a 200 ns kernel, then one. B's is ready at 200, the thread awake at 700;
+     * A's, ready at 1000, waits for B's (700..1800). */
+    four.hostfn_serial = 1, four.hostfn_wake_ns = 600;
+    two_streams(&p, s);
+    gl_sched_launch(&p, 0, s[0], 1, 32, 1, 1000, 0);
+    int ha = gl_sched_hostfn(&p, 0, s[0], 1000);
+    gl_sched_launch(&p, 0, s[1], 1, 32, 1, 200, 1);
+    int hb = gl_sched_hostfn(&p, 0, s[1], 1000);
+    run(&p, &four);
+    test_cond("a sleeping driver thread: the first host function starts its wake-up late, the next at once",
+              p.ops[hb].start_ns == 700 && p.ops[hb].end_ns == 1800 && p.ops[ha].start_ns == 1800);
+    p.ops[2].block_ns = 900; /* B's kernel now ends at 900: both are waiting when the thread wakes (1400) */
+    run(&p, &four);
+    test_cond("... and takes the earliest-issued of the functions waiting when it wakes (A's, ready later)",
+              p.ops[ha].start_ns == 1400 && p.ops[hb].start_ns == 2500);
+    four.hostfn_wake_ns = 0, four.hostfn_serial = 0;
+    gl_sched_program_free(&p);
     /* Two streams' host functions: one at a time on the driver's thread, or side by side. */
     two_streams(&p, s);
     gl_sched_hostfn(&p, 0, s[0], 1000);
@@ -791,7 +810,7 @@ static void test_copy_fit(void)
     /* Both directions at once: H2D at 45 GB/s until it ends, D2H at 35 until then and at 40 after. */
     t.opposite_ns[0] = lat[0] + t.large_bytes / 45;
     t.opposite_ns[1] = t.opposite_ns[0] + (t.large_bytes - (t.opposite_ns[0] - lat[1]) * 35) / 40;
-    t.pageable_ns[0] = t.large_bytes / 9.0, t.pageable_ns[1] = t.large_bytes / 17.5;
+    t.pageable_ns[0] = lat[0] + t.large_bytes / 9.0, t.pageable_ns[1] = lat[1] + t.large_bytes / 17.5;
     t.hold_ns = 1e6, t.behind_ns[0] = 2e4, t.behind_ns[1] = 1.01e6;
     t.n_stage = 4;
     for (int i = 0; i < 4; i++) t.stage_bytes[i] = (1 << 20) << (2 * i), t.stage_call_ns[i] = i < 2 ? 1e5 : 1.5e6;
@@ -803,7 +822,7 @@ static void test_copy_fit(void)
     test_cond("the copy fit: each direction's bandwidth and latency from two sizes", ok);
     test_cond("the copy fit: one engine where a pair takes twice one, two where it takes the same",
               m.copy_engines[0] == 1 && m.copy_engines[1] == 1 && m.copy_engines[2] == 2 && m.copy_engines[3] == 2);
-    test_cond("the copy fit: pageable bandwidth is bytes over time",
+    test_cond("the copy fit: pageable bandwidth is bytes over the time beyond the latency",
               fabs(m.pageable_gbps[0] - 9.0) < 1e-9 && fabs(m.pageable_gbps[1] - 17.5) < 1e-9);
     test_cond("the copy fit: the shared link's speeds from the opposite pair (H2D 45, D2H 35 GB/s)",
               fabs(m.copy_bidir_gbps[0] - 45) < 1e-9 * 45 && fabs(m.copy_bidir_gbps[1] - 35) < 1e-9 * 35);
@@ -811,12 +830,17 @@ static void test_copy_fit(void)
               m.copy_in_order[1] == 1 && m.copy_in_order[0] == 0 && m.pageable_stage_bytes == 4 << 20 &&
                   m.pageable_inline_bytes == 65536);
     test_cond("the fit leaves the rest of the machine as it was", m.connections == 8 && m.sms == 132);
-    double d2h_end = t.opposite_ns[1];
-    t.opposite_ns[1] = t.large_ns[GL_SCHED_H2D] + t.large_ns[GL_SCHED_D2H];
+    /* A link that carries one direction at a time: both take twice as long at once, each at half speed. */
+    gl_sched_copy_times half = t;
+    half.opposite_ns[0] = lat[0] + 2 * t.large_bytes / 50, half.opposite_ns[1] = lat[1] + 2 * t.large_bytes / 40;
+    half.opposite_ns[1] = half.opposite_ns[0] + (t.large_bytes - (half.opposite_ns[0] - lat[1]) * 20) / 40;
     gl_sched_machine n = ideal(8, 132, 128);
-    test_cond("a fit where H2D and D2H did not overlap is refused, saying so, and copies stay refused",
-              gl_sched_copy_fit(&t, &n, err, sizeof err) == -1 && strstr(err, "do not overlap") && n.copy_engines[0] == 0);
-    t.opposite_ns[1] = d2h_end;
+    test_cond("a half-duplex link fits: the shared speeds are half (H2D 25, D2H 20 GB/s)",
+              gl_sched_copy_fit(&half, &n, err, sizeof err) == 0 && fabs(n.copy_bidir_gbps[0] - 25) < 1e-9 * 25 &&
+                  fabs(n.copy_bidir_gbps[1] - 20) < 1e-9 * 20);
+    half.opposite_ns[0] = 0;
+    test_cond("a fit without the opposite pair's times is refused, saying so, and copies stay refused",
+              gl_sched_copy_fit(&half, &n, err, sizeof err) == -1 && strstr(err, "not timed") && n.copy_engines[0] == 0);
     t.large_ns[GL_SCHED_D2D] = t.small_ns[GL_SCHED_D2D];
     test_cond("a fit whose larger copy was not slower is refused",
               gl_sched_copy_fit(&t, &n, err, sizeof err) == -1 && strstr(err, "D2D: no usable times"));

@@ -1,0 +1,79 @@
+/* copies.cuh - what a program run through gl_schedrun.h needs when it copies (issue 18), beside events.cuh: the
+ * model's machine fed with the copy engines and host functions measured now, the pageable rates of the run's own
+ * buffers, and the copies' ends against the model's. event-programs' copies population uses it. */
+#ifndef GL_STREAMS_COPIES_CUH
+#define GL_STREAMS_COPIES_CUH
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "gl_copies.h"
+#include "gl_hostfns.h"
+#include "gl_schedrun.h"
+
+/* Measure the copy engines (4 KiB and large_bytes, reps each) and host functions (cudaLaunchHostFunc, what schedrun
+ * issues) now, print them, and give m what was fitted. A fit that does not hold leaves the model no engines to put a
+ * copy on: no suitable GPU for programs with copies (exit 77, saying why). About a second. */
+static inline void copies_machine(const gl_device *dev, size_t large_bytes, int reps, gl_sched_machine *m)
+{
+    gl_copy_machine cm;
+    gl_copy_calibrate(dev, 4096, large_bytes, reps, &cm);
+    gl_copy_print(&cm);
+    if (gl_copy_machine_apply(&cm, m) != 0)
+        gl_no_gpu("the model's copy engines could not be fitted to this GPU's copies: %s", cm.fit_error);
+    gl_hostfn_machine h;
+    gl_hostfn_calibrate(50, reps, 500, &h);
+    gl_hostfn_print(&h);
+    gl_hostfn_machine_apply(&h, GL_HOSTFN_LAUNCH, m);
+}
+
+/* Pageable copies go at the host's pace, which differs between buffers and processes (copy-overlap: 7 to 14 GB/s
+ * for the same 64 MiB on one H200). So a run's model takes the rates of the run's own pageable buffer: in each
+ * direction, a copy of the program's largest that the host waits for (the median of 3, after one), its latency
+ * taken off as the model adds it back. Directions with no such copy keep the calibration's rate. */
+static inline void copies_pageable_rates(gl_sched_run *r)
+{
+    static const enum cudaMemcpyKind kinds[2] = {cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost};
+    double largest[2] = {0, 0};
+    for (int i = 0; i < r->prog->n_ops; i++) {
+        const gl_sched_op *o = &r->prog->ops[i];
+        if (gl_sched_copy_blocks_host(&r->machine, o) && !o->user) largest[o->dir] = fmax(largest[o->dir], o->bytes);
+    }
+    cudaEvent_t e[2];
+    for (int i = 0; i < 2; i++) CUDA_CHECK(cudaEventCreate(&e[i]));
+    for (int d = 0; d < 2; d++) {
+        if (largest[d] <= 0) continue;
+        void *dst = d == 0 ? r->copy_dev[0] : r->copy_pageable, *src = d == 0 ? r->copy_pageable : r->copy_dev[0];
+        double t[3];
+        for (int rep = 0; rep < 4; rep++) {
+            CUDA_CHECK(cudaEventRecord(e[0], r->anchor_stream));
+            CUDA_CHECK(cudaMemcpyAsync(dst, src, (size_t)largest[d], kinds[d], r->anchor_stream));
+            CUDA_CHECK(cudaEventRecord(e[1], r->anchor_stream));
+            CUDA_CHECK(cudaEventSynchronize(e[1]));
+            float ms = 0;
+            CUDA_CHECK(cudaEventElapsedTime(&ms, e[0], e[1]));
+            if (rep > 0) t[rep - 1] = ms * 1e6;
+        }
+        r->machine.pageable_gbps[d] = largest[d] / fmax(gl_stats_of(t, 3).median - r->machine.copy_latency_ns[d], 1);
+    }
+    for (int i = 0; i < 2; i++) CUDA_CHECK(cudaEventDestroy(e[i]));
+}
+
+/* The median over the last run's copies of |measured end - simulated end| (us), each from its timeline's first
+ * kernel start: the measured ends are early by up to the run's copy_anchor_error_ns. NAN without copies. */
+static inline double copies_end_error_us(const gl_sched_run *r)
+{
+    const gl_sched_program *p = r->prog;
+    double first = INFINITY, *e = (double *)gl_xmalloc(sizeof(double) * ((size_t)r->copies + 1));
+    int n = 0;
+    for (int i = 0; i < p->n_ops; i++)
+        if (p->ops[i].kind == GL_SCHED_LAUNCH) first = fmin(first, p->ops[i].start_ns);
+    for (int i = 0; i < p->n_ops; i++)
+        if (p->ops[i].kind == GL_SCHED_COPY) e[n++] = fabs(r->copy_end_ns[i] - (p->ops[i].end_ns - first));
+    double median = n > 0 ? gl_stats_of(e, n).median / 1e3 : NAN;
+    free(e);
+    return median;
+}
+
+#endif
