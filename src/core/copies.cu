@@ -145,6 +145,12 @@ void gl_copy_calibrate(const gl_device *dev, size_t small_bytes, size_t large_by
         t->large_ns[d] = median_ns(&b, &d, 1, 0, large_bytes, reps, d < 2 ? &m->pinned_call_ns[d] : NULL);
         t->pair_ns[d] = median_ns(&b, pair, 2, 0, large_bytes, reps, NULL);
     }
+    /* The curve: 4 KiB, 16 KiB, ... up to the large size, each direction alone. */
+    for (size_t bytes = 4096; bytes <= large_bytes && t->n_points < GL_SCHED_COPY_POINTS; bytes *= 4) {
+        t->point_bytes[t->n_points] = (double)bytes;
+        for (int d = 0; d < GL_SCHED_DIRS; d++) t->point_ns[d][t->n_points] = median_ns(&b, &d, 1, 0, bytes, reps, NULL);
+        t->n_points++;
+    }
     const int opposite[2] = {GL_SCHED_H2D, GL_SCHED_D2H};
     double *ends[2] = {(double *)gl_xcalloc((size_t)reps, sizeof(double)), (double *)gl_xcalloc((size_t)reps, sizeof(double))};
     for (int r = -1; r < reps; r++) { /* r = -1: untimed */
@@ -187,6 +193,9 @@ int gl_copy_machine_apply(const gl_copy_machine *cm, gl_sched_machine *m)
     memcpy(m->copy_in_order, f->copy_in_order, sizeof m->copy_in_order);
     m->pageable_stage_bytes = f->pageable_stage_bytes;
     m->pageable_inline_bytes = f->pageable_inline_bytes;
+    m->copy_points = f->copy_points;
+    memcpy(m->copy_point_bytes, f->copy_point_bytes, sizeof m->copy_point_bytes);
+    memcpy(m->copy_point_ns, f->copy_point_ns, sizeof m->copy_point_ns);
     return f->copy_engines[0] > 0 ? 0 : -1;
 }
 
@@ -206,6 +215,9 @@ void gl_copy_print(const gl_copy_machine *m)
            m->pageable_call_ns[1] / 1e3, m->pinned_call_ns[1] / 1e3, t->hold_ns / 1e3, t->behind_ns[0] / 1e3,
            t->behind_ns[1] / 1e3);
     for (int i = 0; i < t->n_stage; i++) printf(" %.0f KiB %.0f us", t->stage_bytes[i] / 1024, t->stage_call_ns[i] / 1e3);
+    printf(" | H2D, D2H alone:");
+    for (int i = 0; i < t->n_points; i++)
+        printf(" %.0f KiB %.1f/%.1f us", t->point_bytes[i] / 1024, t->point_ns[0][i] / 1e3, t->point_ns[1][i] / 1e3);
     printf(" | medians, measured now\n");
     if (f->copy_engines[0] == 0) {
         printf("copy model: not fitted: %s\n", m->fit_error);

@@ -152,6 +152,7 @@ extern "C" {
 enum { GL_SCHED_QUEUE_TAIL, GL_SCHED_QUEUE_SWITCH, GL_SCHED_QUEUE_STREAM }; /* which queue a call goes to */
 enum { GL_SCHED_MAX_QUEUES = 32 };                             /* CUDA_DEVICE_MAX_CONNECTIONS at most */
 enum { GL_SCHED_RELEASE_LAUNCH, GL_SCHED_RELEASE_DISPATCHED }; /* when a queue moves on */
+enum { GL_SCHED_COPY_POINTS = 8 };                             /* copy sizes timed, 4 KiB apart by 4x */
 
 typedef struct gl_sched_machine {
     int connections;          /* C: hardware queues */
@@ -169,6 +170,9 @@ typedef struct gl_sched_machine {
     int copy_engines[4];      /* engines serving H2D, D2H, D2D copies and memsets (GL_SCHED_H2D..): 0, refused */
     double copy_gbps[4];      /* each direction's bandwidth with pinned host memory (bytes per ns) */
     double copy_latency_ns[4]; /* each direction's time per copy beyond its bytes */
+    int copy_points;          /* sizes timed (0: a copy takes latency + bytes / bandwidth) */
+    double copy_point_bytes[GL_SCHED_COPY_POINTS];   /* ascending */
+    double copy_point_ns[4][GL_SCHED_COPY_POINTS];   /* a pinned copy (memset) of that size alone, per direction */
     double copy_bidir_gbps[2]; /* H2D's and D2H's bandwidth while the other direction runs too */
     int copy_in_order[2];     /* H2D, D2H: a copy waits for every earlier copy of its direction */
     double pageable_gbps[2];  /* H2D from and D2H to pageable host memory, when the host waits for it */
@@ -194,6 +198,8 @@ typedef struct gl_sched_copy_times {
     double stage_bytes[8];           /* pageable H2D sizes, each queued behind the kernel... */
     double stage_call_ns[8];         /* ...and its call's time: under hold_ns, it returned before copying */
     int n_stage;                     /* how many sizes */
+    int n_points;                    /* sizes timed for the curve: 4 KiB, 16 KiB, ... up to large_bytes */
+    double point_bytes[GL_SCHED_COPY_POINTS], point_ns[4][GL_SCHED_COPY_POINTS]; /* one copy alone, per direction */
 } gl_sched_copy_times;
 
 /* Fit m's copy fields to t: per direction the bandwidth is the slope between the two sizes and the
@@ -207,6 +213,12 @@ typedef struct gl_sched_copy_times {
  * or the larger copy was not the slower. A link that carries one direction at a time fits too: its
  * shared speeds are half. */
 int gl_sched_copy_fit(const gl_sched_copy_times *t, gl_sched_machine *m, char *err, int errlen);
+
+/* How long a pinned copy (or memset) of bytes takes alone in direction dir: between the sizes timed, on the
+ * straight line between the two nearest (a copy's time is not one latency plus bytes over one bandwidth: on the
+ * H200 a 4 MiB H2D took about 15 us longer than that line through 4 KiB and 64 MiB says); beyond them, along
+ * the nearest segment; without sizes timed, latency plus bytes over bandwidth. Never below zero. */
+double gl_sched_copy_ns(const gl_sched_machine *m, int dir, double bytes);
 
 /* The Hopper rules with every number zero and one queue: fill in what was measured. */
 gl_sched_machine gl_sched_machine_default(void);

@@ -149,6 +149,17 @@ static int copy_queued(const gl_sched_machine *m, const gl_sched_op *o)
 
 static int fail(char *err, int errlen, const char *fmt, ...);
 
+double gl_sched_copy_ns(const gl_sched_machine *m, int dir, double bytes)
+{
+    int n = m->copy_points;
+    if (n < 2) return m->copy_latency_ns[dir] + bytes / m->copy_gbps[dir];
+    const double *b = m->copy_point_bytes, *t = m->copy_point_ns[dir];
+    int i = 0; /* the segment [i, i + 1] bytes falls in, or the nearest one */
+    while (i < n - 2 && bytes > b[i + 1]) i++;
+    double v = t[i] + (bytes - b[i]) * (t[i + 1] - t[i]) / (b[i + 1] - b[i]);
+    return v > 0 ? v : 0;
+}
+
 int gl_sched_copy_fit(const gl_sched_copy_times *t, gl_sched_machine *m, char *err, int errlen)
 {
     static const char *const names[GL_SCHED_DIRS] = {"H2D", "D2H", "D2D", "memset"};
@@ -184,6 +195,18 @@ int gl_sched_copy_fit(const gl_sched_copy_times *t, gl_sched_machine *m, char *e
     for (int i = 0; i < t->n_stage; i++)
         if (t->stage_call_ns[i] < 0.5 * t->hold_ns) fit.pageable_stage_bytes = fmax(fit.pageable_stage_bytes, t->stage_bytes[i]);
     fit.pageable_inline_bytes = 65536;
+    fit.copy_points = 0;
+    if (t->n_points >= 2) { /* the curve, where every size was timed and grew */
+        int ok = t->n_points <= GL_SCHED_COPY_POINTS;
+        for (int i = 0; ok && i < t->n_points; i++)
+            for (int d = 0; d < GL_SCHED_DIRS; d++)
+                ok &= t->point_ns[d][i] > 0 && (i == 0 || t->point_bytes[i] > t->point_bytes[i - 1]);
+        if (ok) {
+            fit.copy_points = t->n_points;
+            memcpy(fit.copy_point_bytes, t->point_bytes, sizeof t->point_bytes);
+            memcpy(fit.copy_point_ns, t->point_ns, sizeof t->point_ns);
+        }
+    }
     *m = fit;
     return 0;
 }
@@ -536,7 +559,7 @@ static int advance_queues(sim *s)
         } else if (o->kind == GL_SCHED_COPY) { /* an engine takes it now, for its latency and its bytes */
             s->copying[o->dir]++;
             o->start_ns = s->now;
-            heap_push(s, s->now + s->m->copy_latency_ns[o->dir] + o->bytes / s->m->copy_gbps[o->dir], EV_COPIED, op, 0, 0);
+            heap_push(s, s->now + gl_sched_copy_ns(s->m, o->dir, o->bytes), EV_COPIED, op, 0, 0);
             copies_rerate(s); /* an H2D or D2H here shares the link with the engine copies */
         } else if (o->kind == GL_SCHED_HOSTFN) { /* handed to the driver's thread; its queue moves on */
             hostfn_ready(s, op);
@@ -690,9 +713,9 @@ static int copies_start(sim *s)
         gl_sched_op *o = &s->p->ops[best];
         op_state *st = &s->os[best];
         const gl_sched_machine *m = s->m;
-        double gbps = gl_sched_copy_blocks_host(m, o) ? m->pageable_gbps[o->dir] : m->copy_gbps[o->dir];
         st->started = 1;
-        st->left_ns = m->copy_latency_ns[o->dir] + o->bytes / gbps;
+        st->left_ns = gl_sched_copy_blocks_host(m, o) ? m->copy_latency_ns[o->dir] + o->bytes / m->pageable_gbps[o->dir]
+                                                     : gl_sched_copy_ns(m, o->dir, o->bytes);
         st->since_ns = s->now;
         st->rate = 1;
         o->go_ns = o->start_ns = s->now;

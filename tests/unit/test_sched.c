@@ -626,6 +626,29 @@ static void test_copy_engines(void)
     gl_sched_program_free(&p);
 }
 
+/* The copy curve: times between the sizes timed on straight lines, beyond them along the nearest segment. */
+static void test_copy_curve(void)
+{
+    gl_sched_machine m = copier(1);
+    m.copy_latency_ns[GL_SCHED_H2D] = 10;
+    test_cond("without sizes timed a copy takes latency plus bytes over bandwidth", gl_sched_copy_ns(&m, GL_SCHED_H2D, 500) == 510);
+    const double b[3] = {1000, 2000, 4000}, t[3] = {100, 150, 400};
+    m.copy_points = 3;
+    for (int i = 0; i < 3; i++) m.copy_point_bytes[i] = b[i], m.copy_point_ns[GL_SCHED_H2D][i] = t[i];
+    test_cond("the copy curve: 1500 B on the line between 1000 and 2000 B (125 ns); 500 B below it (75); 5000 B "
+              "past it (525); 0 B never below zero",
+              gl_sched_copy_ns(&m, GL_SCHED_H2D, 1500) == 125 && gl_sched_copy_ns(&m, GL_SCHED_H2D, 500) == 75 &&
+                  gl_sched_copy_ns(&m, GL_SCHED_H2D, 5000) == 525 && gl_sched_copy_ns(&m, GL_SCHED_H2D, 0) == 50);
+    /* A program's copy takes the curve's time: 3000 B, 275 ns. */
+    int s[2];
+    gl_sched_program p;
+    two_streams(&p, s);
+    int c = gl_sched_copy(&p, 0, s[0], GL_SCHED_H2D, 3000, 0);
+    run(&p, &m);
+    test_cond("a copy in a program takes the curve's time", p.ops[c].end_ns == 275);
+    gl_sched_program_free(&p);
+}
+
 static void test_queue_copies(void)
 {
     /* One queue. A: a 2000 ns kernel, then a memset, a D2D, or a pageable H2D small enough to be queued; B: a
@@ -1162,6 +1185,7 @@ int main(void)
     test_block_dispatch();
     test_stream_creation();
     test_copy_engines();
+    test_copy_curve();
     test_queue_copies();
     test_pageable();
     test_host_functions();
