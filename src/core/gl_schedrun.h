@@ -92,8 +92,9 @@ typedef struct gl_sched_run {
  * them (zeroed fields take the defaults). Usage errors in the program (an event
  * out of range, a copy in no direction) exit GL_EXIT_INTERNAL. A program with
  * copies needs a machine with copy engines (gl_copy_calibrate's fit). A LOAD op
- * launches one of the core's never-launched kernels (gl_loads.h): a program with
- * more loads than the pool has left exits GL_EXIT_USAGE, saying so. */
+ * launches one of the core's never-launched kernels (gl_loads.h): a run that
+ * reaches a load when the pool is used up exits GL_EXIT_USAGE, saying so, in
+ * gl_sched_run_thread (work already issued is lost): size runs by gl_load_left. */
 void gl_sched_run_create(gl_sched_run *r, gl_sched_program *prog, const gl_sched_machine *m, int per_block);
 /* Start a run: every span slot is handed out here, so host threads never
  * share a counter, and the clock starts. */

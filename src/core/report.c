@@ -492,6 +492,11 @@ void gl_report_finding(gl_report *r, const char *fmt, ...)
     va_start(ap, fmt);
     char *text = vformat(fmt, ap);
     va_end(ap);
+    for (int i = 0; i < r->n_findings; i++)
+        if (strcmp(r->findings[i], text) == 0) { /* said already (a sweep merges its children's: once each) */
+            free(text);
+            return;
+        }
     gl_grow((void **)&r->findings, &r->cap_findings, r->n_findings + 1, sizeof *r->findings);
     r->findings[r->n_findings++] = text;
     if (r->quiet_claims) return;

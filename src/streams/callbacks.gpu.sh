@@ -1,6 +1,6 @@
 # shellcheck shell=bash disable=SC2154
 # callbacks.gpu.sh - callbacks' cases in the GPU suite (make test-gpu): one queue against eight in one merged
-# sweep (a slow host function holds another stream's kernel only at C=1), the rows in the JSON, and the trace of
+# sweep (B's kernel behind A's host function waits for A's kernel, not the function, at C=1 too), the rows in the JSON, and the trace of
 # the slow rows (the default C runs in the suite's loop).
 # Sourced by tests/gpu.sh after tests/lib.sh: it uses their expect, check and need_bin,
 # $BIN (the binaries) and $tmp (a scratch folder, removed at exit).
@@ -16,7 +16,7 @@ if need_bin callbacks; then
         --expect rows.0.variant=cudaLaunchHostFunc --expect rows.1.variant=cudaStreamAddCallback \
         --expect "rows.3.variant=one function" --expect rows.3.params.connections.value=1 \
         --expect "rows.9.variant=two functions" --expect rows.9.params.connections.value=8
-    expect "callbacks --connections 1: B's kernel behind A's host function waits for it, as the model says" 0 \
+    expect "callbacks --connections 1: B's kernel behind A's host function waits as the model says" 0 \
         "CLAIM slow, one function, C=1: B's kernel issued behind A's host function waits where the model puts it: PASS" \
         "$b" --quick --connections 1 --trace "$tmp/cb.trace.json"
     check "callbacks trace: each slow row's 4 kernels, measured and simulated, on streams A and B" \

@@ -23,10 +23,11 @@
  * through a clock alignment measured just before; its uncertainty beside it)
  * and the CPU time of the thread and of the process (driver threads too) as a
  * share of the wait. Claims (timing), as the runtime documents the flags:
- * blocking sync wakes no earlier than spin (within the alignments); blocking
- * sync and a blocking event take at most half the process CPU time of spin
- * and of polling. Each process has its flag (ordering); every wait kernel ran
- * its time and outlasted the call (data).
+ * blocking sync wakes no earlier than spin (within the alignments) and takes
+ * at most half the process CPU time of spin; a blocking event at most half
+ * that of polling. Checks: each process reads its flag back; every wait
+ * kernel ran its time and outlasted the call. A GPU in exclusive-process mode
+ * cannot be opened by the flags' processes: those rows SKIP, saying so.
  *
  * Run:   make run-host-overlap
  *        make run-host-overlap ARGS="--part waits --wait-us 10000"
@@ -38,9 +39,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "gl_check.h"
 #include "gl_child.h"
@@ -368,10 +367,18 @@ static void waits_in_child(const hov *H, int w, wait_result *r)
 /* Part waits: each way measured (three in processes of their own), its row, then the claims between ways. */
 static void part_waits(const hov *H, gl_report *rep)
 {
-    wait_result r[WAITS];
+    wait_result r[WAITS] = {}; /* a way not run: nothing valid */
     gl_row *row[WAITS];
+    int mode = 0; /* a second process cannot open an exclusive-process GPU while this one holds it */
+    CUDA_CHECK(cudaDeviceGetAttribute(&mode, cudaDevAttrComputeMode, H->common.device));
+    int alone = mode == cudaComputeModeExclusiveProcess || mode == cudaComputeModeProhibited;
     printf("setup: waits: a 1-block work kernel of %g us and an event, waited for %d ways\n", H->wait_us, WAITS);
     for (int w = 0; w < WAITS; w++) {
+        if (wait_flags[w] && alone) {
+            row[w] = gl_report_row(rep, "waits", wait_names[w]);
+            gl_row_skip(row[w], "n/a: the GPU is in exclusive-process mode, and this way needs a process of its own");
+            continue;
+        }
         if (wait_flags[w]) waits_in_child(H, w, &r[w]);
         else measure_waits(w, H, &r[w]);
         row[w] = gl_report_row(rep, "waits", wait_names[w]);
@@ -381,24 +388,23 @@ static void part_waits(const hov *H, gl_report *rep)
             if (i != V_LATE || r[w].clock_valid)
                 gl_row_stats(row[w], values[i].name, values[i].unit, values[i].precision, values[i].flags, r[w].v[i]);
         gl_row_number(row[w], "clock_uncertainty", "us", 2, 0, r[w].clock_us);
-        char text[96];
-        snprintf(text, sizeof text, "waits, %s: its process runs with its schedule flag", wait_names[w]);
         if (wait_flags[w])
-            gl_claim_fact(rep, row[w], GL_CLAIM_ORDERING, r[w].flags == wait_flags[w], text,
-                          "cudaGetDeviceFlags reads back schedule %s", schedule_names[r[w].flags]);
+            gl_check(rep, row[w], r[w].flags == wait_flags[w], "waits, %s: its process reads back its schedule flag "
+                     "(cudaGetDeviceFlags: %s)", wait_names[w], schedule_names[r[w].flags]);
         gl_check(rep, row[w], r[w].complete == r[w].runs, "waits, %s: every kernel ran its %g us, left its result and "
                  "outlasted the call (%d of %d runs)", wait_names[w], H->wait_us, r[w].complete, r[w].runs);
     }
     /* The claims compare processes: each latency is good to its own alignment's uncertainty. */
     const wait_result *s = &r[WAIT_SPIN], *b = &r[WAIT_BLOCKING];
     const char *text = "waits: blocking sync wakes no earlier than spin (within the two clock alignments)";
-    if (s->clock_valid && b->clock_valid)
+    if (s->clock_valid && b->clock_valid) /* (both invalid when alone: their rows SKIP) */
         gl_claim_at_least(rep, row[WAIT_BLOCKING], GL_CLAIM_TIMING, text, b->v[V_LATE].median - s->v[V_LATE].median,
                           -(s->clock_us + b->clock_us), "us");
     else
-        gl_claim_skip(rep, row[WAIT_BLOCKING], GL_CLAIM_TIMING, text, "n/a: a clock alignment failed");
+        gl_claim_skip(rep, row[WAIT_BLOCKING], GL_CLAIM_TIMING, text, "n/a: %s", alone ? "exclusive-process mode"
+                      : "a clock alignment failed");
     gl_claim_ratio_at_most(rep, row[WAIT_BLOCKING], GL_CLAIM_TIMING, "waits: blocking sync takes at most half the "
-                           "process CPU time of spin", "blocking %", b->v[V_PROCESS].median, "spin %",
+                           "process CPU time of spin", "blocking %", alone ? NAN : b->v[V_PROCESS].median, "spin %",
                            s->v[V_PROCESS].median, 0.5);
     gl_claim_ratio_at_most(rep, row[WAIT_EVENT], GL_CLAIM_TIMING, "waits: a cudaEventBlockingSync event takes at "
                            "most half the process CPU time of polling", "event-blocking %",

@@ -146,12 +146,13 @@ static void pattern_row(ml_lab *M, int kind)
              M->run.runs_complete, M->run.runs, 2 * M->streams, M->kernel_us);
     double slack_ns = 2 * M->L.dev.tick_ns;
     gl_sched_run_claims(rep, row, prefix, prefix, M->tolerance, slack_ns);
-    if (kind == KIND_BLOCKING) { /* non-blocking streams: the legacy stream's events time nothing of theirs */
-        snprintf(text, sizeof text, "%s event-timed makespan (legacy-stream events, as the sample times it) matches "
-                 "the simulation", prefix);
-        gl_claim_near(rep, row, GL_CLAIM_TIMING, text, gl_row_median(row, "model_event_makespan"),
-                      gl_row_median(row, "event_makespan"), M->tolerance, slack_ns / 1e6, "ms");
-    }
+    /* Non-blocking streams too: the legacy stream's stop event does not wait for them, but on the H200 it
+     * completed only when its hardware queue reached it (about the makespan less T at C=1), where the model has
+     * it done at its issue: a gap of the events rule, claimed and recorded (FINDINGS, "Issue 18's gaps"). */
+    snprintf(text, sizeof text, "%s event-timed makespan (legacy-stream events, as the sample times it) matches "
+             "the simulation", prefix);
+    gl_claim_near(rep, row, GL_CLAIM_TIMING, text, gl_row_median(row, "model_event_makespan"),
+                  gl_row_median(row, "event_makespan"), M->tolerance, slack_ns / 1e6, "ms");
     snprintf(text, sizeof text, "%s kernels start where the simulation puts them (median error <= 5%% of T)", prefix);
     gl_claim_at_most(rep, row, GL_CLAIM_TIMING, text, gl_row_median(row, "start_error"), 0.05 * M->kernel_us, "us");
 
@@ -241,7 +242,8 @@ static void cost_rows(gl_report *r, const ml_lab *M)
     for (int k = 0; k < N_KINDS; k++) {
         const gl_row *lazy = pattern_of(r, MODE_LAZY, k), *eager = pattern_of(r, MODE_EAGER, k);
         if (!lazy || !eager) continue;
-        for (int i = 0; r->n_device == 0 && i < lazy->n_device; i++) { /* the children's device, but the mode */
+        int copy = r->n_device == 0; /* once: the children's device, but the mode */
+        for (int i = 0; copy && i < lazy->n_device; i++) {
             const gl_value *d = &lazy->device[i];
             gl_report_device(r, d->name, "%s", strcmp(d->name, "module_loading") ? d->text : "lazy vs eager");
         }
