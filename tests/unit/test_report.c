@@ -251,6 +251,8 @@ int main(void)
     capture_begin();
     gl_claim_fact(&r, NULL, GL_CLAIM_ORDERING, 1, "a run-level claim", "before any row");
     gl_report_finding(&r, "contention takes %.2fx as long", 2.5);
+    gl_report_finding(&r, "contention takes %.2fx as long", 2.5); /* a sweep's children said it again */
+    test_cond("a finding said twice is kept once", r.n_findings == 1);
     gl_row *depth = gl_report_row(&r, "makespan", "depth");
     gl_row_param_num(depth, "streams", "", 0, 16);
     gl_row_param(depth, "model", "(ceil(16/1)*(4-1)+1)*1000 us");
