@@ -168,7 +168,10 @@ void gl_copy_calibrate(const gl_device *dev, size_t small_bytes, size_t large_by
         t->stage_bytes[t->n_stage] = (double)bytes;
         t->stage_call_ns[t->n_stage++] = stage_call_ns(&b, bytes, t->hold_ns, reps);
     }
-    for (int d = 0; d < 2; d++) t->pageable_ns[d] = median_ns(&b, &d, 1, 1, large_bytes, reps, &m->pageable_call_ns[d]);
+    for (int d = 0; d < 2; d++) {
+        t->pageable_ns[d] = median_ns(&b, &d, 1, 1, large_bytes, reps, &m->pageable_call_ns[d]);
+        t->pageable_small_ns[d] = median_ns(&b, &d, 1, 1, small_bytes, reps, NULL);
+    }
     for (int i = 0; i < 2; i++) {
         CUDA_CHECK(cudaFreeHost(b.pinned[i]));
         free(b.pageable[i]);
@@ -189,6 +192,7 @@ int gl_copy_machine_apply(const gl_copy_machine *cm, gl_sched_machine *m)
     memcpy(m->copy_gbps, f->copy_gbps, sizeof m->copy_gbps);
     memcpy(m->copy_latency_ns, f->copy_latency_ns, sizeof m->copy_latency_ns);
     memcpy(m->pageable_gbps, f->pageable_gbps, sizeof m->pageable_gbps);
+    memcpy(m->pageable_latency_ns, f->pageable_latency_ns, sizeof m->pageable_latency_ns);
     memcpy(m->copy_bidir_gbps, f->copy_bidir_gbps, sizeof m->copy_bidir_gbps);
     memcpy(m->copy_in_order, f->copy_in_order, sizeof m->copy_in_order);
     m->pageable_stage_bytes = f->pageable_stage_bytes;
@@ -227,7 +231,8 @@ void gl_copy_print(const gl_copy_machine *m)
     for (int d = 0; d < GL_SCHED_DIRS; d++)
         printf(" %s %d engine%s, %.1f GB/s + %.2f us%s |", names[d], f->copy_engines[d], f->copy_engines[d] > 1 ? "s" : "",
                f->copy_gbps[d], f->copy_latency_ns[d] / 1e3, d < 2 && f->copy_in_order[d] ? ", in order" : "");
-    printf(" both ways at once H2D %.1f, D2H %.1f GB/s | pageable H2D %.1f GB/s, D2H %.1f GB/s, staged up to %.0f KiB\n",
-           f->copy_bidir_gbps[0], f->copy_bidir_gbps[1], f->pageable_gbps[0], f->pageable_gbps[1],
+    printf(" both ways at once H2D %.1f, D2H %.1f GB/s | pageable H2D %.1f GB/s + %.1f us, D2H %.1f GB/s + %.1f us, "
+           "staged up to %.0f KiB\n", f->copy_bidir_gbps[0], f->copy_bidir_gbps[1], f->pageable_gbps[0],
+           f->pageable_latency_ns[0] / 1e3, f->pageable_gbps[1], f->pageable_latency_ns[1] / 1e3,
            f->pageable_stage_bytes / 1024);
 }

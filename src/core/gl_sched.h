@@ -112,8 +112,10 @@
  *           and an engine of its kind, then leaves the head as it starts.
  *   Pageable. A D2H to pageable memory returns when the copy has ended, and
  *           so does an H2D of more than pageable_stage_bytes (the driver
- *           stages it piece by piece): the host waits, and the copy runs at
- *           pageable_gbps. A smaller pageable H2D returns once staged (its
+ *           stages it piece by piece): the host waits, and the copy takes
+ *           pageable_latency_ns (the staging's cost per call, fitted from a
+ *           small and a large one) plus its bytes at pageable_gbps. A smaller
+ *           pageable H2D returns once staged (its
  *           call's time) and is then copied from the staging buffer at the
  *           pinned bandwidth.
  *   Host functions. A queue entry that, at its head, once its stream is done,
@@ -176,6 +178,7 @@ typedef struct gl_sched_machine {
     double copy_bidir_gbps[2]; /* H2D's and D2H's bandwidth while the other direction runs too */
     int copy_in_order[2];     /* H2D, D2H: a copy waits for every earlier copy of its direction */
     double pageable_gbps[2];  /* H2D from and D2H to pageable host memory, when the host waits for it */
+    double pageable_latency_ns[2]; /* such a copy's time beyond its bytes (the driver's staging per call) */
     double pageable_stage_bytes;  /* the largest pageable H2D whose call returns before its copy runs */
     double pageable_inline_bytes; /* pageable H2D copies up to this size are entries of their stream's queue */
     double hostfn_ns;         /* a host function's time in its stream beyond its own, the driver's thread awake */
@@ -192,6 +195,7 @@ typedef struct gl_sched_copy_times {
     double pair_ns[4];               /* two large copies of one direction at once, in two streams */
     double opposite_ns[2];           /* a large H2D and a large D2H started at once: each one's end */
     double pageable_ns[2];           /* one large H2D from, one large D2H to pageable memory */
+    double pageable_small_ns[2];     /* the same, small (0: not timed) */
     double hold_ns;                  /* a kernel that holds a stream, for the two probes below */
     double behind_ns[2];             /* H2D, D2H: a small copy of another stream issued behind a copy that
                                         waits for that kernel: from the kernel's start to its end */

@@ -187,8 +187,17 @@ int gl_sched_copy_fit(const gl_sched_copy_times *t, gl_sched_machine *m, char *e
     double shared_o = t->opposite_ns[f] - fit.copy_latency_ns[o];
     fit.copy_bidir_gbps[o] = shared_o > 0 && moved > 0 ? fmin(fit.copy_gbps[o], moved / shared_o) : fit.copy_gbps[o];
     for (int d = 0; d < 2; d++) {
-        double paged = t->pageable_ns[d] - fit.copy_latency_ns[d]; /* the simulation adds the latency */
-        fit.pageable_gbps[d] = paged > 0 ? t->large_bytes / paged : 0;
+        /* Pageable: slope and intercept like the pinned copies, where the small copy was timed and was faster;
+         * else bytes over the time beyond the pinned latency. */
+        double dt = t->pageable_ns[d] - t->pageable_small_ns[d];
+        if (t->pageable_small_ns[d] > 0 && dt > 0 && span > 0) {
+            fit.pageable_gbps[d] = span / dt;
+            fit.pageable_latency_ns[d] = fmax(0, t->pageable_small_ns[d] - t->small_bytes / fit.pageable_gbps[d]);
+        } else {
+            double paged = t->pageable_ns[d] - fit.copy_latency_ns[d];
+            fit.pageable_gbps[d] = paged > 0 ? t->large_bytes / paged : 0;
+            fit.pageable_latency_ns[d] = fit.copy_latency_ns[d];
+        }
         fit.copy_in_order[d] = t->hold_ns > 0 && t->behind_ns[d] > 0.5 * t->hold_ns;
     }
     fit.pageable_stage_bytes = 0;
@@ -714,7 +723,7 @@ static int copies_start(sim *s)
         op_state *st = &s->os[best];
         const gl_sched_machine *m = s->m;
         st->started = 1;
-        st->left_ns = gl_sched_copy_blocks_host(m, o) ? m->copy_latency_ns[o->dir] + o->bytes / m->pageable_gbps[o->dir]
+        st->left_ns = gl_sched_copy_blocks_host(m, o) ? m->pageable_latency_ns[o->dir] + o->bytes / m->pageable_gbps[o->dir]
                                                      : gl_sched_copy_ns(m, o->dir, o->bytes);
         st->since_ns = s->now;
         st->rate = 1;
@@ -857,7 +866,9 @@ static int validate(const gl_sched_program *p, const gl_sched_machine *m, char *
     if (m->sms < 1) return fail(err, errlen, "the machine has %d SMs", m->sms);
     if (m->resident_grids < 1) return fail(err, errlen, "the machine holds %d resident grids", m->resident_grids);
     for (int d = 0; d < GL_SCHED_DIRS; d++)
-        if (!(m->copy_latency_ns[d] >= 0)) return fail(err, errlen, "the machine's copy latency %d is %g ns", d, m->copy_latency_ns[d]);
+        if (!(m->copy_latency_ns[d] >= 0 && (d >= 2 || m->pageable_latency_ns[d] >= 0)))
+            return fail(err, errlen, "the machine's copy latency %d is %g ns (pageable: %g)", d, m->copy_latency_ns[d],
+                        d < 2 ? m->pageable_latency_ns[d] : 0);
     if (!(m->hostfn_ns >= 0 && m->hostfn_wake_ns >= 0 && m->load_ns >= 0))
         return fail(err, errlen, "the machine's host function (%g, waking %g ns) or load (%g ns) time is not a time",
                     m->hostfn_ns, m->hostfn_wake_ns, m->load_ns);

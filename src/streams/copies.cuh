@@ -31,7 +31,7 @@ static inline void copies_machine(const gl_device *dev, size_t large_bytes, int 
 /* Pageable copies go at the host's pace, which differs between buffers and processes (copy-overlap: 7 to 14 GB/s
  * for the same 64 MiB on one H200). So a run's model takes the rates of the run's own pageable buffer: in each
  * direction, a copy of the program's largest that the host waits for (the median of 3, after one), its latency
- * taken off as the model adds it back. Directions with no such copy keep the calibration's rate. */
+ * taken off as the model adds it back. Directions with no such copy of 1 MiB or more keep the calibration's rate. */
 static inline void copies_pageable_rates(gl_sched_run *r)
 {
     static const enum cudaMemcpyKind kinds[2] = {cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost};
@@ -43,7 +43,7 @@ static inline void copies_pageable_rates(gl_sched_run *r)
     cudaEvent_t e[2];
     for (int i = 0; i < 2; i++) CUDA_CHECK(cudaEventCreate(&e[i]));
     for (int d = 0; d < 2; d++) {
-        if (largest[d] <= 0) continue;
+        if (largest[d] < (1 << 20)) continue; /* a small copy's time is mostly its call's cost: no rate in it */
         void *dst = d == 0 ? r->copy_dev[0] : r->copy_pageable, *src = d == 0 ? r->copy_pageable : r->copy_dev[0];
         double t[3];
         for (int rep = 0; rep < 4; rep++) {
@@ -55,7 +55,7 @@ static inline void copies_pageable_rates(gl_sched_run *r)
             CUDA_CHECK(cudaEventElapsedTime(&ms, e[0], e[1]));
             if (rep > 0) t[rep - 1] = ms * 1e6;
         }
-        r->machine.pageable_gbps[d] = largest[d] / fmax(gl_stats_of(t, 3).median - r->machine.copy_latency_ns[d], 1);
+        r->machine.pageable_gbps[d] = largest[d] / fmax(gl_stats_of(t, 3).median - r->machine.pageable_latency_ns[d], 1);
     }
     for (int i = 0; i < 2; i++) CUDA_CHECK(cudaEventDestroy(e[i]));
 }

@@ -228,7 +228,7 @@ static void pageable_rates(const overlap *o, gl_sched_machine *m)
             CUDA_CHECK(cudaEventElapsedTime(&ms, e[0], e[1]));
             if (r > 0) t[r - 1] = ms * 1e6;
         }
-        m->pageable_gbps[d] = bytes / fmax(gl_stats_of(t, 3).median - m->copy_latency_ns[d], 1);
+        m->pageable_gbps[d] = bytes / fmax(gl_stats_of(t, 3).median - m->pageable_latency_ns[d], 1);
     }
     for (int i = 0; i < 2; i++) CUDA_CHECK(cudaEventDestroy(e[i]));
     printf("pageable copies on this run's buffers: H2D %.1f GB/s, D2H %.1f GB/s (medians of 3; the model's, from here "

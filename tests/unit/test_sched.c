@@ -681,6 +681,10 @@ static void test_pageable(void)
     gl_sched_result r = run(&p, &m);
     test_cond("a pageable D2H: the host waits for it (4000 ns), then launches",
               p.ops[c].end_ns == 4000 && p.ops[k].submit_ns == 4000 && r.host_end_ns == 4000);
+    m.pageable_latency_ns[GL_SCHED_D2H] = 500;
+    run(&p, &m);
+    test_cond("... and its cost per call comes first (4500 ns)", p.ops[c].end_ns == 4500 && p.ops[k].submit_ns == 4500);
+    m.pageable_latency_ns[GL_SCHED_D2H] = 0;
     gl_sched_program_free(&p);
     /* Pageable H2D: staged (1000 B) the call returns at once and the copy runs at the pinned rate; over the stage
      * size (200000 B) the host waits for a copy at the pageable rate. */
@@ -833,7 +837,9 @@ static void test_copy_fit(void)
     /* Both directions at once: H2D at 45 GB/s until it ends, D2H at 35 until then and at 40 after. */
     t.opposite_ns[0] = lat[0] + t.large_bytes / 45;
     t.opposite_ns[1] = t.opposite_ns[0] + (t.large_bytes - (t.opposite_ns[0] - lat[1]) * 35) / 40;
-    t.pageable_ns[0] = lat[0] + t.large_bytes / 9.0, t.pageable_ns[1] = lat[1] + t.large_bytes / 17.5;
+    /* Pageable H2D timed small and large (9 GB/s + 20 us a call); D2H large only (the pinned latency kept). */
+    t.pageable_ns[0] = 20000 + t.large_bytes / 9.0, t.pageable_small_ns[0] = 20000 + t.small_bytes / 9.0;
+    t.pageable_ns[1] = lat[1] + t.large_bytes / 17.5;
     t.hold_ns = 1e6, t.behind_ns[0] = 2e4, t.behind_ns[1] = 1.01e6;
     t.n_stage = 4;
     for (int i = 0; i < 4; i++) t.stage_bytes[i] = (1 << 20) << (2 * i), t.stage_call_ns[i] = i < 2 ? 1e5 : 1.5e6;
@@ -845,8 +851,10 @@ static void test_copy_fit(void)
     test_cond("the copy fit: each direction's bandwidth and latency from two sizes", ok);
     test_cond("the copy fit: one engine where a pair takes twice one, two where it takes the same",
               m.copy_engines[0] == 1 && m.copy_engines[1] == 1 && m.copy_engines[2] == 2 && m.copy_engines[3] == 2);
-    test_cond("the copy fit: pageable bandwidth is bytes over the time beyond the latency",
-              fabs(m.pageable_gbps[0] - 9.0) < 1e-9 && fabs(m.pageable_gbps[1] - 17.5) < 1e-9);
+    test_cond("the copy fit: pageable bandwidth and cost per call from two sizes, or bytes over the time beyond the "
+              "pinned latency from one",
+              fabs(m.pageable_gbps[0] - 9.0) < 1e-9 && fabs(m.pageable_latency_ns[0] - 20000) < 1e-6 &&
+                  fabs(m.pageable_gbps[1] - 17.5) < 1e-9 && fabs(m.pageable_latency_ns[1] - lat[1]) < 1e-9);
     test_cond("the copy fit: the shared link's speeds from the opposite pair (H2D 45, D2H 35 GB/s)",
               fabs(m.copy_bidir_gbps[0] - 45) < 1e-9 * 45 && fabs(m.copy_bidir_gbps[1] - 35) < 1e-9 * 35);
     test_cond("the copy fit: D2H in order, H2D not; staged up to 4 MiB; queued up to 64 KiB",
