@@ -185,10 +185,13 @@ static void build_legacy(gl_sched_program *p, const program_spec *ps, draws *d)
 
 /* A copies program on S streams (one in two blocking, one in three at a priority drawn in the device's range): an
  * opening kernel on the first that the others wait for, then max(8, 2 S K) steps, each on a stream drawn uniformly:
- * a kernel of T/2..3T/2 (3 in 10), a host function of 10 us..2 ms (1 in 10), an H2D or a D2H (2 in 10 each; one in
- * three pageable; bytes log-uniform from 4 KiB to the largest, in whole 4 KiB), a memset or a D2D (8 in 100), or a
- * wait for a record made then on another stream (12 in 100); a copy or host function that would take the program's
- * past COPIES_WORK_NS (reckoned) is left out. Last, a closing kernel on the first waits for all the others. */
+ * a kernel of T/2..3T/2 (3 in 10; one in four of them wide: 512..8192 blocks of 128 threads, more than the GPU
+ * holds at once, so that priorities decide whose blocks go first; one in twenty on the legacy stream instead, which
+ * the blocking streams wait for and which waits for them), a host function of 10 us..2 ms (1 in 10), an H2D or a
+ * D2H (2 in 10 each; one in three pageable; bytes log-uniform from 4 KiB to the largest, in whole 4 KiB), a memset
+ * or a D2D (8 in 100), or a wait for a record made then on another stream (12 in 100); a copy, host function or
+ * wide kernel that would take the program's past COPIES_WORK_NS (reckoned) is left out. Last, a closing kernel on
+ * the first waits for all the others. */
 static void build_copies(gl_sched_program *p, const program_lab *L, const program_spec *ps, draws *d)
 {
     int S = ps->streams, n = (int)fmin(RANDOM_MAX_KERNELS, fmax(8, 2 * S * ps->kernels)), label = 0, st[MAX_STREAMS];
@@ -206,7 +209,14 @@ static void build_copies(gl_sched_program *p, const program_lab *L, const progra
         int s = draw_int(d, 0, S - 1);
         double u = draw_u(d), ns = 0;
         if (u < 0.3) {
-            launch(&ps->k, p, st[s], s, label++, ps->kernel_ns * (0.5 + draw_u(d)));
+            double T = ps->kernel_ns * (0.5 + draw_u(d)), kind = draw_u(d);
+            if (kind < 0.25) { /* wide: waves of blocks, reckoned at 2112 slots (128 threads, 132 SMs) */
+                grid wide = {draw_log_int(d, 512, 8192), 128, gl_work_blocks_per_sm(128)};
+                ns = T * ceil(wide.blocks / 2112.0);
+                if (ns <= budget_ns) launch(&wide, p, st[s], s, label++, T);
+            } else {
+                launch(&ps->k, p, kind < 0.3 ? GL_SCHED_LEGACY : st[s], s, label++, T);
+            }
         } else if (u < 0.4) {
             ns = round(exp(log(10e3) + draw_u(d) * log(200.0)) / 100) * 100;
             if (ns <= budget_ns) gl_sched_hostfn(p, 0, st[s], ns);
@@ -361,7 +371,7 @@ static void random_row(program_lab *L, int index, programs_summary *sum)
     char name[96], title[128];
     snprintf(name, sizeof name, "random %d (%s, seed %llu)", index, kind, ps.seed);
     sample_row(&smp, row, sample_random, &x, name);
-    program_claims(&L->E, L->tolerance, row, &x, name, kind_edges[ps.kind == KIND_COPIES ? KIND_CROSS : ps.kind]);
+    program_claims(&L->E, L->tolerance, row, &x, name, kind_edges[ps.kind == KIND_COPIES ? KIND_LEGACY : ps.kind]);
     gl_row_number(row, "edge_checks", "", 0, GL_HIDE, (double)x.checked);
     gl_row_number(row, "edges_held", "", 0, GL_HIDE, (double)x.held);
 
