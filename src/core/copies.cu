@@ -1,20 +1,13 @@
 /* copies.cu - the copy engines measured (gl_copies.h). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gl_copies.h"
 #include "gl_errors.h"
-#include "gl_spans.cuh"
+#include "gl_spans.h"
 #include "gl_stats.h"
-
-/* Holds its stream for ns: what the copies behind it wait for. */
-__global__ void copy_hold(double ns)
-{
-    unsigned long long t0 = gl_globaltimer();
-    while ((double)(gl_globaltimer() - t0) < ns) {
-    }
-}
 
 /* Buffers for one direction's copies: the destination and the source of each of two copies at once. */
 typedef struct copy_bufs {
@@ -86,8 +79,7 @@ static double behind_ns(copy_bufs *b, int d, double hold_ns, int reps)
     double *t = (double *)gl_xcalloc((size_t)reps, sizeof(double));
     for (int r = 0; r < reps; r++) {
         CUDA_CHECK(cudaEventRecord(b->start, b->s[0]));
-        copy_hold<<<1, 1, 0, b->s[0]>>>(hold_ns);
-        CUDA_CHECK_LAUNCH("copy_hold");
+        gl_hold_launch(b->s[0], hold_ns, NULL);
         queue_copy(b, d, 0, 0, 4096, 0);
         queue_copy(b, d, 1, 0, 4096, 1);
         CUDA_CHECK(cudaEventRecord(b->end[1], b->s[1]));
@@ -107,8 +99,7 @@ static double stage_call_ns(copy_bufs *b, size_t bytes, double hold_ns, int reps
 {
     double *t = (double *)gl_xcalloc((size_t)reps, sizeof(double));
     for (int r = 0; r < reps; r++) {
-        copy_hold<<<1, 1, 0, b->s[0]>>>(hold_ns);
-        CUDA_CHECK_LAUNCH("copy_hold");
+        gl_hold_launch(b->s[0], hold_ns, NULL);
         double t0 = gl_host_ns();
         queue_copy(b, GL_SCHED_H2D, 0, 1, bytes, 0);
         t[r] = gl_host_ns() - t0;
@@ -183,6 +174,32 @@ void gl_copy_calibrate(const gl_device *dev, size_t small_bytes, size_t large_by
     CUDA_CHECK(cudaEventDestroy(b.start));
     m->fitted = gl_sched_machine_default();
     gl_sched_copy_fit(t, &m->fitted, m->fit_error, sizeof m->fit_error);
+}
+
+double gl_copy_time_ns(void *dst, const void *src, size_t bytes, enum cudaMemcpyKind kind, cudaStream_t s, int reps)
+{
+    if (reps < 1) reps = 1;
+    double *t = (double *)gl_xcalloc((size_t)reps, sizeof(double));
+    cudaEvent_t e[2];
+    for (int i = 0; i < 2; i++) CUDA_CHECK(cudaEventCreate(&e[i]));
+    for (int r = -1; r < reps; r++) { /* r = -1: untimed */
+        CUDA_CHECK(cudaEventRecord(e[0], s));
+        CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, kind, s));
+        CUDA_CHECK(cudaEventRecord(e[1], s));
+        CUDA_CHECK(cudaEventSynchronize(e[1]));
+        float ms = 0;
+        CUDA_CHECK(cudaEventElapsedTime(&ms, e[0], e[1]));
+        if (r >= 0) t[r] = ms * 1e6;
+    }
+    double med = gl_stats_of(t, reps).median;
+    for (int i = 0; i < 2; i++) CUDA_CHECK(cudaEventDestroy(e[i]));
+    free(t);
+    return med;
+}
+
+void gl_copy_pageable_rate(gl_sched_machine *m, int dir, double bytes, double ns)
+{
+    m->pageable_gbps[dir] = bytes / fmax(ns - m->pageable_latency_ns[dir], 1);
 }
 
 int gl_copy_machine_apply(const gl_copy_machine *cm, gl_sched_machine *m)

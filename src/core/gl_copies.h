@@ -31,6 +31,12 @@ void gl_copy_calibrate(const gl_device *dev, size_t small_bytes, size_t large_by
 /* Give machine m the fitted copy fields (engines, bandwidths, latencies, pageable rates); returns 0, or -1
  * when the fit did not hold (m's copy engines stay 0: a program with copies is refused, saying so). */
 int gl_copy_machine_apply(const gl_copy_machine *cm, gl_sched_machine *m);
+/* One copy of bytes (kind) on stream s, timed with events: the median of reps after one untimed (ns). */
+double gl_copy_time_ns(void *dst, const void *src, size_t bytes, enum cudaMemcpyKind kind, cudaStream_t s, int reps);
+/* m's pageable rate of direction dir (GL_SCHED_H2D or _D2H) from such a copy of bytes that took ns: bytes over its
+ * time beyond the pageable cost per call, which the model adds back. For buffers whose pace is not the
+ * calibration's (pageable rates moved by 40% between buffers and processes on the H200). */
+void gl_copy_pageable_rate(gl_sched_machine *m, int dir, double bytes, double ns);
 /* One line: the times, and the engines, bandwidths and latencies fitted to them (or why not). */
 void gl_copy_print(const gl_copy_machine *m);
 

@@ -9,6 +9,8 @@
 #ifndef GL_HOSTFNS_H
 #define GL_HOSTFNS_H
 
+#include <cuda_runtime.h>
+
 #include "gl_sched.h"
 
 #ifdef __cplusplus
@@ -25,6 +27,13 @@ typedef struct gl_hostfn_machine {
     int one_at_a_time;                 /* two_streams_ns is nearer 2 hold_ns than 1 */
     double wake_ns;                    /* an empty function's time in its stream right after 200 us of GPU work */
 } gl_hostfn_machine;
+
+/* A host function that holds the driver's thread for ns and notes when it ran (host clock, gl_host_ns):
+ * cudaLaunchHostFunc(s, gl_hostfn_hold_fn, &hold). The calibration's and gl_sched_run's HOSTFN ops'. */
+typedef struct gl_hostfn_hold {
+    double ns, start_ns, end_ns;
+} gl_hostfn_hold;
+void CUDART_CB gl_hostfn_hold_fn(void *hold);
 
 /* Time host functions on the current device: runs of n empty functions, reps times each (median), and two
  * functions of hold_us in two streams. */

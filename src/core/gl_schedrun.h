@@ -29,16 +29,13 @@
 #define GL_SCHEDRUN_H
 
 #include "gl_cuda.h"
+#include "gl_hostfns.h"
 #include "gl_trace.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* A HOSTFN op's function: how long it spins, and when it ran (host clock, gl_host_ns). */
-typedef struct gl_sched_hostfn_ran {
-    double ns, start_ns, end_ns;
-} gl_sched_hostfn_ran;
 
 typedef struct gl_sched_run {
     /* given to gl_sched_run_create */
@@ -84,7 +81,7 @@ typedef struct gl_sched_run {
     cudaEvent_t anchor_before, anchor_after;
     unsigned long long *d_anchor;
     /* host functions (HOSTFN ops): each spins on the driver's thread for its block_ns */
-    gl_sched_hostfn_ran *hostfn; /* per op: its time and when it ran, host clock, last run (others unused) */
+    gl_hostfn_hold *hostfn;     /* per op: its time and when it ran, host clock, last run (others unused) */
 } gl_sched_run;
 
 /* Make the streams, events and buffers for prog, run on machine m. Set

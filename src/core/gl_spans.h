@@ -44,6 +44,10 @@ void gl_spans_destroy(gl_spans *s);
 void gl_work_launch(cudaStream_t stream, int blocks, int threads, double us, gl_span_buf spans,
                     unsigned int slot, int label, int stream_index, unsigned long long *d_sink);
 
+/* One thread that holds stream for ns of %globaltimer, then writes when it ended to *end (NULL: nowhere): what
+ * the calibrations queue work behind (a copy behind a held stream, a first launch beside one, ...). */
+void gl_hold_launch(cudaStream_t stream, double ns, unsigned long long *end);
+
 /* Blocks of the work kernel that fit on one SM at once, for a block size (the
  * occupancy calculator). */
 int gl_work_blocks_per_sm(int threads);

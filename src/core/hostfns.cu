@@ -5,33 +5,20 @@
 
 #include "gl_errors.h"
 #include "gl_hostfns.h"
-#include "gl_spans.cuh"
+#include "gl_spans.h"
 #include "gl_stats.h"
-
-/* Holds its stream for ns: GPU work before a host function, while the driver's thread sleeps. */
-__global__ void hostfn_hold(double ns)
-{
-    unsigned long long t0 = gl_globaltimer();
-    while ((double)(gl_globaltimer() - t0) < ns) {
-    }
-}
 
 /* An empty host function, in both APIs' signatures. */
 static void CUDART_CB empty_fn(void *) {}
 static void CUDART_CB empty_cb(cudaStream_t, cudaError_t, void *) {}
 
-/* A host function that holds the driver's thread for a while, stamping when it ran (host clock). */
-typedef struct hold {
-    double ns;            /* how long to hold */
-    double start, end;    /* when it ran */
-} hold;
-static void CUDART_CB hold_fn(void *arg)
+void CUDART_CB gl_hostfn_hold_fn(void *arg)
 {
-    hold *h = (hold *)arg;
-    h->start = gl_host_ns();
-    while (gl_host_ns() - h->start < h->ns) {
+    gl_hostfn_hold *h = (gl_hostfn_hold *)arg;
+    h->start_ns = gl_host_ns();
+    while (gl_host_ns() - h->start_ns < h->ns) {
     }
-    h->end = gl_host_ns();
+    h->end_ns = gl_host_ns();
 }
 
 static void queue_empty(int api, cudaStream_t s)
@@ -71,13 +58,13 @@ void gl_hostfn_calibrate(int n, int reps, double hold_us, gl_hostfn_machine *m)
     double *both = call; /* reused: reps values */
     m->hold_ns = hold_us * 1e3;
     for (int r = 0; r < reps; r++) {
-        hold h[2] = {{m->hold_ns, 0, 0}, {m->hold_ns, 0, 0}};
+        gl_hostfn_hold h[2] = {{m->hold_ns, 0, 0}, {m->hold_ns, 0, 0}};
         CUDA_CHECK(cudaEventRecord(start, s[0]));
         CUDA_CHECK(cudaStreamWaitEvent(s[1], start, 0));
-        for (int i = 0; i < 2; i++) CUDA_CHECK(cudaLaunchHostFunc(s[i], hold_fn, &h[i]));
+        for (int i = 0; i < 2; i++) CUDA_CHECK(cudaLaunchHostFunc(s[i], gl_hostfn_hold_fn, &h[i]));
         for (int i = 0; i < 2; i++) CUDA_CHECK(cudaStreamSynchronize(s[i]));
-        double first = h[0].start < h[1].start ? h[0].start : h[1].start;
-        double last = h[0].end > h[1].end ? h[0].end : h[1].end;
+        double first = h[0].start_ns < h[1].start_ns ? h[0].start_ns : h[1].start_ns;
+        double last = h[0].end_ns > h[1].end_ns ? h[0].end_ns : h[1].end_ns;
         both[r] = last - first;
     }
     m->two_streams_ns = gl_stats_of(both, reps).median;
@@ -86,8 +73,7 @@ void gl_hostfn_calibrate(int n, int reps, double hold_us, gl_hostfn_machine *m)
     cudaEvent_t mid;
     CUDA_CHECK(cudaEventCreate(&mid));
     for (int r = -1; r < reps; r++) {
-        hostfn_hold<<<1, 1, 0, s[0]>>>(200e3);
-        CUDA_CHECK_LAUNCH("hostfn_hold");
+        gl_hold_launch(s[0], 200e3, NULL); /* GPU work, while the driver's thread sleeps */
         CUDA_CHECK(cudaEventRecord(mid, s[0]));
         queue_empty(GL_HOSTFN_LAUNCH, s[0]);
         CUDA_CHECK(cudaEventRecord(end, s[0]));

@@ -7,6 +7,7 @@
 #include "gl_errors.h"
 #include "gl_loads.h"
 #include "gl_spans.cuh"
+#include "gl_spans.h"
 #include "gl_stats.h"
 
 /* One kernel per N: each a function of its own, so each has its own first launch. It writes when it started
@@ -37,15 +38,6 @@ int gl_load_fresh(cudaStream_t s)
 
 int gl_load_left(void) { return (int)(sizeof pool / sizeof pool[0]) - used; }
 
-/* Holds its stream for ns, then writes when it ended. */
-__global__ void load_hold(double ns, unsigned long long *end)
-{
-    unsigned long long t0 = gl_globaltimer();
-    while ((double)(gl_globaltimer() - t0) < ns) {
-    }
-    *end = gl_globaltimer();
-}
-
 void gl_load_calibrate(int reps, gl_load_machine *m)
 {
     memset(m, 0, sizeof *m);
@@ -58,13 +50,11 @@ void gl_load_calibrate(int reps, gl_load_machine *m)
     double *gap = (double *)gl_xcalloc((size_t)reps, sizeof(double));
     double *call = (double *)gl_xcalloc((size_t)reps, sizeof(double));
     double *again = (double *)gl_xcalloc((size_t)reps, sizeof(double));
-    load_hold<<<1, 1, 0, s[0]>>>(1e3, d); /* loaded before the timing */
-    CUDA_CHECK_LAUNCH("load_hold");
+    gl_hold_launch(s[0], 1e3, d); /* loaded before the timing */
     CUDA_CHECK(cudaDeviceSynchronize());
     for (int r = 0; r < reps; r++) {
         int k = used++;
-        load_hold<<<1, 1, 0, s[0]>>>(1e6, d);
-        CUDA_CHECK_LAUNCH("load_hold");
+        gl_hold_launch(s[0], 1e6, d);
         double t0 = gl_host_ns();
         launch(k, s[1], d + 1);
         call[r] = gl_host_ns() - t0;

@@ -22,7 +22,7 @@ static void copies_create(gl_sched_run *r)
     r->copy_anchor_error_ns = 0;
     r->anchor_stream = NULL, r->anchor_before = r->anchor_after = NULL, r->d_anchor = NULL;
     r->copy_done = (cudaEvent_t *)gl_xcalloc((size_t)p->n_ops + 1, sizeof(cudaEvent_t));
-    r->hostfn = (gl_sched_hostfn_ran *)gl_xcalloc((size_t)p->n_ops + 1, sizeof *r->hostfn);
+    r->hostfn = (gl_hostfn_hold *)gl_xcalloc((size_t)p->n_ops + 1, sizeof *r->hostfn);
     r->copy_end_ns = (double *)gl_xcalloc((size_t)p->n_ops + 1, sizeof(double));
     for (int i = 0; i < p->n_ops; i++) {
         const gl_sched_op *o = &p->ops[i];
@@ -70,15 +70,6 @@ static void user_op(gl_sched_run *r, int i, cudaStream_t s)
     r->user_op(r, i, s, r->user_ctx);
 }
 
-/* A HOSTFN op's function: it holds the driver's thread for its time, and notes when it ran. */
-static void CUDART_CB hostfn_spin(void *arg)
-{
-    gl_sched_hostfn_ran *h = (gl_sched_hostfn_ran *)arg;
-    h->start_ns = gl_host_ns();
-    while (gl_host_ns() - h->start_ns < h->ns) {
-    }
-    h->end_ns = gl_host_ns();
-}
 
 /* After a run: each copy's end on the %globaltimer axis, from its event's time against an anchor's: a
  * kernel's %globaltimer reading, then an event in the same stream. The event completes a little after
@@ -228,7 +219,7 @@ void gl_sched_run_thread(gl_sched_run *r, int thread)
             break;
         case GL_SCHED_HOSTFN:
             r->hostfn[i].ns = o->block_ns;
-            CUDA_CHECK(cudaLaunchHostFunc(s, hostfn_spin, &r->hostfn[i]));
+            CUDA_CHECK(cudaLaunchHostFunc(s, gl_hostfn_hold_fn, &r->hostfn[i]));
             break;
         case GL_SCHED_LOAD:
             if (gl_load_fresh(s) != 0)

@@ -81,6 +81,21 @@ __global__ void gl_work_kernel(unsigned long long spin_ns, gl_span_buf spans, un
     gl_work_body(spin_ns, spans, slot, label, stream, -1, d_sink);
 }
 
+/* gl_hold_launch's kernel. */
+__global__ void gl_hold(double ns, unsigned long long *end)
+{
+    unsigned long long t0 = gl_globaltimer();
+    while ((double)(gl_globaltimer() - t0) < ns) {
+    }
+    if (end) *end = gl_globaltimer();
+}
+
+void gl_hold_launch(cudaStream_t stream, double ns, unsigned long long *end)
+{
+    gl_hold<<<1, 1, 0, stream>>>(ns, end);
+    CUDA_CHECK_LAUNCH("gl_hold");
+}
+
 void gl_work_launch(cudaStream_t stream, int blocks, int threads, double us, gl_span_buf spans,
                     unsigned int slot, int label, int stream_index, unsigned long long *d_sink)
 {

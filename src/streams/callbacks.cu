@@ -273,7 +273,7 @@ static void run_slow(gl_sample *smp, void *arg)
     gl_sample_put(smp, "model_b_wait", (o[x->b2].start_ns - o[x->b1].end_ns) / 1e3);
     gl_sample_put(smp, "b_wait", wait_us(gl_sched_run_kernel(r, x->b1), gl_sched_run_kernel(r, x->b2)));
     if (x->fb < 0) return;
-    const gl_sched_hostfn_ran *f = &r->hostfn[x->fa], *g = &r->hostfn[x->fb];
+    const gl_hostfn_hold *f = &r->hostfn[x->fa], *g = &r->hostfn[x->fb];
     if (g->start_ns < f->start_ns) f = g, g = &r->hostfn[x->fa];
     x->runs++;
     x->apart += g->start_ns >= f->end_ns;

@@ -40,24 +40,12 @@ static inline void copies_pageable_rates(gl_sched_run *r)
         const gl_sched_op *o = &r->prog->ops[i];
         if (gl_sched_copy_blocks_host(&r->machine, o) && !o->user) largest[o->dir] = fmax(largest[o->dir], o->bytes);
     }
-    cudaEvent_t e[2];
-    for (int i = 0; i < 2; i++) CUDA_CHECK(cudaEventCreate(&e[i]));
     for (int d = 0; d < 2; d++) {
         if (largest[d] < (1 << 20)) continue; /* a small copy's time is mostly its call's cost: no rate in it */
         void *dst = d == 0 ? r->copy_dev[0] : r->copy_pageable, *src = d == 0 ? r->copy_pageable : r->copy_dev[0];
-        double t[3];
-        for (int rep = 0; rep < 4; rep++) {
-            CUDA_CHECK(cudaEventRecord(e[0], r->anchor_stream));
-            CUDA_CHECK(cudaMemcpyAsync(dst, src, (size_t)largest[d], kinds[d], r->anchor_stream));
-            CUDA_CHECK(cudaEventRecord(e[1], r->anchor_stream));
-            CUDA_CHECK(cudaEventSynchronize(e[1]));
-            float ms = 0;
-            CUDA_CHECK(cudaEventElapsedTime(&ms, e[0], e[1]));
-            if (rep > 0) t[rep - 1] = ms * 1e6;
-        }
-        r->machine.pageable_gbps[d] = largest[d] / fmax(gl_stats_of(t, 3).median - r->machine.pageable_latency_ns[d], 1);
+        gl_copy_pageable_rate(&r->machine, d, largest[d],
+                              gl_copy_time_ns(dst, src, (size_t)largest[d], kinds[d], r->anchor_stream, 3));
     }
-    for (int i = 0; i < 2; i++) CUDA_CHECK(cudaEventDestroy(e[i]));
 }
 
 /* The median over the last run's copies of |measured end - simulated end| (us), each from its timeline's first

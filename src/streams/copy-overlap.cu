@@ -174,6 +174,7 @@ static void run_overlap(gl_sample *smp, void *arg)
     size_t bytes = (size_t)o->n * sizeof(float);
     CUDA_CHECK(cudaMemset(o->d[2], 0xff, bytes)); /* c poisoned before every run: a segment not computed shows */
     memset(o->h[o->memory][2], 0xff, bytes);
+    CUDA_CHECK(cudaDeviceSynchronize()); /* the memset done: the run's legacy-stream start event must not wait for it */
     gl_sched_run_once(&o->run);
     float ms = 0;
     CUDA_CHECK(cudaEventElapsedTime(&ms, o->run.event[o->start], o->run.event[o->stop]));
@@ -214,23 +215,10 @@ static long check_c(const overlap *o, int N, int repeat, long *checked, long *fi
 static void pageable_rates(const overlap *o, gl_sched_machine *m)
 {
     size_t bytes = (size_t)o->n * sizeof(float);
-    cudaEvent_t e[2];
-    for (int i = 0; i < 2; i++) CUDA_CHECK(cudaEventCreate(&e[i]));
-    for (int d = 0; d < 2; d++) {
-        double t[3];
-        for (int r = 0; r < 4; r++) {
-            CUDA_CHECK(cudaEventRecord(e[0], 0));
-            if (d == 0) CUDA_CHECK(cudaMemcpyAsync(o->d[0], o->h[1][0], bytes, cudaMemcpyHostToDevice, 0));
-            else CUDA_CHECK(cudaMemcpyAsync(o->h[1][2], o->d[2], bytes, cudaMemcpyDeviceToHost, 0));
-            CUDA_CHECK(cudaEventRecord(e[1], 0));
-            CUDA_CHECK(cudaEventSynchronize(e[1]));
-            float ms = 0;
-            CUDA_CHECK(cudaEventElapsedTime(&ms, e[0], e[1]));
-            if (r > 0) t[r - 1] = ms * 1e6;
-        }
-        m->pageable_gbps[d] = bytes / fmax(gl_stats_of(t, 3).median - m->pageable_latency_ns[d], 1);
-    }
-    for (int i = 0; i < 2; i++) CUDA_CHECK(cudaEventDestroy(e[i]));
+    gl_copy_pageable_rate(m, GL_SCHED_H2D, (double)bytes,
+                          gl_copy_time_ns(o->d[0], o->h[1][0], bytes, cudaMemcpyHostToDevice, 0, 3));
+    gl_copy_pageable_rate(m, GL_SCHED_D2H, (double)bytes,
+                          gl_copy_time_ns(o->h[1][2], o->d[2], bytes, cudaMemcpyDeviceToHost, 0, 3));
     printf("pageable copies on this run's buffers: H2D %.1f GB/s, D2H %.1f GB/s (medians of 3; the model's, from here "
            "on)\n", m->pageable_gbps[0], m->pageable_gbps[1]);
 }

@@ -122,7 +122,9 @@ int main(int argc, char **argv)
     gl_copy_machine cm;
     gl_copy_calibrate(&dev, 4096, 64u << 20, 5, &cm);
     gl_copy_print(&cm);
-    int timed = cm.async_engines > 0 && cm.t.n_stage > 0;
+    int timed = cm.async_engines > 0 && cm.t.n_stage > 0 && cm.t.n_points > 1;
+    for (int i = 0; i < cm.t.n_stage; i++) timed &= cm.t.stage_call_ns[i] > 0;
+    for (int i = 0; i < cm.t.n_points; i++) timed &= cm.t.point_ns[GL_SCHED_H2D][i] > 0 && cm.t.point_ns[GL_SCHED_D2H][i] > 0;
     for (int d = 0; d < GL_SCHED_DIRS; d++)
         timed &= cm.t.small_ns[d] > 0 && cm.t.large_ns[d] > cm.t.small_ns[d] && cm.t.pair_ns[d] > 0;
     for (int d = 0; d < 2; d++)
