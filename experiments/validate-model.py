@@ -26,7 +26,8 @@ copies: event-programs --population copies, once per C in --copies-connections
   10 us..2 ms, memsets, D2D copies and kernels on S 2..32 blocking and
   non-blocking streams, some at a stream priority, with cross-stream waits;
   each process measures the copy engines and host functions first (about a
-  second), and each program its pageable rates on its own buffers.
+  second), and before each run a program times its pageable copies on its own
+  buffers: the model takes those times (the host's memory pace switches).
 
     make validate-model                     (or: python3 experiments/validate-model.py --bin build/bin/false-dependency)
     (one population: ARGS="--population shapes|events|copies"; both: shapes and events; all, the default: the three)
@@ -211,10 +212,12 @@ def event_result(row, binary, repeat, population="events"):
     if population == "copies":
         for name, kind in COPIES_PARAMS:
             r[name] = kind(p[name]["value"])
-        # the median copy's end against the model's (us), and the pageable rates the model took (GB/s)
+        # the median copy's end against the model's (us), and the pace of the pageable copies the host waited for,
+        # as timed before the last run (GB/s; NaN without such copies)
         r["copy_end_error_us"] = v["copy_end_error"]["median"] if "copy_end_error" in v else float("nan")
-        r["pageable_h2d_gbps"] = v["pageable_h2d"]["value"]
-        r["pageable_d2h_gbps"] = v["pageable_d2h"]["value"]
+        for d in ("h2d", "d2h"):
+            g = v["pageable_" + d]["value"]
+            r["pageable_%s_gbps" % d] = float("nan") if g is None else g
     r["command"] = " ".join(events_command(binary, connections, seed, 1, repeat, population))
     return r
 

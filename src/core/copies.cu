@@ -197,9 +197,26 @@ double gl_copy_time_ns(void *dst, const void *src, size_t bytes, enum cudaMemcpy
     return med;
 }
 
-void gl_copy_pageable_rate(gl_sched_machine *m, int dir, double bytes, double ns)
+int gl_copy_time_pageable(gl_sched_program *p, const gl_sched_machine *m, void *const host[2], void *const dev[2],
+                          cudaStream_t s)
 {
-    m->pageable_gbps[dir] = bytes / fmax(ns - m->pageable_latency_ns[dir], 1);
+    int timed = 0;
+    for (int i = 0; i < p->n_ops; i++) {
+        gl_sched_op *o = &p->ops[i];
+        if (o->kind != GL_SCHED_COPY || !gl_sched_copy_blocks_host(m, o)) continue;
+        o->copy_ns = 0;
+        for (int j = 0; j < i && o->copy_ns == 0; j++) /* a copy of this direction and size timed already */
+            if (p->ops[j].kind == GL_SCHED_COPY && p->ops[j].copy_ns > 0 && p->ops[j].dir == o->dir &&
+                p->ops[j].bytes == o->bytes)
+                o->copy_ns = p->ops[j].copy_ns;
+        if (o->copy_ns > 0) continue;
+        int d = o->dir;
+        o->copy_ns = gl_copy_time_ns(d == GL_SCHED_H2D ? dev[d] : host[d], d == GL_SCHED_H2D ? host[d] : dev[d],
+                                     (size_t)o->bytes, d == GL_SCHED_H2D ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost,
+                                     s, 1);
+        timed++;
+    }
+    return timed;
 }
 
 int gl_copy_machine_apply(const gl_copy_machine *cm, gl_sched_machine *m)

@@ -63,10 +63,14 @@
  *           per-thread default streams); an operation in a blocking stream waits
  *           for the legacy stream's last operation. Non-blocking streams do
  *           neither.
- *   Events. A record finishes when its stream reaches it; a wait finishes
+ *   Events. A record finishes when its stream reaches it and the queue the
+ *           rule would give it has let go of all put in it before (a record
+ *           on a stream behind nothing, issued after a held queue's entries
+ *           at C = 1, ended when the queue let the last one go: 4.01 ms where
+ *           its stream was idle; issue 18's probe); a wait finishes
  *           when the record it refers to (the latest one issued before the
  *           wait) has, and its stream's later work waits for it. Neither is a
- *           queue entry: neither holds a queue, picks one, nor moves the queue
+ *           queue entry: neither holds a queue nor moves the queue
  *           rule's memory; it is the stream's next kernel, waiting at the head
  *           of the queue the rule gives it, that holds the queue. Measured
  *           with one queue: a kernel of another stream issued after a record
@@ -114,7 +118,9 @@
  *           so does an H2D of more than pageable_stage_bytes (the driver
  *           stages it piece by piece): the host waits, and the copy takes
  *           pageable_latency_ns (the staging's cost per call, fitted from a
- *           small and a large one) plus its bytes at pageable_gbps. A smaller
+ *           small and a large one) plus its bytes at pageable_gbps, or the
+ *           time it was timed at just before the run (copy_ns: the host's
+ *           memory pace switched between two levels on the H200). A smaller
  *           pageable H2D returns once staged (its
  *           call's time) and is then copied from the staging buffer at the
  *           pinned bandwidth.
@@ -272,6 +278,7 @@ typedef struct gl_sched_op {
     int dir;           /* COPY: GL_SCHED_H2D, _D2H, _D2D or _MEMSET */
     int pageable;      /* COPY: the host side is pageable memory */
     double bytes;      /* COPY: how many */
+    double copy_ns;    /* COPY the host waits for: its time as timed just before the run (0: the machine's rule) */
     /* what the simulation found */
     double call_ns;    /* when the host began the call */
     double submit_ns;  /* when the call returned */

@@ -266,6 +266,7 @@ typedef struct op_state {
     int version;           /* an engine copy's: which of its EV_COPIED events is the live one */
     double left_ns, rate, since_ns; /* an engine copy: time left at full speed, its speed now (1 alone), since when */
     int running;           /* LAUNCH: blocks on SMs now */
+    int mark_queue, mark_pos; /* RECORD: the queue it is reached in, and how many entries were put in it before */
     long long order;       /* submission order: heads compete by it */
 } op_state;
 
@@ -409,31 +410,27 @@ static void host_next(sim *s, int t)
 }
 
 /* The hardware queue a call goes to, by the machine's rule. prev is the
- * stream's previous op (-1: none yet). */
-static int choose_queue(sim *s, int stream, int prev)
+ * stream's previous op (-1: none yet). commit: the call goes there and the
+ * rule remembers it; else the queue is only looked up (an event record). */
+static int choose_queue(sim *s, int stream, int prev, int commit)
 {
-    int C = s->m->connections;
+    int C = s->m->connections, pick = -1;
     if (s->m->queue_rule == GL_SCHED_QUEUE_STREAM) return stream == GL_SCHED_LEGACY ? 0 : (stream - 1) % C;
-    if (s->m->queue_rule == GL_SCHED_QUEUE_SWITCH && stream == s->last_stream) return s->last_queue;
-    if (s->m->queue_rule == GL_SCHED_QUEUE_TAIL && prev >= 0) {
+    if (s->m->queue_rule == GL_SCHED_QUEUE_SWITCH && stream == s->last_stream) pick = s->last_queue;
+    if (pick < 0 && s->m->queue_rule == GL_SCHED_QUEUE_TAIL && prev >= 0) {
         /* Stay where the stream's last call went while nothing else was put behind it. */
         const queue *q = &s->q[s->p->ops[prev].queue];
-        if (q->n > 0 && s->p->ops[q->fifo[q->n - 1]].stream == stream) {
-            s->last_stream = stream;
-            s->last_queue = s->p->ops[prev].queue;
-            return s->last_queue;
-        }
+        if (q->n > 0 && s->p->ops[q->fifo[q->n - 1]].stream == stream) pick = s->p->ops[prev].queue;
     }
-    int pick = (s->last_queue + 1) % C;
-    for (int i = 1; i <= C; i++) {
+    for (int i = 1; pick < 0 && i <= C; i++) {
         int c = (s->last_queue + i) % C;
-        if (s->q[c].unfinished == 0) {
-            pick = c;
-            break;
-        }
+        if (s->q[c].unfinished == 0) pick = c;
     }
-    s->last_stream = stream;
-    s->last_queue = pick;
+    if (pick < 0) pick = (s->last_queue + 1) % C;
+    if (commit) {
+        s->last_stream = stream;
+        s->last_queue = pick;
+    }
     return pick;
 }
 
@@ -481,16 +478,22 @@ static void submit(sim *s, int t)
         if (o->kind == GL_SCHED_RECORD) s->event_last[o->event] = op;
         if (o->kind == GL_SCHED_LAUNCH) st->remaining = o->blocks;
         if (o->kind == GL_SCHED_RECORD || o->kind == GL_SCHED_WAIT || o->kind == GL_SCHED_LOAD) {
-            /* Not a queue entry: it picks no queue and moves no queue rule
-             * (gl_sched.h, "Events"); it finishes once what it waits for has. */
+            /* Not a queue entry: it moves no queue rule and holds no queue
+             * (gl_sched.h, "Events"); it finishes once what it waits for has,
+             * and a record also once the queue the rule gives it has let go
+             * of everything put in it before. */
             o->queue = -1;
+            if (o->kind == GL_SCHED_RECORD) {
+                st->mark_queue = choose_queue(s, o->stream, s->stream_queued[o->stream], 0);
+                st->mark_pos = s->q[st->mark_queue].n;
+            }
         } else if (o->kind == GL_SCHED_COPY && !copy_queued(s->m, o)) {
             o->queue = -1; /* an engine's alone (gl_sched.h, "Engines") */
             gl_grow((void **)&s->copies, &s->cap_copies, s->n_copies + 1, sizeof *s->copies);
             s->copies[s->n_copies++] = op;
             if (gl_sched_copy_blocks_host(s->m, o)) th->blocked = op; /* the call returns when it has ended */
         } else {
-            o->queue = choose_queue(s, o->stream, s->stream_queued[o->stream]);
+            o->queue = choose_queue(s, o->stream, s->stream_queued[o->stream], 1);
             s->stream_queued[o->stream] = op;
             queue *q = &s->q[o->queue];
             gl_grow((void **)&q->fifo, &q->cap, q->n + 1, sizeof *q->fifo);
@@ -723,8 +726,10 @@ static int copies_start(sim *s)
         op_state *st = &s->os[best];
         const gl_sched_machine *m = s->m;
         st->started = 1;
-        st->left_ns = gl_sched_copy_blocks_host(m, o) ? m->pageable_latency_ns[o->dir] + o->bytes / m->pageable_gbps[o->dir]
-                                                     : gl_sched_copy_ns(m, o->dir, o->bytes);
+        if (!gl_sched_copy_blocks_host(m, o))
+            st->left_ns = gl_sched_copy_ns(m, o->dir, o->bytes);
+        else /* the host's own pace: timed for this copy, or the machine's pageable rule */
+            st->left_ns = o->copy_ns > 0 ? o->copy_ns : m->pageable_latency_ns[o->dir] + o->bytes / m->pageable_gbps[o->dir];
         st->since_ns = s->now;
         st->rate = 1;
         o->go_ns = o->start_ns = s->now;
@@ -733,6 +738,15 @@ static int copies_start(sim *s)
     }
     if (moved) copies_rerate(s);
     return moved;
+}
+
+/* Whether a record's queue has let go of every entry put in it before the record (other ops: yes). */
+static int mark_reached(const sim *s, int op)
+{
+    const op_state *st = &s->os[op];
+    if (st->mark_queue < 0) return 1;
+    const queue *q = &s->q[st->mark_queue];
+    return q->head > st->mark_pos || (q->head == st->mark_pos && q->holding < 0);
 }
 
 /* Apply every rule at the current time until nothing more can happen now. */
@@ -752,7 +766,7 @@ static void progress(sim *s)
         }
         for (int i = 0; i < s->n_pending; i++) {
             int op = s->pending[i];
-            if (!deps_done(s, op)) continue;
+            if (!deps_done(s, op) || !mark_reached(s, op)) continue;
             if (s->p->ops[op].kind == GL_SCHED_LOAD) { /* it loads now, and finishes later */
                 s->os[op].started = 1;
                 s->p->ops[op].start_ns = s->now;
@@ -906,6 +920,7 @@ int gl_sched_simulate(gl_sched_program *p, const gl_sched_machine *m, gl_sched_r
     s.p = p;
     s.m = m;
     s.os = (op_state *)gl_xcalloc((size_t)p->n_ops + 1, sizeof *s.os);
+    for (int i = 0; i < p->n_ops; i++) s.os[i].mark_queue = -1;
     s.q = (queue *)gl_xcalloc((size_t)m->connections, sizeof *s.q);
     for (int c = 0; c < m->connections; c++) {
         s.q[c].holding = -1;

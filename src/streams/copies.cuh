@@ -1,6 +1,6 @@
 /* copies.cuh - what a program run through gl_schedrun.h needs when it copies (issue 18), beside events.cuh: the
- * model's machine fed with the copy engines and host functions measured now, the pageable rates of the run's own
- * buffers, and the copies' ends against the model's. event-programs' copies population uses it. */
+ * model's machine fed with the copy engines and host functions measured now, its pageable copies' times on the
+ * run's own buffers, and the copies' ends against the model's. event-programs' copies population uses it. */
 #ifndef GL_STREAMS_COPIES_CUH
 #define GL_STREAMS_COPIES_CUH
 
@@ -28,24 +28,11 @@ static inline void copies_machine(const gl_device *dev, size_t large_bytes, int 
     gl_hostfn_machine_apply(&h, GL_HOSTFN_LAUNCH, m);
 }
 
-/* Pageable copies go at the host's pace, which differs between buffers and processes (copy-overlap: 7 to 14 GB/s
- * for the same 64 MiB on one H200). So a run's model takes the rates of the run's own pageable buffer: in each
- * direction, a copy of the program's largest that the host waits for (the median of 3, after one), its latency
- * taken off as the model adds it back. Directions with no such copy of 1 MiB or more keep the calibration's rate. */
-static inline void copies_pageable_rates(gl_sched_run *r)
+/* Before each run: its pageable copies' times, this moment's, on the run's own buffers (gl_copy_time_pageable). */
+static inline void copies_pageable_times(gl_sched_run *r)
 {
-    static const enum cudaMemcpyKind kinds[2] = {cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost};
-    double largest[2] = {0, 0};
-    for (int i = 0; i < r->prog->n_ops; i++) {
-        const gl_sched_op *o = &r->prog->ops[i];
-        if (gl_sched_copy_blocks_host(&r->machine, o) && !o->user) largest[o->dir] = fmax(largest[o->dir], o->bytes);
-    }
-    for (int d = 0; d < 2; d++) {
-        if (largest[d] < (1 << 20)) continue; /* a small copy's time is mostly its call's cost: no rate in it */
-        void *dst = d == 0 ? r->copy_dev[0] : r->copy_pageable, *src = d == 0 ? r->copy_pageable : r->copy_dev[0];
-        gl_copy_pageable_rate(&r->machine, d, largest[d],
-                              gl_copy_time_ns(dst, src, (size_t)largest[d], kinds[d], r->anchor_stream, 3));
-    }
+    void *host[2] = {r->copy_pageable, r->copy_pageable}, *dev[2] = {r->copy_dev[0], r->copy_dev[0]};
+    gl_copy_time_pageable(r->prog, &r->machine, host, dev, r->anchor_stream);
 }
 
 /* The median over the last run's copies of |measured end - simulated end| (us), each from its timeline's first

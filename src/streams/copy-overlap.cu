@@ -17,7 +17,7 @@
  * assumes no shared link and no issue cost. Breadth-first rows claim that segment 0's D2H ends before the last
  * H2D where the model says so (copy ends from events): opposite directions overlap; the calibration's pair, two
  * large H2D at once taking 1.8x one or more, that one direction's copies serialize.
- * Pageable rates are measured on the run's own buffers (they vary by process). c is poisoned before every run
+ * Each run's pageable copies are timed on its own buffers just before it (the host's pace switches). c is poisoned before every run
  * and checked against the CPU's, exactly (the same FMA chain).
  *
  * Run:   make run-copy-overlap ARGS="--segments 1,4,16 --memory pinned"
@@ -172,6 +172,10 @@ static void run_overlap(gl_sample *smp, void *arg)
 {
     overlap *o = (overlap *)arg;
     size_t bytes = (size_t)o->n * sizeof(float);
+    if (o->memory == 1) { /* the pageable copies' times, this moment's (gl_copy_time_pageable) */
+        void *host[2] = {o->h[1][0], o->h[1][2]}, *dev[2] = {o->d[0], o->d[2]};
+        gl_copy_time_pageable(o->run.prog, &o->run.machine, host, dev, 0);
+    }
     CUDA_CHECK(cudaMemset(o->d[2], 0xff, bytes)); /* c poisoned before every run: a segment not computed shows */
     memset(o->h[o->memory][2], 0xff, bytes);
     CUDA_CHECK(cudaDeviceSynchronize()); /* the memset done: the run's legacy-stream start event must not wait for it */
@@ -209,18 +213,16 @@ static long check_c(const overlap *o, int N, int repeat, long *checked, long *fi
     return bad;
 }
 
-/* Pageable copies go at the host's pace, which changed by half between processes on the H200 (8 to 14 GB/s
- * for the same 64 MiB): the model takes this run's rate on these very buffers, a whole H2D of a and D2H of c
- * (the median of 3, after one), into m. */
-static void pageable_rates(const overlap *o, gl_sched_machine *m)
+/* The textbook's stage times (us) with pageable memory: a whole H2D of a (twice: a and b) and D2H of c on these
+ * very buffers, the median of 3 after one. Pageable copies go at the host's pace, which switched between two levels
+ * on the H200 (gl_copies.h): each run's model takes its copies' times from just before it (run_overlap). */
+static void pageable_stages(const overlap *o, double *h, double *d)
 {
     size_t bytes = (size_t)o->n * sizeof(float);
-    gl_copy_pageable_rate(m, GL_SCHED_H2D, (double)bytes,
-                          gl_copy_time_ns(o->d[0], o->h[1][0], bytes, cudaMemcpyHostToDevice, 0, 3));
-    gl_copy_pageable_rate(m, GL_SCHED_D2H, (double)bytes,
-                          gl_copy_time_ns(o->h[1][2], o->d[2], bytes, cudaMemcpyDeviceToHost, 0, 3));
-    printf("pageable copies on this run's buffers: H2D %.1f GB/s, D2H %.1f GB/s (medians of 3; the model's, from here "
-           "on)\n", m->pageable_gbps[0], m->pageable_gbps[1]);
+    *h = 2 * gl_copy_time_ns(o->d[0], o->h[1][0], bytes, cudaMemcpyHostToDevice, 0, 3) / 1e3;
+    *d = gl_copy_time_ns(o->h[1][2], o->d[2], bytes, cudaMemcpyDeviceToHost, 0, 3) / 1e3;
+    printf("pageable copies on this run's buffers: H2D %.1f GB/s, D2H %.1f GB/s (medians of 3)\n",
+           2 * bytes / (*h * 1e3), bytes / (*d * 1e3));
 }
 
 /* The textbook's pipeline form for N segments of stage times h, k, d (us). */
@@ -321,9 +323,9 @@ int main(int argc, char **argv)
         for (int mem = 0; mem < 2; mem++) {
             if (memory_choice && memory_choice - 1 != mem) continue;
             o.memory = mem;
-            if (mem == 1) pageable_rates(&o, &L.machine);
-            double h = 2 * (mm->copy_latency_ns[0] + bytes / fmax(mem ? mm->pageable_gbps[0] : mm->copy_gbps[0], 1e-9)) / 1e3;
-            double d = (mm->copy_latency_ns[1] + bytes / fmax(mem ? mm->pageable_gbps[1] : mm->copy_gbps[1], 1e-9)) / 1e3;
+            double h = 2 * (mm->copy_latency_ns[0] + bytes / fmax(mm->copy_gbps[0], 1e-9)) / 1e3;
+            double d = (mm->copy_latency_ns[1] + bytes / fmax(mm->copy_gbps[1], 1e-9)) / 1e3;
+            if (mem == 1) pageable_stages(&o, &h, &d);
             segments(&o, 1);
             double k1 = kernel_alone(&o, per_sm, &L.machine) / 1e3, t1 = NAN, m1 = NAN, best = NAN;
             for (int si = -1; si < segs.n; si++) {

@@ -27,7 +27,7 @@
  * Nsight Systems (make profile-event-programs ARGS=--quick): NVTX ranges
  * "random N (kind, seed ..)"; the legacy stream's kernels on a row of their own.
  */
-#include "copies.cuh" /* the copies population's machine, pageable rates and copy ends */
+#include "copies.cuh" /* the copies population's machine, pageable copies' times and copy ends */
 #include "events.cuh" /* and math.h, stdio.h, stdlib.h, string.h */
 
 /* What the programs are drawn from, beside the family's lab. */
@@ -303,6 +303,7 @@ static void random_track(int index, gl_buf *out, const void *ctx)
 static void sample_random(gl_sample *s, void *arg)
 {
     run_ctx *x = (run_ctx *)arg;
+    copies_pageable_times(&x->run); /* its pageable copies at this moment's pace (none: nothing to time) */
     sample_program(s, arg);
     double last = x->run.t0_ns;
     for (int i = 0; i < x->run.prog->n_ops; i++) last = fmax(last, x->run.return_ns[i]);
@@ -319,7 +320,6 @@ static void random_row(program_lab *L, int index, programs_summary *sum)
     int n_edges = random_program(L, L->E.common->seed + (unsigned long long)index, &ps, &p, &edges);
     run_ctx x;
     run_open(&x, &L->E, &p, 0);
-    if (ps.kind == KIND_COPIES) copies_pageable_rates(&x.run);
     x.edges = edges;
     x.n_edges = n_edges;
     int n[GL_SCHED_LOAD + 1] = {0}, legacy = 0, pageable = 0, priorities = 0, blocking = 0; /* n: ops by kind */
@@ -359,9 +359,6 @@ static void random_row(program_lab *L, int index, programs_summary *sum)
         gl_row_param_num(row, "hostfns", "", 0, n[GL_SCHED_HOSTFN]);
         gl_row_param_num(row, "priorities", "", 0, priorities);
         gl_row_param_num(row, "blocking", "", 0, blocking);
-        /* the pageable rates the model takes, from this run's own buffers (copies_pageable_rates) */
-        gl_row_number(row, "pageable_h2d", "GB/s", 1, GL_HIDE, x.run.machine.pageable_gbps[GL_SCHED_H2D]);
-        gl_row_number(row, "pageable_d2h", "GB/s", 1, GL_HIDE, x.run.machine.pageable_gbps[GL_SCHED_D2H]);
     }
     gl_sampler smp;
     gl_device_sampler(&smp, &L->E.S.dev, L->E.common);
@@ -371,6 +368,14 @@ static void random_row(program_lab *L, int index, programs_summary *sum)
     char name[96], title[128];
     snprintf(name, sizeof name, "random %d (%s, seed %llu)", index, kind, ps.seed);
     sample_row(&smp, row, sample_random, &x, name);
+    if (ps.kind == KIND_COPIES) { /* the pace of the pageable copies the host waits for, as last timed */
+        double b[2] = {0, 0}, t[2] = {0, 0};
+        for (int i = 0; i < p.n_ops; i++)
+            if (p.ops[i].kind == GL_SCHED_COPY && p.ops[i].copy_ns > 0)
+                b[p.ops[i].dir] += p.ops[i].bytes, t[p.ops[i].dir] += p.ops[i].copy_ns;
+        gl_row_number(row, "pageable_h2d", "GB/s", 1, GL_HIDE, t[0] > 0 ? b[0] / t[0] : NAN);
+        gl_row_number(row, "pageable_d2h", "GB/s", 1, GL_HIDE, t[1] > 0 ? b[1] / t[1] : NAN);
+    }
     program_claims(&L->E, L->tolerance, row, &x, name, kind_edges[ps.kind == KIND_COPIES ? KIND_LEGACY : ps.kind]);
     gl_row_number(row, "edge_checks", "", 0, GL_HIDE, (double)x.checked);
     gl_row_number(row, "edges_held", "", 0, GL_HIDE, (double)x.held);

@@ -312,6 +312,44 @@ static void test_events(void)
     gl_sched_program_free(&p);
 }
 
+/* When a record is reached (issue 18's probe, H200, 1 ms kernels of one block, non-blocking streams, a record
+ * on a stream X issued last, timed from an event recorded first): it also waits for the queue the rule would
+ * give it to let go of everything put in it before, without holding that queue or moving the rule. Measured:
+ * [A: 1,1] [B: 3,1] [X: rec] read 4.01 ms at C = 1 (the queue lets B's second kernel go at 4) and 1.01 ms at
+ * C = 2 (all queues busy, so the record looks at the next one round the rule, A's, free at 1); [A: 1,1] [B: 2,1]
+ * [C: 3,1] [X: rec] read 2.01 ms at C = 2 (C went behind A, so the record is B's); 0.01-0.04 ms wherever a
+ * queue was idle. module-loading's non-blocking stop event read 32.1 ms at C = 1, where it was issued at 1. */
+static double record_end(int C, const int *kernels, int n_kernels)
+{
+    int s[8];
+    gl_sched_program p;
+    gl_sched_program_init(&p);
+    streams(&p, s, 8, GL_SCHED_STREAM_NONBLOCKING);
+    int ev = gl_sched_event_new(&p);
+    for (int i = 0; i < n_kernels; i++) /* kernels[i]: stream * 10 + ms */
+        gl_sched_launch(&p, 0, s[kernels[i] / 10], 1, 32, 1, 1000.0 * (kernels[i] % 10), i);
+    int rec = gl_sched_record(&p, 0, s[7], ev);
+    gl_sched_machine m = ideal(C, 16, 16);
+    run(&p, &m);
+    double end = p.ops[rec].end_ns;
+    gl_sched_program_free(&p);
+    return end;
+}
+
+static void test_record_reached(void)
+{
+    static const int ab[] = {1, 1, 13, 11}, abc[] = {1, 1, 12, 11, 23, 21}, a[] = {1, 1};
+    test_cond("a record waits for its queue: [A: 1,1] [B: 3,1] [X: rec] at C = 1 ends at 4 ms (measured 4.01)",
+              record_end(1, ab, 4) == 4000);
+    test_cond("... at C = 2, every queue busy: it looks at A's, the next round the rule, and ends at 1 (1.01)",
+              record_end(2, ab, 4) == 1000);
+    test_cond("... [A: 1,1] [B: 2,1] [C: 3,1] at C = 2: C went behind A, the record looks at B's: 2 ms (2.01)",
+              record_end(2, abc, 6) == 2000);
+    test_cond("... with an idle queue it ends at once: [A: 1,1] at C = 2, and all three at C = 4 (0.01-0.04)",
+              record_end(2, a, 2) == 0 && record_end(4, abc, 6) == 0);
+    test_cond("... and at C = 1 behind a stream that holds the queue: [A: 1,1] ends at 1 ms (1.01)", record_end(1, a, 2) == 1000);
+}
+
 /* The seed's fan-in with more streams than queues: S = 16 streams of K = 4
  * kernels of T = 200 at C = 8, each stream's record followed by the last
  * stream's wait for it. Measured on an H100 (stream-events --part fan-in
@@ -698,6 +736,14 @@ static void test_pageable(void)
     run(&p, &m);
     test_cond("a pageable H2D over the stage size: the host waits 800 us for it",
               p.ops[c].end_ns == 800000 && p.ops[k].submit_ns == 800000);
+    p.ops[c].copy_ns = 3000; /* timed just before the run (gl_copy_time_pageable): that time, not the rule's */
+    run(&p, &m);
+    test_cond("... or the time it was given, as timed before the run (3000 ns)",
+              p.ops[c].end_ns == 3000 && p.ops[k].submit_ns == 3000);
+    p.ops[c].bytes = 1000;
+    run(&p, &m);
+    test_cond("... which a staged one does not take: it runs from the staging buffer at the pinned rate",
+              p.ops[c].end_ns == 1000 && p.ops[k].submit_ns == 0);
     gl_sched_program_free(&p);
 }
 
@@ -1184,6 +1230,7 @@ int main(void)
     test_queue_rule_env();
     test_legacy_stream();
     test_events();
+    test_record_reached();
     test_fan_in_more_streams_than_queues();
     test_host();
     test_dispatch_latency();
