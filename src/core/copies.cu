@@ -149,8 +149,16 @@ void gl_copy_calibrate(const gl_device *dev, size_t small_bytes, size_t large_by
         round_ns(&b, opposite, 2, 0, large_bytes, NULL, e);
         if (r >= 0) ends[0][r] = e[0], ends[1][r] = e[1];
     }
+    for (int d = 0; d < 2; d++) t->opposite_ns[d] = gl_stats_of(ends[d], reps).median;
+    /* The same at 512 KiB (a segment of a few MiB cut N ways), where sharing costs far more per byte. */
+    t->opposite_small_bytes = (double)(large_bytes < (512u << 10) ? large_bytes : (512u << 10));
+    for (int r = -1; r < reps; r++) {
+        double e[2];
+        round_ns(&b, opposite, 2, 0, (size_t)t->opposite_small_bytes, NULL, e);
+        if (r >= 0) ends[0][r] = e[0], ends[1][r] = e[1];
+    }
     for (int d = 0; d < 2; d++) {
-        t->opposite_ns[d] = gl_stats_of(ends[d], reps).median;
+        t->opposite_small_ns[d] = gl_stats_of(ends[d], reps).median;
         free(ends[d]);
     }
     t->hold_ns = 2e6; /* long beside any copy below, short enough to repeat */
@@ -197,28 +205,6 @@ double gl_copy_time_ns(void *dst, const void *src, size_t bytes, enum cudaMemcpy
     return med;
 }
 
-int gl_copy_time_pageable(gl_sched_program *p, const gl_sched_machine *m, void *const host[2], void *const dev[2],
-                          cudaStream_t s)
-{
-    int timed = 0;
-    for (int i = 0; i < p->n_ops; i++) {
-        gl_sched_op *o = &p->ops[i];
-        if (o->kind != GL_SCHED_COPY || !gl_sched_copy_blocks_host(m, o)) continue;
-        o->copy_ns = 0;
-        for (int j = 0; j < i && o->copy_ns == 0; j++) /* a copy of this direction and size timed already */
-            if (p->ops[j].kind == GL_SCHED_COPY && p->ops[j].copy_ns > 0 && p->ops[j].dir == o->dir &&
-                p->ops[j].bytes == o->bytes)
-                o->copy_ns = p->ops[j].copy_ns;
-        if (o->copy_ns > 0) continue;
-        int d = o->dir;
-        o->copy_ns = gl_copy_time_ns(d == GL_SCHED_H2D ? dev[d] : host[d], d == GL_SCHED_H2D ? host[d] : dev[d],
-                                     (size_t)o->bytes, d == GL_SCHED_H2D ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost,
-                                     s, 1);
-        timed++;
-    }
-    return timed;
-}
-
 int gl_copy_machine_apply(const gl_copy_machine *cm, gl_sched_machine *m)
 {
     const gl_sched_machine *f = &cm->fitted;
@@ -228,6 +214,7 @@ int gl_copy_machine_apply(const gl_copy_machine *cm, gl_sched_machine *m)
     memcpy(m->pageable_gbps, f->pageable_gbps, sizeof m->pageable_gbps);
     memcpy(m->pageable_latency_ns, f->pageable_latency_ns, sizeof m->pageable_latency_ns);
     memcpy(m->copy_bidir_gbps, f->copy_bidir_gbps, sizeof m->copy_bidir_gbps);
+    memcpy(m->copy_bidir_latency_ns, f->copy_bidir_latency_ns, sizeof m->copy_bidir_latency_ns);
     memcpy(m->copy_in_order, f->copy_in_order, sizeof m->copy_in_order);
     m->pageable_stage_bytes = f->pageable_stage_bytes;
     m->pageable_inline_bytes = f->pageable_inline_bytes;
@@ -246,9 +233,10 @@ void gl_copy_print(const gl_copy_machine *m)
     for (int d = 0; d < GL_SCHED_DIRS; d++)
         printf(" %s %.0f B %.2f us, %.0f MiB %.1f us, two at once %.1f us |", names[d], t->small_bytes,
                t->small_ns[d] / 1e3, t->large_bytes / 1048576.0, t->large_ns[d] / 1e3, t->pair_ns[d] / 1e3);
-    printf(" H2D+D2H at once: H2D ends %.1f us, D2H %.1f us | pageable H2D %.1f us (call %.1f us, pinned %.1f), D2H "
+    printf(" H2D+D2H at once: H2D ends %.1f us, D2H %.1f us (%.0f KiB: %.1f, %.1f us) | pageable H2D %.1f us (call %.1f us, pinned %.1f), D2H "
            "%.1f us (call %.1f us, pinned %.1f) | behind a copy held %.0f us: H2D %.1f us, D2H %.1f us | pageable H2D "
-           "calls behind the hold:", t->opposite_ns[0] / 1e3, t->opposite_ns[1] / 1e3, t->pageable_ns[0] / 1e3,
+           "calls behind the hold:", t->opposite_ns[0] / 1e3, t->opposite_ns[1] / 1e3, t->opposite_small_bytes / 1024,
+           t->opposite_small_ns[0] / 1e3, t->opposite_small_ns[1] / 1e3, t->pageable_ns[0] / 1e3,
            m->pageable_call_ns[0] / 1e3, m->pinned_call_ns[0] / 1e3, t->pageable_ns[1] / 1e3,
            m->pageable_call_ns[1] / 1e3, m->pinned_call_ns[1] / 1e3, t->hold_ns / 1e3, t->behind_ns[0] / 1e3,
            t->behind_ns[1] / 1e3);
@@ -265,8 +253,9 @@ void gl_copy_print(const gl_copy_machine *m)
     for (int d = 0; d < GL_SCHED_DIRS; d++)
         printf(" %s %d engine%s, %.1f GB/s + %.2f us%s |", names[d], f->copy_engines[d], f->copy_engines[d] > 1 ? "s" : "",
                f->copy_gbps[d], f->copy_latency_ns[d] / 1e3, d < 2 && f->copy_in_order[d] ? ", in order" : "");
-    printf(" both ways at once H2D %.1f, D2H %.1f GB/s | pageable H2D %.1f GB/s + %.1f us, D2H %.1f GB/s + %.1f us, "
-           "staged up to %.0f KiB\n", f->copy_bidir_gbps[0], f->copy_bidir_gbps[1], f->pageable_gbps[0],
+    printf(" both ways at once H2D %.1f GB/s + %.2f us, D2H %.1f GB/s + %.2f us | pageable H2D %.1f GB/s + %.1f us, "
+           "D2H %.1f GB/s + %.1f us, staged up to %.0f KiB\n", f->copy_bidir_gbps[0], f->copy_bidir_latency_ns[0] / 1e3,
+           f->copy_bidir_gbps[1], f->copy_bidir_latency_ns[1] / 1e3, f->pageable_gbps[0],
            f->pageable_latency_ns[0] / 1e3, f->pageable_gbps[1], f->pageable_latency_ns[1] / 1e3,
            f->pageable_stage_bytes / 1024);
 }

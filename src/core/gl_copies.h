@@ -33,13 +33,6 @@ void gl_copy_calibrate(const gl_device *dev, size_t small_bytes, size_t large_by
 int gl_copy_machine_apply(const gl_copy_machine *cm, gl_sched_machine *m);
 /* One copy of bytes (kind) on stream s, timed with events: the median of reps after one untimed (ns). */
 double gl_copy_time_ns(void *dst, const void *src, size_t bytes, enum cudaMemcpyKind kind, cudaStream_t s, int reps);
-/* Time each copy of p that its host waits for (pageable, gl_sched_copy_blocks_host) now, once per direction and
- * size, between host[d] and dev[d] (d: GL_SCHED_H2D, _D2H; each as large as p's largest) on stream s, and give it
- * that time (copy_ns). Such a copy goes at the host's memory pace, which switched between two levels a
- * fraction of a second apart on the H200 (64 MiB H2D 6.8 and 9.2 GB/s, the same buffer and core): a run's
- * model takes the pace of the moment before it. Returns how many copies were timed. */
-int gl_copy_time_pageable(gl_sched_program *p, const gl_sched_machine *m, void *const host[2], void *const dev[2],
-                          cudaStream_t s);
 /* One line: the times, and the engines, bandwidths and latencies fitted to them (or why not). */
 void gl_copy_print(const gl_copy_machine *m);
 

@@ -108,7 +108,11 @@
  *           first-issued first; where copy_in_order[dir] (D2H with one queue)
  *           a copy also waits for every earlier copy of its direction. A copy
  *           takes its latency plus bytes over bandwidth; while the opposite
- *           direction runs too, both go at copy_bidir_gbps (a shared link).
+ *           direction runs too, both go at copy_bidir_gbps (a shared link)
+ *           and take copy_bidir_latency_ns per copy: a small copy slows
+ *           far more than a large one (under nsys, 558 KiB H2D took 13 us
+ *           alone and 13-28 us while a D2H ran; 16 MiB 5% longer). A copy's
+ *           speed while shared is its time alone over that line's.
  *   Queue copies. D2D copies, memsets, and pageable H2D copies of at most
  *           pageable_inline_bytes are entries of the stream's queue, as
  *           kernels are (with one queue a later kernel of another stream
@@ -182,6 +186,7 @@ typedef struct gl_sched_machine {
     double copy_point_bytes[GL_SCHED_COPY_POINTS];   /* ascending */
     double copy_point_ns[4][GL_SCHED_COPY_POINTS];   /* a pinned copy (memset) of that size alone, per direction */
     double copy_bidir_gbps[2]; /* H2D's and D2H's bandwidth while the other direction runs too */
+    double copy_bidir_latency_ns[2]; /* and their time per copy then (0: copy_bidir_gbps alone scales the copy) */
     int copy_in_order[2];     /* H2D, D2H: a copy waits for every earlier copy of its direction */
     double pageable_gbps[2];  /* H2D from and D2H to pageable host memory, when the host waits for it */
     double pageable_latency_ns[2]; /* such a copy's time beyond its bytes (the driver's staging per call) */
@@ -200,6 +205,8 @@ typedef struct gl_sched_copy_times {
     double small_ns[4], large_ns[4]; /* one copy (memset: GL_SCHED_MEMSET) of each size, alone */
     double pair_ns[4];               /* two large copies of one direction at once, in two streams */
     double opposite_ns[2];           /* a large H2D and a large D2H started at once: each one's end */
+    double opposite_small_bytes;     /* the same with two smaller copies of this size (0: not timed)... */
+    double opposite_small_ns[2];     /* ...each one's end */
     double pageable_ns[2];           /* one large H2D from, one large D2H to pageable memory */
     double pageable_small_ns[2];     /* the same, small (0: not timed) */
     double hold_ns;                  /* a kernel that holds a stream, for the two probes below */
@@ -215,7 +222,9 @@ typedef struct gl_sched_copy_times {
 /* Fit m's copy fields to t: per direction the bandwidth is the slope between the two sizes and the
  * latency its intercept; two engines where a pair of large copies took under 1.5 times one, else one;
  * in the opposite pair the first to end ran at the shared link's speed all along, and the other at
- * that speed until then and alone after (which gives its shared speed); pageable
+ * that speed until then and alone after (which gives its shared speed); the small opposite pair, where
+ * timed, gives each direction's time per copy while shared (its end less its bytes at that speed, at
+ * least the latency alone); pageable
  * bandwidth is bytes over time; a direction is in order where the copy behind took over half hold_ns;
  * the stage size is the largest whose call took under half hold_ns. pageable_inline_bytes is not
  * measured here (it needs one queue): 64 KiB, as probed on the H200 (a queue entry; 1 MiB was not).

@@ -93,6 +93,12 @@ typedef struct gl_sched_run {
  * reaches a load when the pool is used up exits GL_EXIT_USAGE, saying so, in
  * gl_sched_run_thread (work already issued is lost): size runs by gl_load_left. */
 void gl_sched_run_create(gl_sched_run *r, gl_sched_program *prog, const gl_sched_machine *m, int per_block);
+/* Time each copy its host waits for (pageable, gl_sched_copy_blocks_host) alone, now, in program order, on the
+ * run's own buffers as the run issues it, and give it that time (copy_ns): such a copy goes at the host's memory
+ * pace, which switched between two levels a fraction of a second apart on the H200 (64 MiB H2D 6.8 and 9.2 GB/s,
+ * the same buffer and core) and depends on the buffer (a cold one slower), so a run's model takes the times of
+ * the moment before it. Call it before each run; it costs about the run's pageable copies again. */
+void gl_sched_run_time_pageable(gl_sched_run *r);
 /* Start a run: every span slot is handed out here, so host threads never
  * share a counter, and the clock starts. */
 void gl_sched_run_begin(gl_sched_run *r);

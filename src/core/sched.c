@@ -186,6 +186,10 @@ int gl_sched_copy_fit(const gl_sched_copy_times *t, gl_sched_machine *m, char *e
     double moved = t->large_bytes - (t->opposite_ns[o] - t->opposite_ns[f]) * fit.copy_gbps[o];
     double shared_o = t->opposite_ns[f] - fit.copy_latency_ns[o];
     fit.copy_bidir_gbps[o] = shared_o > 0 && moved > 0 ? fmin(fit.copy_gbps[o], moved / shared_o) : fit.copy_gbps[o];
+    for (int d = 0; d < 2; d++) /* the small pair: ends close together, each taken as shared all along */
+        fit.copy_bidir_latency_ns[d] = t->opposite_small_bytes > 0 && t->opposite_small_ns[d] > 0
+            ? fmax(fit.copy_latency_ns[d], t->opposite_small_ns[d] - t->opposite_small_bytes / fit.copy_bidir_gbps[d])
+            : 0;
     for (int d = 0; d < 2; d++) {
         /* Pageable: slope and intercept like the pinned copies, where the small copy was timed and was faster;
          * else bytes over the time beyond the pinned latency. */
@@ -677,6 +681,16 @@ static void hostfn_ready(sim *s, int op)
 
 /* ---- the copy engines' own copies (gl_sched.h "Engines") ------------------------------------------ */
 
+/* An H2D's or D2H's speed while the other direction runs, against its speed alone: its time alone over its time
+ * on the shared link's line (gl_sched.h, "Engines"); without a time per copy measured, the bandwidths' ratio. */
+static double bidir_rate(const gl_sched_machine *m, const gl_sched_op *o)
+{
+    int d = o->dir;
+    if (!(m->copy_bidir_latency_ns[d] > 0)) return m->copy_bidir_gbps[d] / m->copy_gbps[d];
+    double shared = m->copy_bidir_latency_ns[d] + o->bytes / m->copy_bidir_gbps[d];
+    return fmin(1, gl_sched_copy_ns(m, d, o->bytes) / shared);
+}
+
 /* Bring each running engine copy's time left up to now, and give it its speed from now on: the shared
  * link's when the opposite direction runs too (a fresh EV_COPIED replaces the one before). */
 static void copies_rerate(sim *s)
@@ -689,7 +703,7 @@ static void copies_rerate(sim *s)
         if (!st->started) continue;
         st->left_ns -= (s->now - st->since_ns) * st->rate;
         st->since_ns = s->now;
-        double rate = s->copying[1 - o->dir] > 0 ? m->copy_bidir_gbps[o->dir] / m->copy_gbps[o->dir] : 1;
+        double rate = s->copying[1 - o->dir] > 0 ? bidir_rate(m, o) : 1;
         if (rate == st->rate && st->version > 0) continue;
         st->rate = rate;
         heap_push(s, s->now + fmax(0, st->left_ns) / rate, EV_COPIED, op, 0, ++st->version);

@@ -71,6 +71,25 @@ static void user_op(gl_sched_run *r, int i, cudaStream_t s)
 }
 
 
+void gl_sched_run_time_pageable(gl_sched_run *r)
+{
+    cudaEvent_t e[2];
+    for (int k = 0; k < 2; k++) CUDA_CHECK(cudaEventCreate(&e[k]));
+    for (int i = 0; i < r->prog->n_ops; i++) {
+        gl_sched_op *o = &r->prog->ops[i];
+        if (o->kind != GL_SCHED_COPY || !gl_sched_copy_blocks_host(&r->machine, o)) continue;
+        CUDA_CHECK(cudaEventRecord(e[0], r->anchor_stream));
+        if (o->user) user_op(r, i, r->anchor_stream);
+        else issue_copy(r, i, r->anchor_stream);
+        CUDA_CHECK(cudaEventRecord(e[1], r->anchor_stream));
+        CUDA_CHECK(cudaEventSynchronize(e[1]));
+        float ms = 0;
+        CUDA_CHECK(cudaEventElapsedTime(&ms, e[0], e[1]));
+        o->copy_ns = ms * 1e6;
+    }
+    for (int k = 0; k < 2; k++) CUDA_CHECK(cudaEventDestroy(e[k]));
+}
+
 /* After a run: each copy's end on the %globaltimer axis, from its event's time against an anchor's: a
  * kernel's %globaltimer reading, then an event in the same stream. The event completes a little after
  * the reading, so the ends come out early by that much, at most the anchor kernel's span between an

@@ -28,13 +28,6 @@ static inline void copies_machine(const gl_device *dev, size_t large_bytes, int 
     gl_hostfn_machine_apply(&h, GL_HOSTFN_LAUNCH, m);
 }
 
-/* Before each run: its pageable copies' times, this moment's, on the run's own buffers (gl_copy_time_pageable). */
-static inline void copies_pageable_times(gl_sched_run *r)
-{
-    void *host[2] = {r->copy_pageable, r->copy_pageable}, *dev[2] = {r->copy_dev[0], r->copy_dev[0]};
-    gl_copy_time_pageable(r->prog, &r->machine, host, dev, r->anchor_stream);
-}
-
 /* The median over the last run's copies of |measured end - simulated end| (us), each from its timeline's first
  * kernel start: the measured ends are early by up to the run's copy_anchor_error_ns. NAN without copies. */
 static inline double copies_end_error_us(const gl_sched_run *r)

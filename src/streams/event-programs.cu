@@ -303,7 +303,7 @@ static void random_track(int index, gl_buf *out, const void *ctx)
 static void sample_random(gl_sample *s, void *arg)
 {
     run_ctx *x = (run_ctx *)arg;
-    copies_pageable_times(&x->run); /* its pageable copies at this moment's pace (none: nothing to time) */
+    gl_sched_run_time_pageable(&x->run); /* its pageable copies at this moment's pace (none: nothing to time) */
     sample_program(s, arg);
     double last = x->run.t0_ns;
     for (int i = 0; i < x->run.prog->n_ops; i++) last = fmax(last, x->run.return_ns[i]);

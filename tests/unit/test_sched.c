@@ -602,6 +602,30 @@ static void two_streams(gl_sched_program *p, int *s)
     streams(p, s, 2, GL_SCHED_STREAM_NONBLOCKING);
 }
 
+/* The shared link's time per copy: a small copy slows more than a large one while the other direction runs. */
+static void test_bidir_small(void)
+{
+    int s[2];
+    gl_sched_program p;
+    gl_sched_machine m = copier(4);
+    m.copy_bidir_latency_ns[0] = m.copy_bidir_latency_ns[1] = 1000; /* shared: 1000 ns + bytes at 0.5 */
+    double ends[2][2];
+    const double sizes[2] = {1000, 100000};
+    for (int k = 0; k < 2; k++) {
+        two_streams(&p, s);
+        int h = gl_sched_copy(&p, 0, s[0], GL_SCHED_H2D, sizes[k], 0);
+        int d = gl_sched_copy(&p, 0, s[1], GL_SCHED_D2H, sizes[k], 0);
+        run(&p, &m);
+        ends[k][0] = p.ops[h].end_ns, ends[k][1] = p.ops[d].end_ns;
+        gl_sched_program_free(&p);
+    }
+    /* 1000 B: alone 1000 ns, shared 1000 + 2000 = 3000 ns: a third of the speed; 100000 B: alone 100000, shared
+     * 201000: 0.4975 of it. Both start at once and share all along. */
+    test_cond("both ways at once: a small copy at a third of its speed (3000 ns), a large one at half (201000 ns)",
+              fabs(ends[0][0] - 3000) < 1e-6 && fabs(ends[0][1] - 3000) < 1e-6 && fabs(ends[1][0] - 201000) < 1e-3 &&
+                  fabs(ends[1][1] - 201000) < 1e-3);
+}
+
 static void test_copy_engines(void)
 {
     int s[2];
@@ -736,7 +760,7 @@ static void test_pageable(void)
     run(&p, &m);
     test_cond("a pageable H2D over the stage size: the host waits 800 us for it",
               p.ops[c].end_ns == 800000 && p.ops[k].submit_ns == 800000);
-    p.ops[c].copy_ns = 3000; /* timed just before the run (gl_copy_time_pageable): that time, not the rule's */
+    p.ops[c].copy_ns = 3000; /* timed just before the run (gl_sched_run_time_pageable): that time, not the rule's */
     run(&p, &m);
     test_cond("... or the time it was given, as timed before the run (3000 ns)",
               p.ops[c].end_ns == 3000 && p.ops[k].submit_ns == 3000);
@@ -903,6 +927,14 @@ static void test_copy_fit(void)
                   fabs(m.pageable_gbps[1] - 17.5) < 1e-9 && fabs(m.pageable_latency_ns[1] - lat[1]) < 1e-9);
     test_cond("the copy fit: the shared link's speeds from the opposite pair (H2D 45, D2H 35 GB/s)",
               fabs(m.copy_bidir_gbps[0] - 45) < 1e-9 * 45 && fabs(m.copy_bidir_gbps[1] - 35) < 1e-9 * 35);
+    test_cond("the copy fit: no small opposite pair timed, no time per copy while shared",
+              m.copy_bidir_latency_ns[0] == 0 && m.copy_bidir_latency_ns[1] == 0);
+    /* A small pair of 512 KiB: H2D ends 12 us + its bytes at 45, D2H 1 us + its bytes at 35 (under its latency). */
+    t.opposite_small_bytes = 524288;
+    t.opposite_small_ns[0] = 12000 + 524288 / 45.0, t.opposite_small_ns[1] = 1000 + 524288 / 35.0;
+    gl_sched_copy_fit(&t, &m, err, sizeof err);
+    test_cond("the copy fit: the small pair gives the time per copy while shared (12 us), at least the latency (3)",
+              fabs(m.copy_bidir_latency_ns[0] - 12000) < 1e-6 && fabs(m.copy_bidir_latency_ns[1] - 3000) < 1e-6);
     test_cond("the copy fit: D2H in order, H2D not; staged up to 4 MiB; queued up to 64 KiB",
               m.copy_in_order[1] == 1 && m.copy_in_order[0] == 0 && m.pageable_stage_bytes == 4 << 20 &&
                   m.pageable_inline_bytes == 65536);
@@ -1240,6 +1272,7 @@ int main(void)
     test_block_dispatch();
     test_stream_creation();
     test_copy_engines();
+    test_bidir_small();
     test_copy_curve();
     test_queue_copies();
     test_pageable();
