@@ -72,6 +72,27 @@ static double median_ns(copy_bufs *b, const int *dirs, int n, int pageable, size
     return med;
 }
 
+/* One stream, from an event to an event around: a kernel holding it for hold_ns, then (order 1) or before it
+ * (order -1) a small copy of direction d, or (order 0) no copy; the median of reps (ns). */
+static double chain_ns(copy_bufs *b, int d, int order, double hold_ns, size_t bytes, int reps)
+{
+    double *t = (double *)gl_xcalloc((size_t)reps, sizeof(double));
+    for (int r = -1; r < reps; r++) { /* r = -1: untimed */
+        CUDA_CHECK(cudaEventRecord(b->start, b->s[0]));
+        if (order < 0) queue_copy(b, d, 0, 0, bytes, 0);
+        gl_hold_launch(b->s[0], hold_ns, NULL);
+        if (order > 0) queue_copy(b, d, 0, 0, bytes, 0);
+        CUDA_CHECK(cudaEventRecord(b->end[0], b->s[0]));
+        CUDA_CHECK(cudaEventSynchronize(b->end[0]));
+        float ms = 0;
+        CUDA_CHECK(cudaEventElapsedTime(&ms, b->start, b->end[0]));
+        if (r >= 0) t[r] = ms * 1e6;
+    }
+    double med = gl_stats_of(t, reps).median;
+    free(t);
+    return med;
+}
+
 /* A small copy of direction d in stream 1, behind one in stream 0 that waits for a kernel holding stream 0
  * for hold_ns: from the kernel's start to stream 1's copy's end (ns), the median of reps. */
 static double behind_ns(copy_bufs *b, int d, double hold_ns, int reps)
@@ -161,6 +182,13 @@ void gl_copy_calibrate(const gl_device *dev, size_t small_bytes, size_t large_by
         t->opposite_small_ns[d] = gl_stats_of(ends[d], reps).median;
         free(ends[d]);
     }
+    /* What a dependency between a copy and a kernel in one stream costs beyond each alone: [kernel, copy] and
+     * [copy, kernel] against [kernel] and the copy alone (a 50 us kernel, the small copy). */
+    double chain = chain_ns(&b, 0, 0, 5e4, small_bytes, reps);
+    for (int d = 0; d < 2; d++) {
+        t->after_kernel_ns[d] = chain_ns(&b, d, 1, 5e4, small_bytes, reps) - chain - t->small_ns[d];
+        t->before_kernel_ns[d] = chain_ns(&b, d, -1, 5e4, small_bytes, reps) - chain - t->small_ns[d];
+    }
     t->hold_ns = 2e6; /* long beside any copy below, short enough to repeat */
     for (int d = 0; d < 2; d++) t->behind_ns[d] = behind_ns(&b, d, t->hold_ns, reps);
     for (size_t bytes = 256 << 10; bytes <= large_bytes && t->n_stage < GL_ARRAY_LEN(t->stage_bytes); bytes *= 2) {
@@ -215,6 +243,8 @@ int gl_copy_machine_apply(const gl_copy_machine *cm, gl_sched_machine *m)
     memcpy(m->pageable_latency_ns, f->pageable_latency_ns, sizeof m->pageable_latency_ns);
     memcpy(m->copy_bidir_gbps, f->copy_bidir_gbps, sizeof m->copy_bidir_gbps);
     memcpy(m->copy_bidir_latency_ns, f->copy_bidir_latency_ns, sizeof m->copy_bidir_latency_ns);
+    memcpy(m->copy_after_kernel_ns, f->copy_after_kernel_ns, sizeof m->copy_after_kernel_ns);
+    memcpy(m->kernel_after_copy_ns, f->kernel_after_copy_ns, sizeof m->kernel_after_copy_ns);
     memcpy(m->copy_in_order, f->copy_in_order, sizeof m->copy_in_order);
     m->pageable_stage_bytes = f->pageable_stage_bytes;
     m->pageable_inline_bytes = f->pageable_inline_bytes;
@@ -254,8 +284,10 @@ void gl_copy_print(const gl_copy_machine *m)
         printf(" %s %d engine%s, %.1f GB/s + %.2f us%s |", names[d], f->copy_engines[d], f->copy_engines[d] > 1 ? "s" : "",
                f->copy_gbps[d], f->copy_latency_ns[d] / 1e3, d < 2 && f->copy_in_order[d] ? ", in order" : "");
     printf(" both ways at once H2D %.1f GB/s + %.2f us, D2H %.1f GB/s + %.2f us | pageable H2D %.1f GB/s + %.1f us, "
-           "D2H %.1f GB/s + %.1f us, staged up to %.0f KiB\n", f->copy_bidir_gbps[0], f->copy_bidir_latency_ns[0] / 1e3,
+           "D2H %.1f GB/s + %.1f us, staged up to %.0f KiB | a kernel to its stream's H2D %.1f us, D2H %.1f us; an "
+           "H2D to its kernel %.1f us, a D2H %.1f us\n", f->copy_bidir_gbps[0], f->copy_bidir_latency_ns[0] / 1e3,
            f->copy_bidir_gbps[1], f->copy_bidir_latency_ns[1] / 1e3, f->pageable_gbps[0],
            f->pageable_latency_ns[0] / 1e3, f->pageable_gbps[1], f->pageable_latency_ns[1] / 1e3,
-           f->pageable_stage_bytes / 1024);
+           f->pageable_stage_bytes / 1024, f->copy_after_kernel_ns[0] / 1e3,
+           f->copy_after_kernel_ns[1] / 1e3, f->kernel_after_copy_ns[0] / 1e3, f->kernel_after_copy_ns[1] / 1e3);
 }

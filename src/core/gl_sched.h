@@ -187,6 +187,8 @@ typedef struct gl_sched_machine {
     double copy_point_ns[4][GL_SCHED_COPY_POINTS];   /* a pinned copy (memset) of that size alone, per direction */
     double copy_bidir_gbps[2]; /* H2D's and D2H's bandwidth while the other direction runs too */
     double copy_bidir_latency_ns[2]; /* and their time per copy then (0: copy_bidir_gbps alone scales the copy) */
+    double copy_after_kernel_ns[2]; /* H2D, D2H: from a kernel it waits for ending to the copy starting */
+    double kernel_after_copy_ns[2]; /* from such a copy ending to a kernel that waits for it going, beyond dispatch */
     int copy_in_order[2];     /* H2D, D2H: a copy waits for every earlier copy of its direction */
     double pageable_gbps[2];  /* H2D from and D2H to pageable host memory, when the host waits for it */
     double pageable_latency_ns[2]; /* such a copy's time beyond its bytes (the driver's staging per call) */
@@ -209,6 +211,8 @@ typedef struct gl_sched_copy_times {
     double opposite_small_ns[2];     /* ...each one's end */
     double pageable_ns[2];           /* one large H2D from, one large D2H to pageable memory */
     double pageable_small_ns[2];     /* the same, small (0: not timed) */
+    double after_kernel_ns[2];       /* H2D, D2H: [kernel, small copy] in one stream less [kernel] less the copy */
+    double before_kernel_ns[2];      /* the same for [small copy, kernel] */
     double hold_ns;                  /* a kernel that holds a stream, for the two probes below */
     double behind_ns[2];             /* H2D, D2H: a small copy of another stream issued behind a copy that
                                         waits for that kernel: from the kernel's start to its end */

@@ -27,6 +27,29 @@ static void queue_empty(int api, cudaStream_t s)
     else CUDA_CHECK(cudaStreamAddCallback(s, empty_cb, NULL, 0));
 }
 
+double gl_hostfn_wake_ns(cudaStream_t s, int reps)
+{
+    cudaEvent_t mid, end;
+    CUDA_CHECK(cudaEventCreate(&mid));
+    CUDA_CHECK(cudaEventCreate(&end));
+    double *t = (double *)gl_xcalloc((size_t)(reps < 1 ? 1 : reps), sizeof(double));
+    for (int r = -1; r < reps; r++) {
+        gl_hold_launch(s, 200e3, NULL); /* GPU work, while the driver's thread sleeps */
+        CUDA_CHECK(cudaEventRecord(mid, s));
+        queue_empty(GL_HOSTFN_LAUNCH, s);
+        CUDA_CHECK(cudaEventRecord(end, s));
+        CUDA_CHECK(cudaEventSynchronize(end));
+        float ms = 0;
+        CUDA_CHECK(cudaEventElapsedTime(&ms, mid, end));
+        if (r >= 0) t[r] = ms * 1e6;
+    }
+    double med = gl_stats_of(t, reps < 1 ? 1 : reps).median;
+    free(t);
+    CUDA_CHECK(cudaEventDestroy(mid));
+    CUDA_CHECK(cudaEventDestroy(end));
+    return med;
+}
+
 void gl_hostfn_calibrate(int n, int reps, double hold_us, gl_hostfn_machine *m)
 {
     memset(m, 0, sizeof *m);
@@ -68,22 +91,7 @@ void gl_hostfn_calibrate(int n, int reps, double hold_us, gl_hostfn_machine *m)
         both[r] = last - first;
     }
     m->two_streams_ns = gl_stats_of(both, reps).median;
-    /* One empty function right after 200 us of GPU work: from the kernel's end (an event after it) to the
-     * stream's next event, with the driver's thread asleep until the function is due. */
-    cudaEvent_t mid;
-    CUDA_CHECK(cudaEventCreate(&mid));
-    for (int r = -1; r < reps; r++) {
-        gl_hold_launch(s[0], 200e3, NULL); /* GPU work, while the driver's thread sleeps */
-        CUDA_CHECK(cudaEventRecord(mid, s[0]));
-        queue_empty(GL_HOSTFN_LAUNCH, s[0]);
-        CUDA_CHECK(cudaEventRecord(end, s[0]));
-        CUDA_CHECK(cudaEventSynchronize(end));
-        float ms = 0;
-        CUDA_CHECK(cudaEventElapsedTime(&ms, mid, end));
-        if (r >= 0) both[r] = ms * 1e6;
-    }
-    m->wake_ns = gl_stats_of(both, reps).median;
-    CUDA_CHECK(cudaEventDestroy(mid));
+    m->wake_ns = gl_hostfn_wake_ns(s[0], reps);
     m->one_at_a_time = m->two_streams_ns > 1.5 * m->hold_ns;
     free(call);
     free(in_stream);

@@ -186,6 +186,10 @@ int gl_sched_copy_fit(const gl_sched_copy_times *t, gl_sched_machine *m, char *e
     double moved = t->large_bytes - (t->opposite_ns[o] - t->opposite_ns[f]) * fit.copy_gbps[o];
     double shared_o = t->opposite_ns[f] - fit.copy_latency_ns[o];
     fit.copy_bidir_gbps[o] = shared_o > 0 && moved > 0 ? fmin(fit.copy_gbps[o], moved / shared_o) : fit.copy_gbps[o];
+    for (int d = 0; d < 2; d++) { /* a dependency's cost (a kernel's dispatch is in both chains it is taken from) */
+        fit.copy_after_kernel_ns[d] = fmax(0, t->after_kernel_ns[d]);
+        fit.kernel_after_copy_ns[d] = fmax(0, t->before_kernel_ns[d]);
+    }
     for (int d = 0; d < 2; d++) /* the small pair: ends close together, each taken as shared all along */
         fit.copy_bidir_latency_ns[d] = t->opposite_small_bytes > 0 && t->opposite_small_ns[d] > 0
             ? fmax(fit.copy_latency_ns[d], t->opposite_small_ns[d] - t->opposite_small_bytes / fit.copy_bidir_gbps[d])
@@ -271,6 +275,7 @@ typedef struct op_state {
     double left_ns, rate, since_ns; /* an engine copy: time left at full speed, its speed now (1 alone), since when */
     int running;           /* LAUNCH: blocks on SMs now */
     int mark_queue, mark_pos; /* RECORD: the queue it is reached in, and how many entries were put in it before */
+    double cost_wake;      /* when a wake for its dependencies' costs was scheduled (0: none) */
     long long order;       /* submission order: heads compete by it */
 } op_state;
 
@@ -515,13 +520,34 @@ static void hostfn_ready(sim *s, int op);
 
 /* ---- the device side: queues, the work distributor, SMs ------------------------------------------ */
 
+/* Whether the costs of op's dependencies between a copy and a kernel have passed (gl_sched.h, "Engines"): an
+ * H2D or D2H starts copy_after_kernel_ns after a kernel it waits for ends, and a kernel goes kernel_after_copy_ns
+ * after such a copy ends. If not, the simulation looks again when they have. */
+static int dep_costs_passed(sim *s, int op)
+{
+    const gl_sched_op *o = &s->p->ops[op];
+    op_state *st = &s->os[op];
+    double ok = -INFINITY;
+    for (int i = 0; i < st->n_deps; i++) {
+        const gl_sched_op *d = &s->p->ops[s->deps[st->dep_first + i]];
+        if (o->kind == GL_SCHED_COPY && o->dir < 2 && d->kind == GL_SCHED_LAUNCH)
+            ok = fmax(ok, d->end_ns + s->m->copy_after_kernel_ns[o->dir]);
+        else if (o->kind == GL_SCHED_LAUNCH && d->kind == GL_SCHED_COPY && d->dir < 2)
+            ok = fmax(ok, d->end_ns + s->m->kernel_after_copy_ns[d->dir]);
+    }
+    if (s->now >= ok) return 1;
+    if (st->cost_wake != ok) heap_push(s, ok, EV_WAKE, -1, -1, 0);
+    st->cost_wake = ok;
+    return 0;
+}
+
 /* Whether the queue's head may leave now. */
-static int head_ready(const sim *s, const queue *q)
+static int head_ready(sim *s, const queue *q)
 {
     if (q->head >= q->n || q->holding >= 0 || s->now < q->next_ns) return 0;
     int op = q->fifo[q->head];
     if (!s->os[op].arrived) return 0;
-    if (!deps_done(s, op)) return 0;
+    if (!deps_done(s, op) || !dep_costs_passed(s, op)) return 0;
     if (s->p->ops[op].kind == GL_SCHED_LAUNCH && s->resident >= s->m->resident_grids) return 0;
     if (s->p->ops[op].kind == GL_SCHED_COPY && s->copying[s->p->ops[op].dir] >= s->m->copy_engines[s->p->ops[op].dir])
         return 0; /* a copy holds its queue's head until an engine of its direction is free */
@@ -712,10 +738,10 @@ static void copies_rerate(sim *s)
 
 /* Whether copy op may take an engine now: it has arrived, what it waits for has ended, and, where its
  * direction goes in order, no copy of that direction issued before it is still waiting. */
-static int copy_ready(const sim *s, int op)
+static int copy_ready(sim *s, int op)
 {
     const gl_sched_op *o = &s->p->ops[op];
-    if (!s->os[op].arrived || !deps_done(s, op)) return 0;
+    if (!s->os[op].arrived || !deps_done(s, op) || !dep_costs_passed(s, op)) return 0;
     if (s->m->copy_in_order[o->dir])
         for (int i = 0; i < s->n_copies; i++) {
             int c = s->copies[i];

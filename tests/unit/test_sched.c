@@ -626,6 +626,29 @@ static void test_bidir_small(void)
                   fabs(ends[1][1] - 201000) < 1e-3);
 }
 
+/* A dependency between a copy and a kernel in one stream costs time of its own (calibrated; the H200 under nsys:
+ * a kernel to its stream's next D2H 6.0 us, to an H2D 4.2, an H2D to its kernel 1.8 beyond the copy's end). */
+static void test_copy_kernel_costs(void)
+{
+    int s[2];
+    gl_sched_program p;
+    gl_sched_machine m = copier(4);
+    m.copy_after_kernel_ns[GL_SCHED_D2H] = 500, m.kernel_after_copy_ns[GL_SCHED_H2D] = 300;
+    two_streams(&p, s);
+    int h = gl_sched_copy(&p, 0, s[0], GL_SCHED_H2D, 1000, 0);
+    int k = gl_sched_launch(&p, 0, s[0], 1, 32, 1, 1000, 0);
+    int d = gl_sched_copy(&p, 0, s[0], GL_SCHED_D2H, 1000, 0);
+    int k2 = gl_sched_launch(&p, 0, s[1], 1, 32, 1, 1000, 1);
+    int d2 = gl_sched_copy(&p, 0, s[1], GL_SCHED_H2D, 1000, 0);
+    run(&p, &m);
+    test_cond("[H2D, kernel, D2H]: the kernel goes 300 ns after the H2D ends, the D2H 500 ns after the kernel",
+              p.ops[h].end_ns == 1000 && p.ops[k].start_ns == 1300 && p.ops[d].start_ns == 2800 &&
+                  p.ops[d].end_ns == 3800);
+    test_cond("... and a direction without a cost measured goes at once: [kernel, H2D] in another stream",
+              p.ops[k2].start_ns == 0 && p.ops[d2].start_ns == 1000);
+    gl_sched_program_free(&p);
+}
+
 static void test_copy_engines(void)
 {
     int s[2];
@@ -927,6 +950,11 @@ static void test_copy_fit(void)
                   fabs(m.pageable_gbps[1] - 17.5) < 1e-9 && fabs(m.pageable_latency_ns[1] - lat[1]) < 1e-9);
     test_cond("the copy fit: the shared link's speeds from the opposite pair (H2D 45, D2H 35 GB/s)",
               fabs(m.copy_bidir_gbps[0] - 45) < 1e-9 * 45 && fabs(m.copy_bidir_gbps[1] - 35) < 1e-9 * 35);
+    t.after_kernel_ns[1] = 6000, t.before_kernel_ns[0] = 1800, t.before_kernel_ns[1] = -200; /* noise: none */
+    gl_sched_copy_fit(&t, &m, err, sizeof err);
+    test_cond("the copy fit: a dependency's costs as measured, none where the chains measured less",
+              m.copy_after_kernel_ns[1] == 6000 && m.copy_after_kernel_ns[0] == 0 && m.kernel_after_copy_ns[0] == 1800 &&
+                  m.kernel_after_copy_ns[1] == 0);
     test_cond("the copy fit: no small opposite pair timed, no time per copy while shared",
               m.copy_bidir_latency_ns[0] == 0 && m.copy_bidir_latency_ns[1] == 0);
     /* A small pair of 512 KiB: H2D ends 12 us + its bytes at 45, D2H 1 us + its bytes at 35 (under its latency). */
@@ -1273,6 +1301,7 @@ int main(void)
     test_stream_creation();
     test_copy_engines();
     test_bidir_small();
+    test_copy_kernel_costs();
     test_copy_curve();
     test_queue_copies();
     test_pageable();
