@@ -207,6 +207,8 @@ int gl_sched_copy_fit(const gl_sched_copy_times *t, gl_sched_machine *m, char *e
             fit.pageable_latency_ns[d] = fit.copy_latency_ns[d];
         }
         fit.copy_in_order[d] = t->hold_ns > 0 && t->behind_ns[d] > 0.5 * t->hold_ns;
+        /* beside: the pinned copy ended well before the pageable one it would otherwise have waited for */
+        fit.pageable_beside[d] = t->beside_ns[d] > 0 && t->beside_ns[d] < 0.5 * t->beside_pageable_ns[d];
     }
     fit.pageable_stage_bytes = 0;
     for (int i = 0; i < t->n_stage; i++)
@@ -271,6 +273,7 @@ typedef struct op_state {
     int finished;          /* it is done (a kernel: all blocks ended) */
     int remaining;         /* LAUNCH: blocks not yet on an SM */
     int started;           /* an engine copy or a load has begun */
+    int engine;            /* an engine copy holds an engine of its direction (all but pageable_beside ones) */
     int version;           /* an engine copy's: which of its EV_COPIED events is the live one */
     double left_ns, rate, since_ns; /* an engine copy: time left at full speed, its speed now (1 alone), since when */
     int running;           /* LAUNCH: blocks on SMs now */
@@ -717,6 +720,13 @@ static double bidir_rate(const gl_sched_machine *m, const gl_sched_op *o)
     return fmin(1, gl_sched_copy_ns(m, d, o->bytes) / shared);
 }
 
+/* Whether an engine copy holds an engine: all but a pageable one the host waits for, where copies of its
+ * direction run beside it (gl_sched.h, "Pageable"). */
+static int holds_engine(const gl_sched_machine *m, const gl_sched_op *o)
+{
+    return !(o->dir < 2 && m->pageable_beside[o->dir] && gl_sched_copy_blocks_host(m, o));
+}
+
 /* Bring each running engine copy's time left up to now, and give it its speed from now on: the shared
  * link's when the opposite direction runs too (a fresh EV_COPIED replaces the one before). */
 static void copies_rerate(sim *s)
@@ -726,7 +736,7 @@ static void copies_rerate(sim *s)
         int op = s->copies[i];
         op_state *st = &s->os[op];
         const gl_sched_op *o = &s->p->ops[op];
-        if (!st->started) continue;
+        if (!st->started || !st->engine) continue; /* one that holds no engine goes at the host's pace */
         st->left_ns -= (s->now - st->since_ns) * st->rate;
         st->since_ns = s->now;
         double rate = s->copying[1 - o->dir] > 0 ? bidir_rate(m, o) : 1;
@@ -758,7 +768,9 @@ static int copies_start(sim *s)
         int best = -1;
         for (int i = 0; i < s->n_copies; i++) {
             int op = s->copies[i], d = s->p->ops[op].dir;
-            if (s->os[op].started || s->copying[d] >= s->m->copy_engines[d] || !copy_ready(s, op)) continue;
+            if (s->os[op].started || (holds_engine(s->m, &s->p->ops[op]) && s->copying[d] >= s->m->copy_engines[d]) ||
+                !copy_ready(s, op))
+                continue;
             if (best < 0 || s->os[op].order < s->os[best].order) best = op;
         }
         if (best < 0) break;
@@ -773,7 +785,9 @@ static int copies_start(sim *s)
         st->since_ns = s->now;
         st->rate = 1;
         o->go_ns = o->start_ns = s->now;
-        s->copying[o->dir]++;
+        st->engine = holds_engine(m, o);
+        s->copying[o->dir] += st->engine;
+        if (!st->engine) heap_push(s, s->now + st->left_ns, EV_COPIED, best, 0, ++st->version); /* its own pace */
         moved = 1;
     }
     if (moved) copies_rerate(s);
@@ -842,7 +856,7 @@ static void handle(sim *s, const event *e)
         break;
     case EV_COPIED:
         if (e->n != s->os[e->op].version) break; /* an engine copy's speed changed since */
-        s->copying[s->p->ops[e->op].dir]--;
+        if (s->p->ops[e->op].queue >= 0 || s->os[e->op].engine) s->copying[s->p->ops[e->op].dir]--;
         finish(s, e->op);
         if (s->p->ops[e->op].queue < 0) /* an engine copy: off the list */
             for (int i = 0; i < s->n_copies; i++)
