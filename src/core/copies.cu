@@ -302,6 +302,8 @@ void gl_copy_print(const gl_copy_machine *m)
            t->behind_ns[1] / 1e3, t->beside_ns[0] / 1e3, t->beside_pageable_ns[0] / 1e3, t->beside_ns[1] / 1e3,
            t->beside_pageable_ns[1] / 1e3);
     for (int i = 0; i < t->n_stage; i++) printf(" %.0f KiB %.0f us", t->stage_bytes[i] / 1024, t->stage_call_ns[i] / 1e3);
+    printf(" | beyond each alone, [kernel, copy] H2D %.1f us, D2H %.1f; [copy, kernel] %.1f, %.1f", t->after_kernel_ns[0] / 1e3,
+           t->after_kernel_ns[1] / 1e3, t->before_kernel_ns[0] / 1e3, t->before_kernel_ns[1] / 1e3);
     printf(" | H2D, D2H alone:");
     for (int i = 0; i < t->n_points; i++)
         printf(" %.0f KiB %.1f/%.1f us", t->point_bytes[i] / 1024, t->point_ns[0][i] / 1e3, t->point_ns[1][i] / 1e3);

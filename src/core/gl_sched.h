@@ -112,7 +112,14 @@
  *           and take copy_bidir_latency_ns per copy: a small copy slows
  *           far more than a large one (under nsys, 558 KiB H2D took 13 us
  *           alone and 13-28 us while a D2H ran; 16 MiB 5% longer). A copy's
- *           speed while shared is its time alone over that line's.
+ *           speed while shared is its time alone over that line's; one the
+ *           host waits for (pageable) goes at the host's pace and neither
+ *           slows nor loads the link. A copy that waits for a kernel (a
+ *           direct dependency: its stream, a legacy barrier) starts
+ *           copy_after_kernel_ns after it ends, and a kernel that waits for
+ *           a copy goes kernel_after_copy_ns after it (calibrated from
+ *           [kernel, copy] and [copy, kernel] chains: 0-0.3 us on the H200,
+ *           whose copy latency, 4-6 us, already holds the gap nsys shows).
  *   Queue copies. D2D copies, memsets, and pageable H2D copies of at most
  *           pageable_inline_bytes are entries of the stream's queue, as
  *           kernels are (with one queue a later kernel of another stream

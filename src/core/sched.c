@@ -207,8 +207,8 @@ int gl_sched_copy_fit(const gl_sched_copy_times *t, gl_sched_machine *m, char *e
             fit.pageable_latency_ns[d] = fit.copy_latency_ns[d];
         }
         fit.copy_in_order[d] = t->hold_ns > 0 && t->behind_ns[d] > 0.5 * t->hold_ns;
-        /* beside: the pinned copy ended well before the pageable one it would otherwise have waited for */
-        fit.pageable_beside[d] = t->beside_ns[d] > 0 && t->beside_ns[d] < 0.5 * t->beside_pageable_ns[d];
+        /* beside: the pinned copy ended before the pageable one, which it would otherwise have waited for */
+        fit.pageable_beside[d] = t->beside_ns[d] > 0 && t->beside_ns[d] < t->beside_pageable_ns[d];
     }
     fit.pageable_stage_bytes = 0;
     for (int i = 0; i < t->n_stage; i++)
@@ -264,7 +264,8 @@ typedef struct event {
     long long seq;      /* order of scheduling: ties go first-scheduled first */
     int kind;           /* EV_* */
     int op;             /* the op it concerns (EV_HOST: the thread; EV_WAKE: -1) */
-    int sm, n;          /* EV_BLOCKS: n blocks end on this SM; EV_WAKE: sm is the queue; EV_COPIED: n, the version */
+    int sm, n;          /* EV_BLOCKS: n blocks end on this SM; EV_WAKE: sm is the queue (-1: a cost's end);
+                           EV_COPIED: n, the version */
 } event;
 
 typedef struct op_state {
@@ -327,6 +328,7 @@ typedef struct sim {
     int max_resident, max_depth;  /* the most resident kernels, the deepest queue */
     int last_stream, last_queue;  /* the queue rule's memory */
     int copying[GL_SCHED_DIRS];   /* copy engines of each direction busy now */
+    int linked[2];                /* H2D, D2H copies at the link's pace now (not the host's): they share it */
     int *copies;                  /* engine copies (not queue entries) submitted, unfinished */
     int n_copies, cap_copies;     /* how many, and room */
     int hostfn_busy;              /* host functions running on the driver's thread */
@@ -603,6 +605,7 @@ static int advance_queues(sim *s)
             heap_push(s, s->now + dispatch, EV_ACCEPT, op, 0, 0);
         } else if (o->kind == GL_SCHED_COPY) { /* an engine takes it now, for its latency and its bytes */
             s->copying[o->dir]++;
+            if (o->dir < 2) s->linked[o->dir]++; /* a small pageable H2D, from the staging buffer at the link's pace */
             o->start_ns = s->now;
             heap_push(s, s->now + gl_sched_copy_ns(s->m, o->dir, o->bytes), EV_COPIED, op, 0, 0);
             copies_rerate(s); /* an H2D or D2H here shares the link with the engine copies */
@@ -717,7 +720,8 @@ static double bidir_rate(const gl_sched_machine *m, const gl_sched_op *o)
     int d = o->dir;
     if (!(m->copy_bidir_latency_ns[d] > 0)) return m->copy_bidir_gbps[d] / m->copy_gbps[d];
     double shared = m->copy_bidir_latency_ns[d] + o->bytes / m->copy_bidir_gbps[d];
-    return fmin(1, gl_sched_copy_ns(m, d, o->bytes) / shared);
+    double alone = gl_sched_copy_ns(m, d, o->bytes);
+    return alone > 0 ? fmin(1, alone / shared) : 1; /* a copy of no time alone ends at once, shared or not */
 }
 
 /* Whether an engine copy holds an engine: all but a pageable one the host waits for, where copies of its
@@ -736,10 +740,11 @@ static void copies_rerate(sim *s)
         int op = s->copies[i];
         op_state *st = &s->os[op];
         const gl_sched_op *o = &s->p->ops[op];
-        if (!st->started || !st->engine) continue; /* one that holds no engine goes at the host's pace */
+        /* one the host waits for goes at the host's pace, which leaves the link headroom: neither slows */
+        if (!st->started || gl_sched_copy_blocks_host(m, o)) continue;
         st->left_ns -= (s->now - st->since_ns) * st->rate;
         st->since_ns = s->now;
-        double rate = s->copying[1 - o->dir] > 0 ? bidir_rate(m, o) : 1;
+        double rate = s->linked[1 - o->dir] > 0 ? bidir_rate(m, o) : 1;
         if (rate == st->rate && st->version > 0) continue;
         st->rate = rate;
         heap_push(s, s->now + fmax(0, st->left_ns) / rate, EV_COPIED, op, 0, ++st->version);
@@ -787,7 +792,10 @@ static int copies_start(sim *s)
         o->go_ns = o->start_ns = s->now;
         st->engine = holds_engine(m, o);
         s->copying[o->dir] += st->engine;
-        if (!st->engine) heap_push(s, s->now + st->left_ns, EV_COPIED, best, 0, ++st->version); /* its own pace */
+        if (gl_sched_copy_blocks_host(m, o)) /* the host's pace: it ends when timed, whatever else runs */
+            heap_push(s, s->now + st->left_ns, EV_COPIED, best, 0, ++st->version);
+        else
+            s->linked[o->dir]++;
         moved = 1;
     }
     if (moved) copies_rerate(s);
@@ -857,6 +865,8 @@ static void handle(sim *s, const event *e)
     case EV_COPIED:
         if (e->n != s->os[e->op].version) break; /* an engine copy's speed changed since */
         if (s->p->ops[e->op].queue >= 0 || s->os[e->op].engine) s->copying[s->p->ops[e->op].dir]--;
+        if (s->p->ops[e->op].dir < 2 && !gl_sched_copy_blocks_host(s->m, &s->p->ops[e->op]))
+            s->linked[s->p->ops[e->op].dir]--;
         finish(s, e->op);
         if (s->p->ops[e->op].queue < 0) /* an engine copy: off the list */
             for (int i = 0; i < s->n_copies; i++)
@@ -937,6 +947,11 @@ static int validate(const gl_sched_program *p, const gl_sched_machine *m, char *
         if (!(m->copy_latency_ns[d] >= 0 && (d >= 2 || m->pageable_latency_ns[d] >= 0)))
             return fail(err, errlen, "the machine's copy latency %d is %g ns (pageable: %g)", d, m->copy_latency_ns[d],
                         d < 2 ? m->pageable_latency_ns[d] : 0);
+    for (int d = 0; d < 2; d++)
+        if (!(m->copy_bidir_latency_ns[d] >= 0 && m->copy_after_kernel_ns[d] >= 0 && m->kernel_after_copy_ns[d] >= 0))
+            return fail(err, errlen, "the machine's shared-link time per copy (%g ns) or a copy-kernel cost (%g, %g ns) "
+                        "of direction %d is not a time", m->copy_bidir_latency_ns[d], m->copy_after_kernel_ns[d],
+                        m->kernel_after_copy_ns[d], d);
     if (!(m->hostfn_ns >= 0 && m->hostfn_wake_ns >= 0 && m->load_ns >= 0))
         return fail(err, errlen, "the machine's host function (%g, waking %g ns) or load (%g ns) time is not a time",
                     m->hostfn_ns, m->hostfn_wake_ns, m->load_ns);

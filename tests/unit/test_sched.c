@@ -621,6 +621,12 @@ static void test_bidir_small(void)
     }
     /* 1000 B: alone 1000 ns, shared 1000 + 2000 = 3000 ns: a third of the speed; 100000 B: alone 100000, shared
      * 201000: 0.4975 of it. Both start at once and share all along. */
+    two_streams(&p, s);
+    int z = gl_sched_copy(&p, 0, s[0], GL_SCHED_H2D, 0, 0), w = gl_sched_copy(&p, 0, s[1], GL_SCHED_D2H, 1000, 0);
+    run(&p, &m);
+    test_cond("a copy of no time alone beside another ends at once, and the other is not made NaN",
+              p.ops[z].end_ns == 0 && fabs(p.ops[w].end_ns - 1000) < 1e-6);
+    gl_sched_program_free(&p);
     test_cond("both ways at once: a small copy at a third of its speed (3000 ns), a large one at half (201000 ns)",
               fabs(ends[0][0] - 3000) < 1e-6 && fabs(ends[0][1] - 3000) < 1e-6 && fabs(ends[1][0] - 201000) < 1e-3 &&
                   fabs(ends[1][1] - 201000) < 1e-3);
@@ -799,6 +805,15 @@ static void test_pageable(void)
     test_cond("... or runs beside it where the calibration found so (100 to 1100), the pageable one unslowed",
               q.ops[qp].start_ns == 100 && q.ops[qp].end_ns == 1100 && q.ops[qg].end_ns == 800000);
     m.pageable_beside[GL_SCHED_H2D] = 0;
+    gl_sched_program_free(&q);
+    /* A pinned H2D beside a pageable D2H the host waits for: the host's pace leaves the link alone, so neither
+     * slows the other (1000 B: 1000 ns at the link's pace; the D2H 4000 ns at the host's). */
+    two_streams(&q, s);
+    qp = gl_sched_copy(&q, 0, s[1], GL_SCHED_H2D, 1000, 0);
+    qg = gl_sched_copy(&q, 0, s[0], GL_SCHED_D2H, 1000, 1);
+    run(&q, &m);
+    test_cond("a pinned H2D beside a pageable D2H: neither slows (1000 and 4000 ns, not the shared link's)",
+              q.ops[qp].end_ns == 1000 && q.ops[qg].end_ns == 4000);
     gl_sched_program_free(&q);
     p.ops[c].copy_ns = 3000; /* timed just before the run (gl_sched_run_time_pageable): that time, not the rule's */
     run(&p, &m);
