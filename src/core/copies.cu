@@ -93,34 +93,6 @@ static double chain_ns(copy_bufs *b, int d, int order, double hold_ns, size_t by
     return med;
 }
 
-/* A 4 MiB pinned copy of direction d in stream 1 behind a 1 ms kernel, then a large pageable copy of d in stream 0
- * that the host waits for: each one's end from the start (ns), medians of reps. Does the pinned copy, ready 1 ms
- * in, run beside the pageable one, or wait for it? */
-static void beside_pageable(copy_bufs *b, int d, size_t large_bytes, int reps, double *pinned_end, double *pageable_end)
-{
-    double *t[2] = {(double *)gl_xcalloc((size_t)reps, sizeof(double)), (double *)gl_xcalloc((size_t)reps, sizeof(double))};
-    size_t small = large_bytes < (4u << 20) ? large_bytes : (4u << 20);
-    for (int r = -1; r < reps; r++) { /* r = -1: untimed */
-        CUDA_CHECK(cudaEventRecord(b->start, b->s[1]));
-        CUDA_CHECK(cudaStreamWaitEvent(b->s[0], b->start, 0));
-        gl_hold_launch(b->s[1], 1e6, NULL);
-        queue_copy(b, d, 1, 0, small, 1);
-        CUDA_CHECK(cudaEventRecord(b->end[1], b->s[1]));
-        queue_copy(b, d, 0, 1, large_bytes, 0);
-        CUDA_CHECK(cudaEventRecord(b->end[0], b->s[0]));
-        CUDA_CHECK(cudaDeviceSynchronize());
-        for (int k = 0; k < 2; k++) {
-            float ms = 0;
-            CUDA_CHECK(cudaEventElapsedTime(&ms, b->start, b->end[k]));
-            if (r >= 0) t[1 - k][r] = ms * 1e6;
-        }
-    }
-    *pinned_end = gl_stats_of(t[0], reps).median;
-    *pageable_end = gl_stats_of(t[1], reps).median;
-    free(t[0]);
-    free(t[1]);
-}
-
 /* A small copy of direction d in stream 1, behind one in stream 0 that waits for a kernel holding stream 0
  * for hold_ns: from the kernel's start to stream 1's copy's end (ns), the median of reps. */
 static double behind_ns(copy_bufs *b, int d, double hold_ns, int reps)
@@ -223,7 +195,6 @@ void gl_copy_calibrate(const gl_device *dev, size_t small_bytes, size_t large_by
         t->stage_bytes[t->n_stage] = (double)bytes;
         t->stage_call_ns[t->n_stage++] = stage_call_ns(&b, bytes, t->hold_ns, reps);
     }
-    for (int d = 0; d < 2; d++) beside_pageable(&b, d, large_bytes, reps, &t->beside_ns[d], &t->beside_pageable_ns[d]);
     for (int d = 0; d < 2; d++) {
         t->pageable_ns[d] = median_ns(&b, &d, 1, 1, large_bytes, reps, &m->pageable_call_ns[d]);
         t->pageable_small_ns[d] = median_ns(&b, &d, 1, 1, small_bytes, reps, NULL);
@@ -277,7 +248,6 @@ int gl_copy_machine_apply(const gl_copy_machine *cm, gl_sched_machine *m)
     memcpy(m->copy_in_order, f->copy_in_order, sizeof m->copy_in_order);
     m->pageable_stage_bytes = f->pageable_stage_bytes;
     m->pageable_inline_bytes = f->pageable_inline_bytes;
-    memcpy(m->pageable_beside, f->pageable_beside, sizeof m->pageable_beside);
     m->copy_points = f->copy_points;
     memcpy(m->copy_point_bytes, f->copy_point_bytes, sizeof m->copy_point_bytes);
     memcpy(m->copy_point_ns, f->copy_point_ns, sizeof m->copy_point_ns);
@@ -294,13 +264,12 @@ void gl_copy_print(const gl_copy_machine *m)
         printf(" %s %.0f B %.2f us, %.0f MiB %.1f us, two at once %.1f us |", names[d], t->small_bytes,
                t->small_ns[d] / 1e3, t->large_bytes / 1048576.0, t->large_ns[d] / 1e3, t->pair_ns[d] / 1e3);
     printf(" H2D+D2H at once: H2D ends %.1f us, D2H %.1f us (%.0f KiB: %.1f, %.1f us) | pageable H2D %.1f us (call %.1f us, pinned %.1f), D2H "
-           "%.1f us (call %.1f us, pinned %.1f) | behind a copy held %.0f us: H2D %.1f us, D2H %.1f us | 4 MiB ready 1 ms "
-           "into a pageable one: H2D ends %.1f us (it %.1f), D2H %.1f (%.1f) | pageable H2D calls behind the hold:", t->opposite_ns[0] / 1e3, t->opposite_ns[1] / 1e3, t->opposite_small_bytes / 1024,
+           "%.1f us (call %.1f us, pinned %.1f) | behind a copy held %.0f us: H2D %.1f us, D2H %.1f us | pageable H2D "
+           "calls behind the hold:", t->opposite_ns[0] / 1e3, t->opposite_ns[1] / 1e3, t->opposite_small_bytes / 1024,
            t->opposite_small_ns[0] / 1e3, t->opposite_small_ns[1] / 1e3, t->pageable_ns[0] / 1e3,
            m->pageable_call_ns[0] / 1e3, m->pinned_call_ns[0] / 1e3, t->pageable_ns[1] / 1e3,
            m->pageable_call_ns[1] / 1e3, m->pinned_call_ns[1] / 1e3, t->hold_ns / 1e3, t->behind_ns[0] / 1e3,
-           t->behind_ns[1] / 1e3, t->beside_ns[0] / 1e3, t->beside_pageable_ns[0] / 1e3, t->beside_ns[1] / 1e3,
-           t->beside_pageable_ns[1] / 1e3);
+           t->behind_ns[1] / 1e3);
     for (int i = 0; i < t->n_stage; i++) printf(" %.0f KiB %.0f us", t->stage_bytes[i] / 1024, t->stage_call_ns[i] / 1e3);
     printf(" | beyond each alone, [kernel, copy] H2D %.1f us, D2H %.1f; [copy, kernel] %.1f, %.1f", t->after_kernel_ns[0] / 1e3,
            t->after_kernel_ns[1] / 1e3, t->before_kernel_ns[0] / 1e3, t->before_kernel_ns[1] / 1e3);
@@ -317,11 +286,10 @@ void gl_copy_print(const gl_copy_machine *m)
         printf(" %s %d engine%s, %.1f GB/s + %.2f us%s |", names[d], f->copy_engines[d], f->copy_engines[d] > 1 ? "s" : "",
                f->copy_gbps[d], f->copy_latency_ns[d] / 1e3, d < 2 && f->copy_in_order[d] ? ", in order" : "");
     printf(" both ways at once H2D %.1f GB/s + %.2f us, D2H %.1f GB/s + %.2f us | pageable H2D %.1f GB/s + %.1f us, "
-           "D2H %.1f GB/s + %.1f us, staged up to %.0f KiB, beside it H2D %s, D2H %s | a kernel to its stream's H2D %.1f us, D2H %.1f us; an "
+           "D2H %.1f GB/s + %.1f us, staged up to %.0f KiB | a kernel to its stream's H2D %.1f us, D2H %.1f us; an "
            "H2D to its kernel %.1f us, a D2H %.1f us\n", f->copy_bidir_gbps[0], f->copy_bidir_latency_ns[0] / 1e3,
            f->copy_bidir_gbps[1], f->copy_bidir_latency_ns[1] / 1e3, f->pageable_gbps[0],
            f->pageable_latency_ns[0] / 1e3, f->pageable_gbps[1], f->pageable_latency_ns[1] / 1e3,
-           f->pageable_stage_bytes / 1024, f->pageable_beside[0] ? "run" : "wait",
-           f->pageable_beside[1] ? "run" : "wait", f->copy_after_kernel_ns[0] / 1e3,
+           f->pageable_stage_bytes / 1024, f->copy_after_kernel_ns[0] / 1e3,
            f->copy_after_kernel_ns[1] / 1e3, f->kernel_after_copy_ns[0] / 1e3, f->kernel_after_copy_ns[1] / 1e3);
 }

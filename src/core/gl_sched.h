@@ -112,9 +112,8 @@
  *           and take copy_bidir_latency_ns per copy: a small copy slows
  *           far more than a large one (under nsys, 558 KiB H2D took 13 us
  *           alone and 13-28 us while a D2H ran; 16 MiB 5% longer). A copy's
- *           speed while shared is its time alone over that line's; one the
- *           host waits for (pageable) goes at the host's pace and neither
- *           slows nor loads the link. A copy that waits for a kernel (a
+ *           speed while shared is its time alone over that line's. A copy
+ *           that waits for a kernel (a
  *           direct dependency: its stream, a legacy barrier) starts
  *           copy_after_kernel_ns after it ends, and a kernel that waits for
  *           a copy goes kernel_after_copy_ns after it (calibrated from
@@ -131,10 +130,9 @@
  *           pageable_latency_ns (the staging's cost per call, fitted from a
  *           small and a large one) plus its bytes at pageable_gbps, or the
  *           time it was timed at just before the run (copy_ns: the host's
- *           memory pace switched between two levels on the H200). Where the
- *           calibration found a pinned copy ready during one ran beside it
- *           (pageable_beside), it holds no engine: the host's pace leaves
- *           the engine mostly idle. A smaller
+ *           memory pace switched between two levels on the H200). It holds
+ *           its engine while it runs, and the shared link adds to it what
+ *           it adds to a pinned copy of its size (its DMA). A smaller
  *           pageable H2D returns once staged (its
  *           call's time) and is then copied from the staging buffer at the
  *           pinned bandwidth.
@@ -203,8 +201,6 @@ typedef struct gl_sched_machine {
     double pageable_gbps[2];  /* H2D from and D2H to pageable host memory, when the host waits for it */
     double pageable_latency_ns[2]; /* such a copy's time beyond its bytes (the driver's staging per call) */
     double pageable_stage_bytes;  /* the largest pageable H2D whose call returns before its copy runs */
-    int pageable_beside[2];       /* H2D, D2H: copies of that direction run beside a pageable one the host waits
-                                     for (it holds no engine: the host's pace leaves the engine mostly idle) */
     double pageable_inline_bytes; /* pageable H2D copies up to this size are entries of their stream's queue */
     double hostfn_ns;         /* a host function's time in its stream beyond its own, the driver's thread awake */
     double hostfn_wake_ns;    /* the same when the driver's thread must wake first (it slept: no function ran) */
@@ -223,9 +219,6 @@ typedef struct gl_sched_copy_times {
     double opposite_small_ns[2];     /* ...each one's end */
     double pageable_ns[2];           /* one large H2D from, one large D2H to pageable memory */
     double pageable_small_ns[2];     /* the same, small (0: not timed) */
-    double beside_ns[2];             /* H2D, D2H: a pinned copy in one stream behind a 1 ms kernel, issued before a
-                                        large pageable copy in another that the host waits for: its end... */
-    double beside_pageable_ns[2];    /* ...and the pageable copy's end, both from the start */
     double after_kernel_ns[2];       /* H2D, D2H: [kernel, small copy] in one stream less [kernel] less the copy */
     double before_kernel_ns[2];      /* the same for [small copy, kernel] */
     double hold_ns;                  /* a kernel that holds a stream, for the two probes below */

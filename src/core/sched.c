@@ -207,8 +207,6 @@ int gl_sched_copy_fit(const gl_sched_copy_times *t, gl_sched_machine *m, char *e
             fit.pageable_latency_ns[d] = fit.copy_latency_ns[d];
         }
         fit.copy_in_order[d] = t->hold_ns > 0 && t->behind_ns[d] > 0.5 * t->hold_ns;
-        /* beside: the pinned copy ended before the pageable one, which it would otherwise have waited for */
-        fit.pageable_beside[d] = t->beside_ns[d] > 0 && t->beside_ns[d] < t->beside_pageable_ns[d];
     }
     fit.pageable_stage_bytes = 0;
     for (int i = 0; i < t->n_stage; i++)
@@ -274,9 +272,9 @@ typedef struct op_state {
     int finished;          /* it is done (a kernel: all blocks ended) */
     int remaining;         /* LAUNCH: blocks not yet on an SM */
     int started;           /* an engine copy or a load has begun */
-    int engine;            /* an engine copy holds an engine of its direction (all but pageable_beside ones) */
     int version;           /* an engine copy's: which of its EV_COPIED events is the live one */
     double left_ns, rate, since_ns; /* an engine copy: time left at full speed, its speed now (1 alone), since when */
+    double full_ns;        /* an engine copy: its whole time at full speed */
     int running;           /* LAUNCH: blocks on SMs now */
     int mark_queue, mark_pos; /* RECORD: the queue it is reached in, and how many entries were put in it before */
     double cost_wake;      /* when a wake for its dependencies' costs was scheduled (0: none) */
@@ -328,7 +326,7 @@ typedef struct sim {
     int max_resident, max_depth;  /* the most resident kernels, the deepest queue */
     int last_stream, last_queue;  /* the queue rule's memory */
     int copying[GL_SCHED_DIRS];   /* copy engines of each direction busy now */
-    int linked[2];                /* H2D, D2H copies at the link's pace now (not the host's): they share it */
+    int linked[2];                /* H2D, D2H copies on the link now (engine copies and queued small H2D) */
     int *copies;                  /* engine copies (not queue entries) submitted, unfinished */
     int n_copies, cap_copies;     /* how many, and room */
     int hostfn_busy;              /* host functions running on the driver's thread */
@@ -605,7 +603,7 @@ static int advance_queues(sim *s)
             heap_push(s, s->now + dispatch, EV_ACCEPT, op, 0, 0);
         } else if (o->kind == GL_SCHED_COPY) { /* an engine takes it now, for its latency and its bytes */
             s->copying[o->dir]++;
-            if (o->dir < 2) s->linked[o->dir]++; /* a small pageable H2D, from the staging buffer at the link's pace */
+            if (o->dir < 2) s->linked[o->dir]++; /* a small pageable H2D, from the staging buffer */
             o->start_ns = s->now;
             heap_push(s, s->now + gl_sched_copy_ns(s->m, o->dir, o->bytes), EV_COPIED, op, 0, 0);
             copies_rerate(s); /* an H2D or D2H here shares the link with the engine copies */
@@ -713,22 +711,18 @@ static void hostfn_ready(sim *s, int op)
 
 /* ---- the copy engines' own copies (gl_sched.h "Engines") ------------------------------------------ */
 
-/* An H2D's or D2H's speed while the other direction runs, against its speed alone: its time alone over its time
- * on the shared link's line (gl_sched.h, "Engines"); without a time per copy measured, the bandwidths' ratio. */
-static double bidir_rate(const gl_sched_machine *m, const gl_sched_op *o)
+/* An H2D's or D2H's speed while the other direction runs, against its speed alone (gl_sched.h, "Engines"): its
+ * time alone over that plus what sharing adds to a pinned copy of its size (the shared link's line less the time
+ * alone; without a time per copy measured, the bandwidths' ratio scales it). A copy of no time ends at once. */
+static double bidir_rate(const gl_sched_machine *m, const gl_sched_op *o, double full_ns)
 {
     int d = o->dir;
-    if (!(m->copy_bidir_latency_ns[d] > 0)) return m->copy_bidir_gbps[d] / m->copy_gbps[d];
-    double shared = m->copy_bidir_latency_ns[d] + o->bytes / m->copy_bidir_gbps[d];
     double alone = gl_sched_copy_ns(m, d, o->bytes);
-    return alone > 0 ? fmin(1, alone / shared) : 1; /* a copy of no time alone ends at once, shared or not */
-}
-
-/* Whether an engine copy holds an engine: all but a pageable one the host waits for, where copies of its
- * direction run beside it (gl_sched.h, "Pageable"). */
-static int holds_engine(const gl_sched_machine *m, const gl_sched_op *o)
-{
-    return !(o->dir < 2 && m->pageable_beside[o->dir] && gl_sched_copy_blocks_host(m, o));
+    double shared = m->copy_bidir_latency_ns[d] > 0 ? m->copy_bidir_latency_ns[d] + o->bytes / m->copy_bidir_gbps[d]
+                                                     : alone * m->copy_gbps[d] / m->copy_bidir_gbps[d];
+    /* The link adds shared - alone to a pinned copy's time; a pageable one (full_ns its own, the host's pace) is
+     * slowed by the same, its DMA's, not scaled: its staging memcpy does not share the link. */
+    return full_ns > 0 ? full_ns / (full_ns + fmax(0, shared - alone)) : 1;
 }
 
 /* Bring each running engine copy's time left up to now, and give it its speed from now on: the shared
@@ -740,11 +734,10 @@ static void copies_rerate(sim *s)
         int op = s->copies[i];
         op_state *st = &s->os[op];
         const gl_sched_op *o = &s->p->ops[op];
-        /* one the host waits for goes at the host's pace, which leaves the link headroom: neither slows */
-        if (!st->started || gl_sched_copy_blocks_host(m, o)) continue;
+        if (!st->started) continue;
         st->left_ns -= (s->now - st->since_ns) * st->rate;
         st->since_ns = s->now;
-        double rate = s->linked[1 - o->dir] > 0 ? bidir_rate(m, o) : 1;
+        double rate = s->linked[1 - o->dir] > 0 ? bidir_rate(m, o, st->full_ns) : 1;
         if (rate == st->rate && st->version > 0) continue;
         st->rate = rate;
         heap_push(s, s->now + fmax(0, st->left_ns) / rate, EV_COPIED, op, 0, ++st->version);
@@ -773,9 +766,7 @@ static int copies_start(sim *s)
         int best = -1;
         for (int i = 0; i < s->n_copies; i++) {
             int op = s->copies[i], d = s->p->ops[op].dir;
-            if (s->os[op].started || (holds_engine(s->m, &s->p->ops[op]) && s->copying[d] >= s->m->copy_engines[d]) ||
-                !copy_ready(s, op))
-                continue;
+            if (s->os[op].started || s->copying[d] >= s->m->copy_engines[d] || !copy_ready(s, op)) continue;
             if (best < 0 || s->os[op].order < s->os[best].order) best = op;
         }
         if (best < 0) break;
@@ -790,12 +781,9 @@ static int copies_start(sim *s)
         st->since_ns = s->now;
         st->rate = 1;
         o->go_ns = o->start_ns = s->now;
-        st->engine = holds_engine(m, o);
-        s->copying[o->dir] += st->engine;
-        if (gl_sched_copy_blocks_host(m, o)) /* the host's pace: it ends when timed, whatever else runs */
-            heap_push(s, s->now + st->left_ns, EV_COPIED, best, 0, ++st->version);
-        else
-            s->linked[o->dir]++;
+        st->full_ns = st->left_ns;
+        s->copying[o->dir]++;
+        s->linked[o->dir]++;
         moved = 1;
     }
     if (moved) copies_rerate(s);
@@ -864,9 +852,8 @@ static void handle(sim *s, const event *e)
         break;
     case EV_COPIED:
         if (e->n != s->os[e->op].version) break; /* an engine copy's speed changed since */
-        if (s->p->ops[e->op].queue >= 0 || s->os[e->op].engine) s->copying[s->p->ops[e->op].dir]--;
-        if (s->p->ops[e->op].dir < 2 && !gl_sched_copy_blocks_host(s->m, &s->p->ops[e->op]))
-            s->linked[s->p->ops[e->op].dir]--;
+        s->copying[s->p->ops[e->op].dir]--;
+        if (s->p->ops[e->op].dir < 2) s->linked[s->p->ops[e->op].dir]--;
         finish(s, e->op);
         if (s->p->ops[e->op].queue < 0) /* an engine copy: off the list */
             for (int i = 0; i < s->n_copies; i++)
