@@ -57,7 +57,9 @@ implicit-sync-per-thread.question := built with --default-stream per-thread, whi
 # ---- what there is to build --------------------------------------------------
 CORE_C      := $(wildcard src/core/*.c)
 CORE_CU     := $(wildcard src/core/*.cu)
-EXP_SRCS    := $(filter-out src/core/%,$(wildcard src/*/*.cu src/*/*.c))
+EXP_SRCS    := $(filter-out src/core/% src/replay/%,$(wildcard src/*/*.cu src/*/*.c))
+REPLAY_SRCS := $(wildcard src/replay/*.c)
+REPLAY      := $(BUILD)/bin/replay
 # Each source's experiment, then the variants built from it.
 variants_of  = $(foreach v,$(VARIANTS),$(if $(filter $(1),$($(v).from)),$(v)))
 EXPERIMENTS := $(foreach s,$(EXP_SRCS),$(basename $(notdir $(s))) $(call variants_of,$(s)))
@@ -162,6 +164,18 @@ $(BUILD)/bin/$(1): $(BUILD)/obj/exp/$(1).o $$($(1)_dlink) $(LIB_CUDA) $(LIB_HOST
 endef
 $(foreach e,$(EXPERIMENTS),$(eval $(call EXPERIMENT,$(e))))
 
+# ---- replay: a trace on the model (no GPU, no CUDA runtime); SQLite by its soname, since
+# the GPU machine has libsqlite3.so.0 and no headers (src/replay/sqlite_api.h) -----------
+$(BUILD)/obj/replay/%.o: src/replay/%.c $(STAMP)
+	$(call msg,CC,$<)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -MF $(@:.o=.d) -c $< -o $@
+
+$(REPLAY): $(patsubst src/replay/%.c,$(BUILD)/obj/replay/%.o,$(REPLAY_SRCS)) $(LIB_HOST)
+	$(call msg,LINK,$@)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $^ -o $@ -l:libsqlite3.so.0 -lm
+
 # ---- host unit tests (no GPU, no CUDA runtime) --------------------------------------
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/harness.h $(LIB_HOST) $(STAMP)
 	$(call msg,CC,$<)
@@ -181,10 +195,10 @@ $(BUILD)/tests/gpu/%: tests/gpu/%.cu tests/unit/harness.h $(LIB_CUDA) $(LIB_HOST
 src/%.cu src/%.c: ;
 
 # ---- targets ------------------------------------------------------------------------
-.PHONY: all help test test-gpu test-gpu-large test-unit test-cli clean sanitize-all sweep-connections sweep-hyperq validate-model FORCE \
+.PHONY: all help test test-gpu test-gpu-large test-unit test-cli clean sanitize-all sweep-connections sweep-hyperq validate-model replay FORCE \
         $(addprefix run-,$(EXPERIMENTS)) $(addprefix profile-,$(EXPERIMENTS)) $(addprefix sanitize-,$(EXPERIMENTS))
 
-all: $(BINS) $(UNIT_TESTS) $(GPU_TESTS)
+all: $(BINS) $(REPLAY) $(UNIT_TESTS) $(GPU_TESTS)
 
 # ---- the last line of a run: the program's own exit code ------------------------------
 # make exits 2 whenever a recipe fails, whatever the program said, so every
@@ -277,6 +291,11 @@ sweep-hyperq: $(BUILD)/bin/hyperq | $(BUILD)/sweep
 	exit $$rc
 
 # The scheduling model on random shapes (seeded); results under experiments/results/<gpu>/.
+# make replay TRACE=run.sqlite [ARGS="--connections 1,8"]: a recorded program on the model at each C.
+replay: $(REPLAY)
+	@[ -n "$(TRACE)" ] || { echo "make replay: give the trace: make replay TRACE=run.sqlite (nsys export --type sqlite makes one)" >&2; exit 2; }
+	$(REPLAY) $(TRACE) $(ARGS)
+
 validate-model: $(BUILD)/bin/false-dependency $(BUILD)/bin/event-programs
 	$(PYTHON) experiments/validate-model.py --bin $(BUILD)/bin/false-dependency --events-bin $(BUILD)/bin/event-programs $(ARGS)
 
@@ -307,6 +326,7 @@ help:
 	@echo "  test-gpu-large             every speed claim at 8 random sizes of its range, the hash tables at 2^26 keys (minutes)"
 	@echo "  sanitize-all               compute-sanitizer memcheck, racecheck and synccheck on every experiment (its Sanitize: configuration)"
 	@echo "  sweep-hyperq               hyperq once per C in CONNECTIONS=$(CONNECTIONS); results and plot in experiments/results/<gpu>/"
+	@echo "  replay TRACE=x.sqlite      an nsys SQLite export of one process replayed on the model at each connection count (no GPU)"
 	@echo "  validate-model             the model on 72 random shapes (false-dependency) and 72 random stream-event programs (event-programs) (ARGS=--population shapes|events|both --shapes N --programs N --seed S)"
 	@echo "  sweep-connections          false-dependency once per CUDA_DEVICE_MAX_CONNECTIONS in CONNECTIONS=$(CONNECTIONS), one merged table"
 	@echo "  clean                      remove $(BUILD)/"

@@ -112,6 +112,53 @@ if need_bin nested-hello; then
     expect "nested-hello refuses to print 3 million lines without --quiet" 2 "add --quiet" "$b" --blocks 1024 --threads 1024
 fi
 
+# replay (issue 19): a recorded trace on the model, no GPU; its refusals, each with its message and exit 2.
+if need_bin replay; then
+    b=$BIN/replay
+    tr=tests/data/probe-gaps-h200.sqlite
+    rd=$(mktemp -d)
+    expect "replay --help exits 0 with usage" 0 "^usage: replay TRACE.sqlite" "$b" --help
+    expect "replay without a trace exits 2" 2 "no trace given" "$b"
+    expect "replay an unknown option exits 2" 2 "unknown option '--no-such-option'" "$b" "$tr" --no-such-option
+    expect "replay --connections 0 exits 2" 2 "--connections: '0' is not a list of 1..32" "$b" "$tr" --connections 0
+    expect "replay --connections 1,,2 exits 2" 2 "is not a list of 1..32" "$b" "$tr" --connections 1,,2
+    expect "replay --recorded-connections 33 exits 2" 2 "--recorded-connections: '33' is out of range" "$b" "$tr" --recorded-connections 33
+    expect "replay two traces exits 2" 2 "one trace at a time" "$b" "$tr" "$tr"
+    expect "replay a missing file exits 2" 2 "cannot open it" "$b" /nonexistent/run.sqlite
+    printf 'not a database\n' > "$rd/text.sqlite"
+    expect "replay a file that is not SQLite exits 2" 2 "is not an SQLite file" "$b" "$rd/text.sqlite"
+    head -c 60000 "$tr" > "$rd/cut.sqlite"
+    expect "replay a truncated export exits 2" 2 "damaged or truncated" "$b" "$rd/cut.sqlite"
+    python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute("create table t (x)"); c.commit()' "$rd/other.sqlite"
+    expect "replay an SQLite file without CUDA tables exits 2" 2 "has no StringIds table: not an nsys export" "$b" "$rd/other.sqlite"
+    cp "$tr" "$rd/idle.sqlite" && chmod u+w "$rd/idle.sqlite"
+    python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1])
+for t in ("KERNEL", "MEMCPY", "MEMSET"): c.execute("delete from CUPTI_ACTIVITY_KIND_" + t)
+c.commit()' "$rd/idle.sqlite"
+    expect "replay a trace with no GPU work exits 2" 2 "no kernel, copy or memset: nothing to replay" "$b" "$rd/idle.sqlite"
+    cp "$tr" "$rd/two.sqlite" && chmod u+w "$rd/two.sqlite"
+    python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1])
+c.execute("update CUPTI_ACTIVITY_KIND_KERNEL set globalPid = globalPid + 1 where rowid % 2 = 0"); c.commit()' "$rd/two.sqlite"
+    expect "replay a trace of two processes exits 2" 2 "GPU work of 2 processes; the replay takes one process at a time" "$b" "$rd/two.sqlite"
+    cp "$tr" "$rd/old.sqlite" && chmod u+w "$rd/old.sqlite"
+    python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1])
+c.execute("alter table CUPTI_ACTIVITY_KIND_KERNEL rename column gridX to gridSizeX"); c.commit()' "$rd/old.sqlite"
+    expect "replay an export without a column it reads exits 2, naming it and the schema" 2 \
+        "no such column: gridX.*export schema 3.20.3; the replay reads 3.20" "$b" "$rd/old.sqlite"
+    expect "replay a recorded trace (probe, H200): a row per C, the recorded span at C=8" 0 \
+        "^\|  *8 \|  *[0-9.]+ \|  *[0-9]+ \|  *39\.451 \|" "$b" "$tr"
+    expect "replay names the calls it keeps as host time" 0 "kept as host time \(not modelled\):.*cudaLaunchHostFunc x12" "$b" "$tr"
+    expect "replay --recorded-connections 1: the recorded span goes on the C=1 row" 0 "^\|  *1 \|.*39\.451" \
+        "$b" "$tr" --recorded-connections 1 --connections 1,8
+    expect "replay --json writes the table" 0 "predicted span" "$b" tests/data/copy-overlap-odd-h200.sqlite --json "$rd/r.json"
+    check "replay JSON: the recorded setting, span and each prediction" python3 tests/check_outputs.py json "$rd/r.json" \
+        --expect recorded_connections=8 --expect recorded_makespan_ms=233.873691 --expect predictions.0.connections=1 \
+        --expect predictions.5.connections=32
+    expect "replay --json to an unwritable path exits 2" 2 "--json /proc/x.json: cannot write there" "$b" "$tr" --json /proc/x.json
+    expect "make replay without TRACE exits 2, saying how" 2 "give the trace: make replay TRACE=run.sqlite" make -s replay
+    rm -rf "$rd"
+fi
+
 # The experiments/ scripts: usage errors, and the recorded results summarized again without a GPU.
 tmpd=$(mktemp -d)
 expect "validate-model.py --max-ms 0 exits 2" 2 "--max-ms must be at least 1" python3 experiments/validate-model.py --max-ms 0

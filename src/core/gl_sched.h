@@ -299,7 +299,7 @@ typedef struct gl_sched_op {
     int dir;           /* COPY: GL_SCHED_H2D, _D2H, _D2D or _MEMSET */
     int pageable;      /* COPY: the host side is pageable memory */
     double bytes;      /* COPY: how many */
-    double copy_ns;    /* COPY the host waits for: its time as timed just before the run (0: the machine's rule) */
+    double copy_ns;    /* COPY: its own time, timed just before the run (a pageable one) or recorded (0: the machine's) */
     /* what the simulation found */
     double call_ns;    /* when the host began the call */
     double submit_ns;  /* when the call returned */

@@ -605,7 +605,8 @@ static int advance_queues(sim *s)
             s->copying[o->dir]++;
             if (o->dir < 2) s->linked[o->dir]++; /* a small pageable H2D, from the staging buffer */
             o->start_ns = s->now;
-            heap_push(s, s->now + gl_sched_copy_ns(s->m, o->dir, o->bytes), EV_COPIED, op, 0, 0);
+            heap_push(s, s->now + (o->copy_ns > 0 ? o->copy_ns : gl_sched_copy_ns(s->m, o->dir, o->bytes)), EV_COPIED, op,
+                      0, 0);
             copies_rerate(s); /* an H2D or D2H here shares the link with the engine copies */
         } else if (o->kind == GL_SCHED_HOSTFN) { /* handed to the driver's thread; its queue moves on */
             hostfn_ready(s, op);
@@ -774,10 +775,12 @@ static int copies_start(sim *s)
         op_state *st = &s->os[best];
         const gl_sched_machine *m = s->m;
         st->started = 1;
-        if (!gl_sched_copy_blocks_host(m, o))
+        if (o->copy_ns > 0) /* its own time, timed before the run or recorded (a replay) */
+            st->left_ns = o->copy_ns;
+        else if (!gl_sched_copy_blocks_host(m, o))
             st->left_ns = gl_sched_copy_ns(m, o->dir, o->bytes);
-        else /* the host's own pace: timed for this copy, or the machine's pageable rule */
-            st->left_ns = o->copy_ns > 0 ? o->copy_ns : m->pageable_latency_ns[o->dir] + o->bytes / m->pageable_gbps[o->dir];
+        else /* the host's own pace, by the machine's pageable rule */
+            st->left_ns = m->pageable_latency_ns[o->dir] + o->bytes / m->pageable_gbps[o->dir];
         st->since_ns = s->now;
         st->rate = 1;
         o->go_ns = o->start_ns = s->now;

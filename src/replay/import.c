@@ -1,0 +1,477 @@
+/* import.c - an Nsight Systems SQLite export, read into the replay's calls and model program (import.h). */
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gl_common.h"
+#include "gl_gpu_limits.h"
+#include "import.h"
+#include "sqlite_api.h"
+
+enum { RP_BAD = 2 }; /* a trace the replay cannot read: a usage error, as a bad option is */
+
+/* What a query is for: its statement, and the trace it fills. */
+typedef struct reader {
+    sqlite3 *db;
+    const char *path;
+    char *err;
+    int errlen;
+} reader;
+
+static int fail(reader *r, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->err, (size_t)r->errlen, fmt, ap);
+    va_end(ap);
+    return RP_BAD;
+}
+
+/* Prepare sql; on failure say why in err, naming the table when SQLite says it is missing (-1). A file that is
+ * not SQLite, or a truncated one, fails here first. */
+static int prepare(reader *r, const char *sql, sqlite3_stmt **st)
+{
+    int rc = sqlite3_prepare_v2(r->db, sql, -1, st, NULL);
+    if (rc == SQLITE_OK) return 0;
+    const char *msg = sqlite3_errmsg(r->db);
+    if (rc == SQLITE_NOTADB) return fail(r, "%s is not an SQLite file (nsys export --type sqlite makes one)", r->path);
+    if (rc == SQLITE_CORRUPT) return fail(r, "%s is damaged or truncated: %s", r->path, msg);
+    return fail(r, "%s: %s (in: %s)", r->path, msg, sql);
+}
+
+/* Whether the export has a table called name. */
+static int has_table(reader *r, const char *name)
+{
+    sqlite3_stmt *st;
+    char sql[200];
+    snprintf(sql, sizeof sql, "SELECT 1 FROM sqlite_master WHERE type='table' AND name='%s'", name);
+    if (prepare(r, sql, &st)) return -1;
+    int found = sqlite3_step(st) == SQLITE_ROW;
+    sqlite3_finalize(st);
+    return found;
+}
+
+/* Run sql, calling row(st, ctx) for each row; a step that fails (a truncated file found late) is said in err. */
+static int each_row(reader *r, const char *sql, void (*row)(sqlite3_stmt *, void *), void *ctx)
+{
+    sqlite3_stmt *st;
+    if (prepare(r, sql, &st)) return RP_BAD;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) row(st, ctx);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) return fail(r, "%s is damaged or truncated: %s", r->path, sqlite3_errmsg(r->db));
+    return 0;
+}
+
+static double col_num(sqlite3_stmt *st, int c) { return sqlite3_column_type(st, c) == SQLITE_NULL ? NAN : sqlite3_column_double(st, c); }
+static long long col_int(sqlite3_stmt *st, int c, long long dflt)
+{
+    return sqlite3_column_type(st, c) == SQLITE_NULL ? dflt : sqlite3_column_int64(st, c);
+}
+
+/* ---- ids to indices ------------------------------------------------------------------------------------ */
+
+/* A small map from the trace's ids (globalTid, streamId, eventId, correlationId) to dense indices. */
+typedef struct idmap {
+    long long *key;
+    int *val;
+    int n, cap;
+} idmap;
+
+static int idmap_find(const idmap *m, long long key)
+{
+    int lo = 0, hi = m->n - 1;
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2;
+        if (m->key[mid] == key) return m->val[mid];
+        if (m->key[mid] < key) lo = mid + 1;
+        else hi = mid - 1;
+    }
+    return -1;
+}
+
+/* Insert in order (the ids arrive mostly sorted: insertion stays cheap); keeps an existing key's value. */
+static void idmap_put(idmap *m, long long key, int val)
+{
+    if (idmap_find(m, key) >= 0) return;
+    gl_grow((void **)&m->key, &m->cap, m->n + 1, sizeof *m->key);
+    m->val = (int *)realloc(m->val, sizeof *m->val * (size_t)m->cap);
+    if (!m->val) gl_die(GL_EXIT_INTERNAL, "out of memory");
+    int i = m->n++;
+    while (i > 0 && m->key[i - 1] > key) {
+        m->key[i] = m->key[i - 1], m->val[i] = m->val[i - 1];
+        i--;
+    }
+    m->key[i] = key, m->val[i] = val;
+}
+
+static void idmap_free(idmap *m) { free(m->key), free(m->val); }
+
+/* ---- the rows ------------------------------------------------------------------------------------------ */
+
+typedef struct loading {
+    rp_trace *t;
+    int cap_calls;
+    idmap corr;    /* correlationId -> call index */
+    idmap threads; /* globalTid -> thread */
+    idmap streams; /* streamId -> model stream */
+    idmap events;  /* eventId -> model event */
+    idmap names;   /* StringIds id -> name index */
+    long long legacy_id;
+    int processes, devices;
+    long long pid, dev;
+} loading;
+
+static int name_index(loading *L, long long string_id, const char *text)
+{
+    int i = idmap_find(&L->names, string_id);
+    if (i >= 0) return i;
+    rp_trace *t = L->t;
+    int cap = t->n_names;
+    gl_grow((void **)&t->names, &cap, t->n_names + 1, sizeof *t->names);
+    t->name_counts = (int *)realloc(t->name_counts, sizeof(int) * (size_t)cap);
+    t->name_modelled = (int *)realloc(t->name_modelled, sizeof(int) * (size_t)cap);
+    if (!t->name_counts || !t->name_modelled) gl_die(GL_EXIT_INTERNAL, "out of memory");
+    size_t n = strcspn(text, " ");
+    const char *v = strstr(text, "_v");
+    if (v && v[2] >= '0' && v[2] <= '9') n = (size_t)(v - text); /* cudaLaunchKernel_v7000: the version goes */
+    t->names[t->n_names] = (char *)gl_xmalloc(n + 1);
+    memcpy(t->names[t->n_names], text, n), t->names[t->n_names][n] = 0;
+    t->name_counts[t->n_names] = 0, t->name_modelled[t->n_names] = 0;
+    idmap_put(&L->names, string_id, t->n_names);
+    return t->n_names++;
+}
+
+static void runtime_row(sqlite3_stmt *st, void *ctx)
+{
+    loading *L = (loading *)ctx;
+    rp_trace *t = L->t;
+    long long tid = sqlite3_column_int64(st, 2);
+    if (idmap_find(&L->threads, tid) < 0) idmap_put(&L->threads, tid, t->n_threads++);
+    gl_grow((void **)&t->calls, &L->cap_calls, t->n_calls + 1, sizeof *t->calls);
+    rp_call *c = &t->calls[t->n_calls];
+    memset(c, 0, sizeof *c);
+    c->kind = RP_HOST, c->thread = idmap_find(&L->threads, tid), c->stream = c->event = -1;
+    c->start_ns = col_num(st, 0), c->end_ns = col_num(st, 1);
+    c->gpu_start_ns = c->gpu_end_ns = NAN;
+    const unsigned char *name = sqlite3_column_text(st, 5);
+    c->name = name_index(L, sqlite3_column_int64(st, 4), name ? (const char *)name : "?");
+    idmap_put(&L->corr, sqlite3_column_int64(st, 3), t->n_calls);
+    t->n_calls++;
+}
+
+/* The model stream of a trace streamId (the legacy stream's is 0); -1 for one the stream table did not list. */
+static int stream_of(loading *L, long long id)
+{
+    if (id == L->legacy_id) return GL_SCHED_LEGACY;
+    return idmap_find(&L->streams, id);
+}
+
+static void stream_row(sqlite3_stmt *st, void *ctx)
+{
+    loading *L = (loading *)ctx;
+    long long id = sqlite3_column_int64(st, 0), flag = col_int(st, 2, 1);
+    int prio = (int)(int32_t)(uint32_t)col_int(st, 1, 0); /* -5 is stored as 4294967291 */
+    if (id == L->legacy_id || flag == 3) return;
+    rp_trace *t = L->t;
+    int cap = t->n_streams;
+    gl_grow((void **)&t->streams, &cap, t->n_streams + 1, sizeof *t->streams);
+    t->streams[t->n_streams].kind = flag == 2 ? GL_SCHED_STREAM_NONBLOCKING : GL_SCHED_STREAM_BLOCKING;
+    t->streams[t->n_streams].priority = prio;
+    t->streams[t->n_streams].thread = -1;
+    idmap_put(&L->streams, id, t->n_streams++);
+}
+
+/* A row's process, device and times, counted into the recorded span. */
+static void work_call_span(loading *L, sqlite3_stmt *st)
+{
+    long long pid = sqlite3_column_int64(st, 4), dev = sqlite3_column_int64(st, 5);
+    if (L->processes == 0 || (pid != L->pid && L->processes == 1)) L->processes++, L->pid = L->processes == 1 ? pid : L->pid;
+    if (L->devices == 0 || (dev != L->dev && L->devices == 1)) L->devices++, L->dev = L->devices == 1 ? dev : L->dev;
+    rp_trace *t = L->t;
+    t->gpu_first_ns = fmin(t->gpu_first_ns, col_num(st, 0)), t->gpu_last_ns = fmax(t->gpu_last_ns, col_num(st, 1));
+}
+
+/* The GPU work of a call: KERNEL, MEMCPY and MEMSET rows (start, end, streamId, correlationId, globalPid, deviceId,
+ * then their own columns). */
+static rp_call *work_call(loading *L, sqlite3_stmt *st)
+{
+    work_call_span(L, st);
+    int i = idmap_find(&L->corr, sqlite3_column_int64(st, 3));
+    rp_trace *t = L->t;
+    double s = col_num(st, 0), e = col_num(st, 1);
+    if (i < 0) return NULL;
+    rp_call *c = &t->calls[i];
+    c->gpu_start_ns = s, c->gpu_end_ns = e;
+    c->stream = stream_of(L, sqlite3_column_int64(st, 2));
+    return c->stream >= 0 ? c : NULL;
+}
+
+/* Blocks of a kernel's shape that fit on one SM: warps, registers (allocated 256 a warp), shared memory (and the
+ * 1 KiB each block reserves on Hopper) and the per-SM block limit, as the occupancy calculator counts them. */
+static int blocks_per_sm(const int *gpu, int threads, int regs, int shmem)
+{
+    int warps = (threads + 31) / 32, by_warps = gpu[1] / (warps > 0 ? warps : 1), n = gpu[0];
+    if (by_warps < n) n = by_warps;
+    int regs_block = ((regs * 32 + 255) / 256) * 256 * warps;
+    if (regs_block > 0 && gpu[2] / regs_block < n) n = gpu[2] / regs_block;
+    int smem_block = shmem + 1024;
+    if (gpu[3] > 0 && gpu[3] / smem_block < n) n = gpu[3] / smem_block;
+    return n > 0 ? n : 1;
+}
+
+typedef struct kernel_ctx {
+    loading *L;
+    int gpu[4]; /* max blocks, warps, registers and shared memory per SM */
+} kernel_ctx;
+
+static void kernel_row(sqlite3_stmt *st, void *ctx)
+{
+    kernel_ctx *k = (kernel_ctx *)ctx;
+    if (sqlite3_column_type(st, 15) != SQLITE_NULL) { /* a graph's node: not replayed yet (its call stays host time) */
+        work_call_span(k->L, st);
+        k->L->t->graph_kernels++;
+        return;
+    }
+    rp_call *c = work_call(k->L, st);
+    if (!c) return;
+    c->kind = RP_LAUNCH;
+    c->blocks = (int)(col_int(st, 6, 1) * col_int(st, 7, 1) * col_int(st, 8, 1));
+    c->threads = (int)(col_int(st, 9, 1) * col_int(st, 10, 1) * col_int(st, 11, 1));
+    c->blocks_per_sm = blocks_per_sm(k->gpu, c->threads, (int)col_int(st, 12, 0),
+                                     (int)(col_int(st, 13, 0) + col_int(st, 14, 0)));
+}
+
+static void memcpy_row(sqlite3_stmt *st, void *ctx)
+{
+    rp_call *c = work_call((loading *)ctx, st);
+    if (!c) return;
+    long long kind = col_int(st, 7, 0), src = col_int(st, 8, 1), dst = col_int(st, 9, 1);
+    c->kind = RP_COPY;
+    c->bytes = col_num(st, 6);
+    c->dir = kind == 1 ? GL_SCHED_H2D : kind == 2 ? GL_SCHED_D2H : GL_SCHED_D2D;
+    c->pageable = (kind == 1 && src == 0) || (kind == 2 && dst == 0); /* ENUM_CUDA_MEM_KIND 0: pageable */
+}
+
+static void memset_row(sqlite3_stmt *st, void *ctx)
+{
+    rp_call *c = work_call((loading *)ctx, st);
+    if (!c) return;
+    c->kind = RP_COPY, c->dir = GL_SCHED_MEMSET, c->bytes = col_num(st, 6);
+}
+
+static int event_of(loading *L, long long id)
+{
+    if (idmap_find(&L->events, id) < 0) idmap_put(&L->events, id, L->t->n_events++);
+    return idmap_find(&L->events, id);
+}
+
+static void record_row(sqlite3_stmt *st, void *ctx) /* CUDA_EVENT: correlationId, streamId, eventId */
+{
+    loading *L = (loading *)ctx;
+    int i = idmap_find(&L->corr, sqlite3_column_int64(st, 0));
+    if (i < 0) return;
+    rp_call *c = &L->t->calls[i];
+    c->stream = stream_of(L, sqlite3_column_int64(st, 1));
+    if (c->stream < 0) return;
+    c->kind = RP_RECORD, c->event = event_of(L, sqlite3_column_int64(st, 2));
+}
+
+static void sync_row(sqlite3_stmt *st, void *ctx) /* SYNCHRONIZATION: correlationId, streamId, eventId, syncType */
+{
+    loading *L = (loading *)ctx;
+    int i = idmap_find(&L->corr, sqlite3_column_int64(st, 0));
+    if (i < 0) return;
+    rp_call *c = &L->t->calls[i];
+    long long type = col_int(st, 3, 0);
+    if (type == 1 || type == 2) c->event = event_of(L, col_int(st, 2, -1));
+    if (type == 2 || type == 3) c->stream = stream_of(L, col_int(st, 1, -1));
+    if (type == 1) c->kind = RP_SYNC_EVENT;
+    else if (type == 2 && c->stream >= 0) c->kind = RP_WAIT;
+    else if (type == 3 && c->stream >= 0) c->kind = RP_SYNC_STREAM;
+    else if (type == 4) c->kind = RP_SYNC_DEVICE;
+}
+
+static void gpu_row(sqlite3_stmt *st, void *ctx)
+{
+    kernel_ctx *k = (kernel_ctx *)ctx;
+    rp_trace *t = k->L->t;
+    t->sms = (int)col_int(st, 0, 0), t->major = (int)col_int(st, 1, 0), t->minor = (int)col_int(st, 2, 0);
+    k->gpu[0] = (int)col_int(st, 3, 32), k->gpu[1] = (int)col_int(st, 4, 64);
+    k->gpu[2] = (int)col_int(st, 5, 65536), k->gpu[3] = (int)col_int(st, 6, 0);
+    const unsigned char *name = sqlite3_column_text(st, 7);
+    snprintf(t->gpu, sizeof t->gpu, "%s", name ? (const char *)name : "?");
+}
+
+static void legacy_row(sqlite3_stmt *st, void *ctx) { ((loading *)ctx)->legacy_id = sqlite3_column_int64(st, 0); }
+
+/* META_DATA_CAPTURE's environment lines: NAME="value". */
+static void env_row(sqlite3_stmt *st, void *ctx)
+{
+    rp_trace *t = ((loading *)ctx)->t;
+    const char *v = (const char *)sqlite3_column_text(st, 0);
+    if (!v) return;
+    if (!strncmp(v, "CUDA_DEVICE_MAX_CONNECTIONS=\"", 29)) t->recorded_connections = atoi(v + 29);
+    if (!strncmp(v, "CUDA_MODULE_LOADING=\"", 21)) t->lazy = strncmp(v + 21, "EAGER", 5) != 0;
+}
+
+static void schema_row(sqlite3_stmt *st, void *ctx)
+{
+    const char *v = (const char *)sqlite3_column_text(st, 0);
+    snprintf(((loading *)ctx)->t->schema, sizeof ((loading *)ctx)->t->schema, "%s", v ? v : "?");
+}
+
+static int by_thread_then_start(const void *a, const void *b)
+{
+    const rp_call *x = (const rp_call *)a, *y = (const rp_call *)b;
+    if (x->thread != y->thread) return x->thread - y->thread;
+    return (x->start_ns > y->start_ns) - (x->start_ns < y->start_ns);
+}
+
+int rp_import(const char *path, rp_trace *t, char *err, int errlen)
+{
+    memset(t, 0, sizeof *t);
+    t->lazy = 1, t->gpu_first_ns = INFINITY, t->gpu_last_ns = -INFINITY;
+    snprintf(t->schema, sizeof t->schema, "?");
+    reader r = {NULL, path, err, errlen};
+    FILE *f = fopen(path, "rb");
+    if (!f) return fail(&r, "%s: cannot open it", path);
+    fclose(f);
+    if (sqlite3_open_v2(path, &r.db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+        fail(&r, "%s: %s", path, r.db ? sqlite3_errmsg(r.db) : "cannot open it");
+        sqlite3_close(r.db);
+        return RP_BAD;
+    }
+    loading L;
+    memset(&L, 0, sizeof L);
+    L.t = t, L.legacy_id = -1;
+    kernel_ctx k = {&L, {32, 64, 65536, 233472}};
+    static const char *const needed[] = {"StringIds", "CUPTI_ACTIVITY_KIND_RUNTIME", "TARGET_INFO_CUDA_STREAM"};
+    int rc = 0;
+    for (int i = 0; i < 3 && !rc; i++) {
+        int h = has_table(&r, needed[i]);
+        if (h < 0) rc = RP_BAD;
+        else if (!h)
+            rc = fail(&r, "%s has no %s table: not an nsys export of a CUDA trace (record with nsys profile -t cuda "
+                      "--cuda-event-trace=true, then nsys export --type sqlite)", path, needed[i]);
+    }
+    /* Each query names the columns it reads, so a column this export lacks is named by SQLite's message. */
+    if (!rc && has_table(&r, "META_DATA_EXPORT") == 1)
+        rc = each_row(&r, "SELECT value FROM META_DATA_EXPORT WHERE name='EXPORT_SCHEMA_VERSION'", schema_row, &L);
+    if (!rc && has_table(&r, "TARGET_INFO_GPU") == 1)
+        rc = each_row(&r, "SELECT smCount, computeMajor, computeMinor, maxBlocksPerSm, maxWarpsPerSm, "
+                      "maxRegistersPerSm, maxShmemPerSm, name FROM TARGET_INFO_GPU", gpu_row, &k);
+    if (!rc && has_table(&r, "TARGET_INFO_CUDA_CONTEXT_INFO") == 1)
+        rc = each_row(&r, "SELECT nullStreamId FROM TARGET_INFO_CUDA_CONTEXT_INFO", legacy_row, &L);
+    t->n_streams = 1; /* the legacy stream */
+    t->streams = (gl_sched_stream *)gl_xcalloc(1, sizeof *t->streams);
+    t->streams[0].kind = GL_SCHED_STREAM_LEGACY, t->streams[0].thread = -1;
+    if (!rc) rc = each_row(&r, "SELECT streamId, priority, flag FROM TARGET_INFO_CUDA_STREAM ORDER BY streamId", stream_row, &L);
+    if (!rc && has_table(&r, "META_DATA_CAPTURE") == 1)
+        rc = each_row(&r, "SELECT value FROM META_DATA_CAPTURE WHERE name LIKE '%ENVIRONMENT_VARIABLE'", env_row, &L);
+    if (!rc)
+        rc = each_row(&r, "SELECT r.start, r.end, r.globalTid, r.correlationId, r.nameId, s.value FROM "
+                      "CUPTI_ACTIVITY_KIND_RUNTIME r LEFT JOIN StringIds s ON s.id = r.nameId ORDER BY r.start",
+                      runtime_row, &L);
+    static const char *const work[][2] = {
+        {"CUPTI_ACTIVITY_KIND_KERNEL", "SELECT start, end, streamId, correlationId, globalPid, deviceId, gridX, gridY, "
+         "gridZ, blockX, blockY, blockZ, registersPerThread, staticSharedMemory, dynamicSharedMemory, graphNodeId "
+         "FROM CUPTI_ACTIVITY_KIND_KERNEL"},
+        {"CUPTI_ACTIVITY_KIND_MEMCPY", "SELECT start, end, streamId, correlationId, globalPid, deviceId, bytes, copyKind, "
+         "srcKind, dstKind FROM CUPTI_ACTIVITY_KIND_MEMCPY"},
+        {"CUPTI_ACTIVITY_KIND_MEMSET", "SELECT start, end, streamId, correlationId, globalPid, deviceId, bytes FROM "
+         "CUPTI_ACTIVITY_KIND_MEMSET"},
+        {"CUPTI_ACTIVITY_KIND_CUDA_EVENT", "SELECT correlationId, streamId, eventId FROM CUPTI_ACTIVITY_KIND_CUDA_EVENT"},
+        {"CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", "SELECT correlationId, streamId, eventId, syncType FROM "
+         "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"}};
+    void (*rows[])(sqlite3_stmt *, void *) = {kernel_row, memcpy_row, memset_row, record_row, sync_row};
+    void *ctxs[] = {&k, &L, &L, &L, &L};
+    for (int i = 0; i < 5 && !rc; i++)
+        if (has_table(&r, work[i][0]) == 1) rc = each_row(&r, work[i][1], rows[i], ctxs[i]);
+    if (rc && strstr(err, "no such column"))
+        snprintf(err + strlen(err), (size_t)(errlen - (int)strlen(err)), " (export schema %s; the replay reads 3.20)",
+                 t->schema);
+    if (!rc && L.processes > 1)
+        rc = fail(&r, "%s: GPU work of %d processes; the replay takes one process at a time", path, L.processes);
+    if (!rc && L.devices > 1)
+        rc = fail(&r, "%s: GPU work on %d devices; the replay takes one GPU at a time", path, L.devices);
+    if (!rc && !(t->gpu_last_ns > t->gpu_first_ns))
+        rc = fail(&r, "%s: the trace has no kernel, copy or memset: nothing to replay", path);
+    if (!rc && t->sms <= 0) t->sms = 132;
+    if (!rc) {
+        qsort(t->calls, (size_t)t->n_calls, sizeof *t->calls, by_thread_then_start);
+        for (int i = 0; i < t->n_calls; i++) {
+            rp_call *c = &t->calls[i];
+            const char *n = t->names[c->name];
+            c->sync = c->kind == RP_COPY && (!strcmp(n, "cudaMemcpy") || !strcmp(n, "cudaMemset"));
+            /* A device synchronization needs no SYNCHRONIZATION row to be known (nsys 2025.3 writes none for it). */
+            if (c->kind == RP_HOST && (!strcmp(n, "cudaDeviceSynchronize") || !strcmp(n, "cuCtxSynchronize")))
+                c->kind = RP_SYNC_DEVICE;
+            t->name_counts[c->name]++;
+            t->name_modelled[c->name] |= c->kind != RP_HOST;
+        }
+    }
+    idmap_free(&L.corr), idmap_free(&L.threads), idmap_free(&L.streams), idmap_free(&L.events), idmap_free(&L.names);
+    sqlite3_close(r.db);
+    return rc;
+}
+
+void rp_trace_free(rp_trace *t)
+{
+    for (int i = 0; i < t->n_names; i++) free(t->names[i]);
+    free(t->names), free(t->name_counts), free(t->name_modelled), free(t->calls), free(t->streams);
+    memset(t, 0, sizeof *t);
+}
+
+void rp_program(const rp_trace *t, gl_sched_program *p, double **rec_start, double **rec_end)
+{
+    gl_sched_program_init(p);
+    for (int s = 1; s < t->n_streams; s++) gl_sched_stream_new(p, t->streams[s].kind, t->streams[s].priority, -1);
+    for (int e = 0; e < t->n_events; e++) gl_sched_event_new(p);
+    double t0 = INFINITY;
+    for (int i = 0; i < t->n_calls; i++) t0 = fmin(t0, t->calls[i].start_ns);
+    int cap = t->n_calls * 2 + 2, kernels = 0, filled = 0;
+    double *rs = (double *)gl_xmalloc(sizeof(double) * (size_t)cap), *re = (double *)gl_xmalloc(sizeof(double) * (size_t)cap);
+    double last_end = t0;
+    for (int i = 0; i < t->n_calls; i++) {
+        const rp_call *c = &t->calls[i];
+        if (i == 0 || c->thread != t->calls[i - 1].thread) last_end = t0; /* a thread starts when it first calls */
+        if (c->start_ns > last_end) gl_sched_host(p, c->thread, c->start_ns - last_end); /* its own work between calls */
+        last_end = fmax(last_end, c->end_ns);
+        int op, th = c->thread;
+        switch (c->kind) {
+        case RP_LAUNCH: {
+            int per_wave = c->blocks_per_sm * t->sms, waves = (c->blocks + per_wave - 1) / per_wave;
+            op = gl_sched_launch(p, th, c->stream, c->blocks, c->threads, c->blocks_per_sm,
+                                 (c->gpu_end_ns - c->gpu_start_ns) / (waves > 0 ? waves : 1), kernels++);
+            break;
+        }
+        case RP_COPY:
+            op = gl_sched_copy(p, th, c->stream, c->dir, c->bytes, c->pageable);
+            p->ops[op].copy_ns = fmax(1, c->gpu_end_ns - c->gpu_start_ns);
+            break;
+        case RP_RECORD: op = gl_sched_record(p, th, c->stream, c->event); break;
+        case RP_WAIT: op = gl_sched_wait(p, th, c->stream, c->event); break;
+        case RP_SYNC_EVENT: op = gl_sched_sync_event(p, th, c->event); break;
+        case RP_SYNC_STREAM: op = gl_sched_sync_stream(p, th, c->stream); break;
+        case RP_SYNC_DEVICE: op = gl_sched_sync_stream(p, th, -1); break;
+        default: op = gl_sched_host(p, th, 0); break;
+        }
+        /* A waiting call's time is the wait, which the model works out; other calls keep their own. */
+        /* A pageable copy the host waits for (a D2H, or an H2D over the 2 MiB staged at once) is the wait too. */
+        int blocking = c->kind == RP_COPY && c->pageable && (c->dir == GL_SCHED_D2H || c->bytes > (2 << 20));
+        int waits = c->kind >= RP_SYNC_EVENT || c->sync || blocking;
+        p->ops[op].issue_ns = waits ? 0 : c->end_ns - c->start_ns;
+        if (c->kind == RP_HOST) p->ops[op].issue_ns = c->end_ns - c->start_ns;
+        if (c->sync) gl_sched_sync_stream(p, th, c->stream); /* cudaMemcpy returns once its copy has ended */
+        int old = cap;
+        gl_grow((void **)&rs, &cap, p->n_ops + 1, sizeof *rs);
+        if (cap != old && !(re = (double *)realloc(re, sizeof *re * (size_t)cap))) gl_die(GL_EXIT_INTERNAL, "out of memory");
+        for (; filled < p->n_ops; filled++) rs[filled] = re[filled] = NAN;
+        if (c->kind == RP_LAUNCH || c->kind == RP_COPY) rs[op] = c->gpu_start_ns - t0, re[op] = c->gpu_end_ns - t0;
+    }
+    *rec_start = rs, *rec_end = re;
+}

@@ -1,0 +1,211 @@
+/* replay.c - a program's Nsight Systems trace, replayed on the scheduling model at each CUDA_DEVICE_MAX_CONNECTIONS.
+ *
+ * Question: what would this recorded program's GPU span be at another connection count, as the model sees it?
+ * Build: sqlite
+ *
+ * Reads an nsys SQLite export (import.h: one process, one GPU, every host thread's CUDA calls with their GPU work,
+ * events, waits and synchronizations), makes it a model program (rp_program: each thread's calls in order with
+ * their recorded host times, the recorded gaps between calls as host work, kernels and copies at their recorded
+ * times) and simulates it with the core's model (gl_sched.h) at each C of --connections. The row at the recorded
+ * setting (CUDA_DEVICE_MAX_CONNECTIONS in the recorded environment, else the driver's default, 8; or
+ * --recorded-connections) also gives the recorded span and the replay's error there. The span is the GPU's: from
+ * the first kernel, copy or memset start to the last end.
+ *
+ * First version (issue 19, not yet what it asks): the machine's fixed times are the H200's as gridlab measured
+ * them (launch latency 2.6 us, dispatch gap 1.6 us, 0.26 us per queue entry), not fitted to the trace; a kernel
+ * keeps its recorded time per wave whatever ran beside it; host functions, graph launches and lazy loads are
+ * counted among the calls kept as host time, not modelled. No GPU is needed.
+ *
+ * Run:   build/bin/replay TRACE.sqlite [--connections 1,2,4,8,16,32] [--recorded-connections N] [--json FILE]
+ *        make replay TRACE=TRACE.sqlite
+ * Record: nsys profile -t cuda --cuda-event-trace=true -o run ./program; nsys export --type sqlite run.nsys-rep
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gl_common.h"
+#include "gl_gpu_limits.h"
+#include "import.h"
+
+static const int default_connections[] = {1, 2, 4, 8, 16, 32};
+
+typedef struct args {
+    const char *trace, *json;
+    int connections[32], n_connections;
+    int recorded; /* --recorded-connections (0: from the trace) */
+} args;
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: replay TRACE.sqlite [options]\n"
+               "  replays an nsys SQLite export of one process on the scheduling model at each connection count\n"
+               "  --connections LIST          CUDA_DEVICE_MAX_CONNECTIONS values to predict, 1..32 (default 1,2,4,8,16,32)\n"
+               "  --recorded-connections N    the setting the trace was recorded at, for programs that set it themselves\n"
+               "  --json FILE                 the table as JSON\n"
+               "  --help                      this text\n"
+               "exit codes: 0 ok, 2 usage error or a trace the replay cannot read\n");
+}
+
+static int usage_error(const char *fmt, const char *what)
+{
+    fprintf(stderr, "replay: ");
+    fprintf(stderr, fmt, what);
+    fprintf(stderr, " (replay --help)\n");
+    return GL_EXIT_USAGE;
+}
+
+/* A whole integer in [lo, hi] from s, or -1. */
+static int whole(const char *s, int lo, int hi)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    return (errno || end == s || *end || v < lo || v > hi) ? -1 : (int)v;
+}
+
+static int parse(int argc, char **argv, args *a)
+{
+    memset(a, 0, sizeof *a);
+    for (int i = 1; i < argc; i++) {
+        const char *o = argv[i];
+        if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
+            usage(stdout);
+            exit(0);
+        }
+        int takes = !strcmp(o, "--connections") || !strcmp(o, "--recorded-connections") || !strcmp(o, "--json");
+        if (takes && i + 1 >= argc) return usage_error("%s needs a value", o);
+        if (!strcmp(o, "--connections")) {
+            char buf[256];
+            snprintf(buf, sizeof buf, "%s", argv[++i]);
+            a->n_connections = 0;
+            for (char *w = buf, *next; w; w = next) { /* comma-separated, none empty */
+                next = strchr(w, ',');
+                if (next) *next++ = 0;
+                int c = whole(w, 1, 32);
+                if (c < 0 || a->n_connections == 32) return usage_error("--connections: '%s' is not a list of 1..32", argv[i]);
+                a->connections[a->n_connections++] = c;
+            }
+            if (a->n_connections == 0 || strstr(argv[i], ",,") || argv[i][strlen(argv[i]) - 1] == ',')
+                return usage_error("--connections: '%s' is not a list of 1..32", argv[i]);
+        } else if (!strcmp(o, "--recorded-connections")) {
+            if ((a->recorded = whole(argv[++i], 1, 32)) < 0)
+                return usage_error("--recorded-connections: '%s' is out of range; accepted: integer 1..32", argv[i]);
+        } else if (!strcmp(o, "--json")) {
+            a->json = argv[++i];
+        } else if (o[0] == '-') {
+            return usage_error("unknown option '%s'", o);
+        } else if (a->trace) {
+            return usage_error("unexpected argument '%s': one trace at a time", o);
+        } else {
+            a->trace = o;
+        }
+    }
+    if (!a->trace) return usage_error("%s", "no trace given: replay TRACE.sqlite");
+    if (a->n_connections == 0)
+        for (int i = 0; i < 6; i++) a->connections[a->n_connections++] = default_connections[i];
+    if (a->json) { /* writable, checked before the trace is read; a file made only to check is not left behind */
+        FILE *f = fopen(a->json, "r");
+        int existed = f != NULL;
+        if (f) fclose(f);
+        if (!(f = fopen(a->json, "a"))) return usage_error("--json %s: cannot write there", a->json);
+        fclose(f);
+        if (!existed) remove(a->json);
+    }
+    return 0;
+}
+
+/* The model's machine for the trace's GPU at C connections. Copies and kernels run at their recorded times, so
+ * the link's sharing is already in them: the shared speeds are the alone ones. */
+static gl_sched_machine machine_for(const rp_trace *t, int C)
+{
+    gl_sched_machine m = gl_sched_machine_default();
+    m.connections = C;
+    m.sms = t->sms;
+    m.resident_grids = gl_max_resident_grids(t->major, t->minor);
+    if (m.resident_grids <= 0) m.resident_grids = 128;
+    m.launch_latency_ns = 2600, m.dispatch_ns = 1630, m.queue_entry_ns = 260;
+    m.block_dispatch_ns = 0.1, m.block_overrun_ns = 100;
+    for (int d = 0; d < GL_SCHED_DIRS; d++) m.copy_engines[d] = 1, m.copy_gbps[d] = 55;
+    for (int d = 0; d < 2; d++) m.copy_bidir_gbps[d] = 55, m.pageable_gbps[d] = 10;
+    m.copy_in_order[GL_SCHED_D2H] = C == 1;
+    m.pageable_stage_bytes = 2 << 20, m.pageable_inline_bytes = 64 << 10;
+    return m;
+}
+
+int main(int argc, char **argv)
+{
+    args a;
+    int rc = parse(argc, argv, &a);
+    if (rc) return rc;
+    rp_trace t;
+    char err[512];
+    if ((rc = rp_import(a.trace, &t, err, sizeof err)) != 0) {
+        fprintf(stderr, "replay: %s\n", err);
+        return rc;
+    }
+    int recorded = a.recorded ? a.recorded : t.recorded_connections ? t.recorded_connections : 8;
+    const char *from = a.recorded ? "--recorded-connections" : t.recorded_connections ? "the recorded environment"
+                                                                                       : "not set: the driver's default";
+    gl_sched_program p;
+    double *rs, *re;
+    rp_program(&t, &p, &rs, &re);
+    double rec_ms = (t.gpu_last_ns - t.gpu_first_ns) / 1e6;
+    int modelled = 0, kept = 0;
+    for (int i = 0; i < t.n_calls; i++) {
+        if (t.calls[i].kind == RP_HOST) kept++;
+        else modelled++;
+    }
+    printf("trace: %s | %s, %d SMs | nsys export schema %s | %d host thread%s, %d streams, %d calls (%d model operations, "
+           "%d kept as host time) | CUDA_DEVICE_MAX_CONNECTIONS %d (%s) | module loading %s\n",
+           a.trace, t.gpu, t.sms, t.schema, t.n_threads, t.n_threads == 1 ? "" : "s", t.n_streams, t.n_calls, modelled,
+           kept, recorded, from, t.lazy ? "lazy" : "eager");
+    printf("kept as host time (not modelled):");
+    for (int i = 0, any = 0; i < t.n_names; i++)
+        if (!t.name_modelled[i]) printf("%s %s x%d", any++ ? "," : "", t.names[i], t.name_counts[i]);
+    printf("\n");
+    if (t.graph_kernels)
+        printf("graph launches: %d kernels came from graphs, which the replay does not model yet: their launch calls "
+               "are kept as host time\n", t.graph_kernels);
+    printf("machine: the H200's fixed times as gridlab measured them (not fitted to this trace); kernels and copies "
+           "at their recorded times\n\n");
+    printf("| connections | predicted span ms | predicted peak kernels | recorded span ms | error %% |\n");
+    printf("|------------:|------------------:|-----------------------:|-----------------:|--------:|\n");
+    FILE *json = a.json ? fopen(a.json, "w") : NULL;
+    double replayed = NAN;
+    if (json) fprintf(json, "{\"trace\": \"%s\", \"recorded_connections\": %d, \"recorded_makespan_ms\": %.6f, \"predictions\": [",
+                      a.trace, recorded, rec_ms);
+    for (int k = 0; k < a.n_connections; k++) {
+        int C = a.connections[k];
+        gl_sched_machine m = machine_for(&t, C);
+        gl_sched_result r;
+        if (gl_sched_simulate(&p, &m, &r, err, sizeof err) != 0) {
+            fprintf(stderr, "replay: the model refused the program at C=%d: %s\n", C, err);
+            return GL_EXIT_INTERNAL;
+        }
+        double ms = r.span_ns / 1e6;
+        if (C == recorded) {
+            replayed = ms;
+            printf("| %11d | %17.3f | %22d | %16.3f | %+7.1f |\n", C, ms, r.peak_concurrency, rec_ms, 100 * (ms - rec_ms) / rec_ms);
+        } else {
+            printf("| %11d | %17.3f | %22d | %16s | %7s |\n", C, ms, r.peak_concurrency, "", "");
+        }
+        if (json) fprintf(json, "%s{\"connections\": %d, \"predicted_makespan_ms\": %.6f, \"predicted_peak\": %d}", k ? ", " : "", C,
+                          ms, r.peak_concurrency);
+    }
+    if (json) {
+        if (isnan(replayed)) {
+            gl_sched_machine m = machine_for(&t, recorded);
+            gl_sched_result r;
+            if (gl_sched_simulate(&p, &m, &r, err, sizeof err) == 0) replayed = r.span_ns / 1e6;
+        }
+        fprintf(json, "], \"replayed_makespan_ms\": %.6f}\n", replayed);
+        fclose(json);
+    }
+    free(rs), free(re);
+    gl_sched_program_free(&p);
+    rp_trace_free(&t);
+    return 0;
+}
