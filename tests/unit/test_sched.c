@@ -806,7 +806,11 @@ static void test_pageable(void)
               p.ops[c].end_ns == 3000 && p.ops[k].submit_ns == 3000);
     p.ops[c].bytes = 1000;
     run(&p, &m);
-    test_cond("... which a staged one does not take: it runs from the staging buffer at the pinned rate",
+    test_cond("... a staged one given a time (a replay's recorded one) takes it too, and the host goes on",
+              p.ops[c].end_ns == 3000 && p.ops[k].submit_ns == 0);
+    p.ops[c].copy_ns = 0;
+    run(&p, &m);
+    test_cond("... and without one runs from the staging buffer at the pinned rate",
               p.ops[c].end_ns == 1000 && p.ops[k].submit_ns == 0);
     gl_sched_program_free(&p);
 }
