@@ -154,6 +154,10 @@ c.execute("alter table CUPTI_ACTIVITY_KIND_KERNEL rename column gridX to gridSiz
     check "replay JSON: the recorded setting, span and each prediction" python3 tests/check_outputs.py json "$rd/r.json" \
         --expect recorded_connections=8 --expect recorded_makespan_ms=233.873691 --expect predictions.0.connections=1 \
         --expect predictions.5.connections=32
+    expect "replay NVIDIA's simpleHyperQ (lazy loading) from its C=8 recording: C=1 predicted 330.1 ms (recorded 330.116)" 0 \
+        "^\\|  *1 \\|  *330\\.1[0-9]* \\|" "$b" tests/data/simpleHyperQ-lazy-c8-h200.sqlite --connections 1,8
+    expect "replay simpleHyperQ: its first launches under lazy loading carry loads (C=32 predicted 30.0 ms, recorded 30.091)" 0 \
+        "^\\|  *32 \\|  *30\\.0[0-9]* \\|" "$b" tests/data/simpleHyperQ-lazy-c8-h200.sqlite --connections 32
     expect "replay --json to an unwritable path exits 2" 2 "--json /proc/x.json: cannot write there" "$b" "$tr" --json /proc/x.json
     expect "make replay without TRACE exits 2, saying how" 2 "give the trace: make replay TRACE=run.sqlite" make -s replay
     rm -rf "$rd"

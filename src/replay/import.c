@@ -407,6 +407,16 @@ int rp_import(const char *path, rp_trace *t, char *err, int errlen)
             rp_call *c = &t->calls[i];
             const char *n = t->names[c->name];
             c->sync = c->kind == RP_COPY && (!strcmp(n, "cudaMemcpy") || !strcmp(n, "cudaMemset"));
+            /* Under lazy loading a function's first launch looks it up (cuLibraryGetKernel) and loads it: the
+             * thread's next launch carries the load (gl_sched.h, "Loads"). Eager runs look up too, and load nothing. */
+            if (t->lazy && !strcmp(n, "cuLibraryGetKernel")) {
+                for (int j = i + 1; j < t->n_calls && t->calls[j].thread == c->thread; j++)
+                    if (t->calls[j].kind == RP_LAUNCH) {
+                        t->calls[j].load = 1;
+                        break;
+                    }
+                t->name_modelled[c->name] = 1;
+            }
             /* A device synchronization needs no SYNCHRONIZATION row to be known (nsys 2025.3 writes none for it). */
             if (c->kind == RP_HOST && (!strcmp(n, "cudaDeviceSynchronize") || !strcmp(n, "cuCtxSynchronize")))
                 c->kind = RP_SYNC_DEVICE;
@@ -444,6 +454,7 @@ void rp_program(const rp_trace *t, gl_sched_program *p, double **rec_start, doub
         int op, th = c->thread;
         switch (c->kind) {
         case RP_LAUNCH: {
+            if (c->load) gl_sched_load(p, th, c->stream);
             int per_wave = c->blocks_per_sm * t->sms, waves = (c->blocks + per_wave - 1) / per_wave;
             op = gl_sched_launch(p, th, c->stream, c->blocks, c->threads, c->blocks_per_sm,
                                  (c->gpu_end_ns - c->gpu_start_ns) / (waves > 0 ? waves : 1), kernels++);

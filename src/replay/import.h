@@ -32,6 +32,7 @@ typedef struct rp_call {
     int blocks, threads, blocks_per_sm; /* LAUNCH: grid and block size, blocks that fit on one SM */
     int dir, pageable, sync;     /* COPY: GL_SCHED_H2D.., pageable host memory, a synchronous call (cudaMemcpy) */
     double bytes;                /* COPY */
+    int load;                    /* LAUNCH: a first launch under lazy loading (its kernel looked up just before) */
 } rp_call;
 
 typedef struct rp_trace {
