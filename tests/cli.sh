@@ -158,6 +158,11 @@ c.execute("alter table CUPTI_ACTIVITY_KIND_KERNEL rename column gridX to gridSiz
         "^\\|  *1 \\|  *330\\.1[0-9]* \\|" "$b" tests/data/simpleHyperQ-lazy-c8-h200.sqlite --connections 1,8
     expect "replay simpleHyperQ: its first launches under lazy loading carry loads (C=32 predicted 30.0 ms, recorded 30.091)" 0 \
         "^\\|  *32 \\|  *30\\.0[0-9]* \\|" "$b" tests/data/simpleHyperQ-lazy-c8-h200.sqlite --connections 32
+    expect "replay --infer-connections finds simpleHyperQ's recorded 8, and how far the next setting is" 0 \
+        "^inferred connections: 8 \\(operation starts p95 0\\.[0-9]+% of the span off; the nearest other setting [0-9.]+%\\), as recorded" \
+        "$b" tests/data/simpleHyperQ-lazy-c8-h200.sqlite --infer-connections
+    expect "replay --infer-connections says when the trace cannot tell (one stream's work: every C alike)" 0 \
+        "^inferred connections: the trace does not tell" "$b" "$tr" --infer-connections
     expect "replay --json to an unwritable path exits 2" 2 "--json /proc/x.json: cannot write there" "$b" "$tr" --json /proc/x.json
     expect "make replay without TRACE exits 2, saying how" 2 "give the trace: make replay TRACE=run.sqlite" make -s replay
     rm -rf "$rd"

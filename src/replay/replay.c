@@ -8,8 +8,10 @@
  * their recorded host times, the recorded gaps between calls as host work, kernels and copies at their recorded
  * times) and simulates it with the core's model (gl_sched.h) at each C of --connections. The row at the recorded
  * setting (CUDA_DEVICE_MAX_CONNECTIONS in the recorded environment, else the driver's default, 8; or
- * --recorded-connections) also gives the recorded span and the replay's error there. The span is the GPU's: from
- * the first kernel, copy or memset start to the last end.
+ * --recorded-connections) also gives the recorded span, the replay's error there, and how far it put each kernel's
+ * and copy's start from its recorded one (p95, % of the span); --infer-connections replays every C from 1 to 32
+ * and names the one that puts the starts nearest. The span is the GPU's: from the first kernel, copy or memset
+ * start to the last end.
  *
  * First version (issue 19, not yet what it asks): the machine's fixed times are the H200's as gridlab measured
  * them (launch latency 2.6 us, dispatch gap 1.6 us, 0.26 us per queue entry, a lazy load 2.3 us), not fitted to
@@ -17,7 +19,8 @@
  * are counted among the calls kept as host time, not modelled. Under lazy loading (the recorded environment's, or
  * the default) a launch right after a cuLibraryGetKernel lookup carries a load. No GPU is needed.
  *
- * Run:   build/bin/replay TRACE.sqlite [--connections 1,2,4,8,16,32] [--recorded-connections N] [--json FILE]
+ * Run:   build/bin/replay TRACE.sqlite [--connections 1,2,4,8,16,32] [--recorded-connections N] [--infer-connections]
+ *        [--json FILE]
  *        make replay TRACE=TRACE.sqlite
  * Record: nsys profile -t cuda --cuda-event-trace=true -o run ./program; nsys export --type sqlite run.nsys-rep
  */
@@ -37,6 +40,7 @@ typedef struct args {
     const char *trace, *json;
     int connections[32], n_connections;
     int recorded; /* --recorded-connections (0: from the trace) */
+    int infer;    /* --infer-connections */
 } args;
 
 static void usage(FILE *f)
@@ -45,6 +49,7 @@ static void usage(FILE *f)
                "  replays an nsys SQLite export of one process on the scheduling model at each connection count\n"
                "  --connections LIST          CUDA_DEVICE_MAX_CONNECTIONS values to predict, 1..32 (default 1,2,4,8,16,32)\n"
                "  --recorded-connections N    the setting the trace was recorded at, for programs that set it themselves\n"
+               "  --infer-connections         the setting (1..32) whose replay puts the operations nearest their recorded starts\n"
                "  --json FILE                 the table as JSON\n"
                "  --help                      this text\n"
                "exit codes: 0 ok, 2 usage error or a trace the replay cannot read\n");
@@ -94,6 +99,8 @@ static int parse(int argc, char **argv, args *a)
         } else if (!strcmp(o, "--recorded-connections")) {
             if ((a->recorded = whole(argv[++i], 1, 32)) < 0)
                 return usage_error("--recorded-connections: '%s' is out of range; accepted: integer 1..32", argv[i]);
+        } else if (!strcmp(o, "--infer-connections")) {
+            a->infer = 1;
         } else if (!strcmp(o, "--json")) {
             a->json = argv[++i];
         } else if (o[0] == '-') {
@@ -116,6 +123,30 @@ static int parse(int argc, char **argv, args *a)
         if (!existed) remove(a->json);
     }
     return 0;
+}
+
+static int by_value(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+/* The 95th percentile, over the operations with a recorded start (kernels and copies), of how far the simulation
+ * put each start from its recorded one, as a share of the recorded span (%). Both are on one axis: the first
+ * call's start is 0 in the trace and in the simulation. */
+static double start_error_p95(const gl_sched_program *p, const double *rs, double span_ns)
+{
+    double *e = (double *)gl_xmalloc(sizeof(double) * (size_t)(p->n_ops + 1));
+    int n = 0;
+    for (int i = 0; i < p->n_ops; i++)
+        if (!isnan(rs[i])) e[n++] = fabs(p->ops[i].start_ns - rs[i]);
+    double v = NAN;
+    if (n > 0) {
+        qsort(e, (size_t)n, sizeof *e, by_value);
+        v = 100 * e[(int)ceil(0.95 * n) - 1] / span_ns;
+    }
+    free(e);
+    return v;
 }
 
 /* The model's machine for the trace's GPU at C connections. Copies and kernels run at their recorded times, so
@@ -173,8 +204,38 @@ int main(int argc, char **argv)
                "are kept as host time\n", t.graph_kernels);
     printf("machine: the H200's fixed times as gridlab measured them (not fitted to this trace); kernels and copies "
            "at their recorded times\n\n");
-    printf("| connections | predicted span ms | predicted peak kernels | recorded span ms | error %% |\n");
-    printf("|------------:|------------------:|-----------------------:|-----------------:|--------:|\n");
+    printf("| connections | predicted span ms | predicted peak kernels | recorded span ms | error %% | start error p95 %% |\n");
+    printf("|------------:|------------------:|-----------------------:|-----------------:|--------:|------------------:|\n");
+    if (a.infer) { /* every setting, judged by where it puts each operation's start */
+        double best = INFINITY, err_at[33];
+        int best_c = 0;
+        for (int C = 1; C <= 32; C++) {
+            gl_sched_machine m = machine_for(&t, C);
+            gl_sched_result r;
+            if (gl_sched_simulate(&p, &m, &r, err, sizeof err) != 0) {
+                fprintf(stderr, "replay: the model refused the program at C=%d: %s\n", C, err);
+                return GL_EXIT_INTERNAL;
+            }
+            err_at[C] = start_error_p95(&p, rs, t.gpu_last_ns - t.gpu_first_ns);
+            if (err_at[C] < best) best = err_at[C], best_c = C;
+        }
+        int lo = best_c, hi = best_c; /* the settings that explain it as well (within 0.01% of the span) */
+        while (lo > 1 && err_at[lo - 1] <= best + 0.01) lo--;
+        while (hi < 32 && err_at[hi + 1] <= best + 0.01) hi++;
+        double next = INFINITY;
+        for (int C = 1; C <= 32; C++)
+            if ((C < lo || C > hi) && err_at[C] < next) next = err_at[C];
+        if (lo == 1 && hi == 32)
+            printf("inferred connections: the trace does not tell (every C in 1..32 puts the operations' starts %.2f%% "
+                   "of the span off, p95)\n", best);
+        else
+            printf("inferred connections: %d (operation starts p95 %.2f%% of the span off", best_c, best);
+        if (!(lo == 1 && hi == 32)) {
+            if (lo != hi) printf("; every C in %d..%d puts them as near", lo, hi);
+            if (isfinite(next)) printf("; the nearest other setting %.2f%%", next);
+            printf(")%s\n", lo <= recorded && recorded <= hi ? ", as recorded" : ", not the recorded setting");
+        }
+    }
     FILE *json = a.json ? fopen(a.json, "w") : NULL;
     double replayed = NAN;
     if (json) fprintf(json, "{\"trace\": \"%s\", \"recorded_connections\": %d, \"recorded_makespan_ms\": %.6f, \"predictions\": [",
@@ -190,9 +251,10 @@ int main(int argc, char **argv)
         double ms = r.span_ns / 1e6;
         if (C == recorded) {
             replayed = ms;
-            printf("| %11d | %17.3f | %22d | %16.3f | %+7.1f |\n", C, ms, r.peak_concurrency, rec_ms, 100 * (ms - rec_ms) / rec_ms);
+            printf("| %11d | %17.3f | %22d | %16.3f | %+7.1f | %17.2f |\n", C, ms, r.peak_concurrency, rec_ms,
+                   100 * (ms - rec_ms) / rec_ms, start_error_p95(&p, rs, t.gpu_last_ns - t.gpu_first_ns));
         } else {
-            printf("| %11d | %17.3f | %22d | %16s | %7s |\n", C, ms, r.peak_concurrency, "", "");
+            printf("| %11d | %17.3f | %22d | %16s | %7s | %17s |\n", C, ms, r.peak_concurrency, "", "", "");
         }
         if (json) fprintf(json, "%s{\"connections\": %d, \"predicted_makespan_ms\": %.6f, \"predicted_peak\": %d}", k ? ", " : "", C,
                           ms, r.peak_concurrency);
