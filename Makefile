@@ -174,7 +174,7 @@ $(BUILD)/obj/replay/%.o: src/replay/%.c $(STAMP)
 $(REPLAY): $(patsubst src/replay/%.c,$(BUILD)/obj/replay/%.o,$(REPLAY_SRCS)) $(LIB_HOST)
 	$(call msg,LINK,$@)
 	@mkdir -p $(@D)
-	$(Q)$(CC) $^ -o $@ -l:libsqlite3.so.0 -lm
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ -l:libsqlite3.so.0 -lm
 
 # ---- host unit tests (no GPU, no CUDA runtime) --------------------------------------
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/harness.h $(LIB_HOST) $(STAMP)

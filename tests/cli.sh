@@ -140,6 +140,17 @@ c.commit()' "$rd/idle.sqlite"
     python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1])
 c.execute("update CUPTI_ACTIVITY_KIND_KERNEL set globalPid = globalPid + 1 where rowid % 2 = 0"); c.commit()' "$rd/two.sqlite"
     expect "replay a trace of two processes exits 2" 2 "GPU work of 2 processes; the replay takes one process at a time" "$b" "$rd/two.sqlite"
+    cp "$tr" "$rd/nocalls.sqlite" && chmod u+w "$rd/nocalls.sqlite"
+    python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute("delete from CUPTI_ACTIVITY_KIND_RUNTIME"); c.commit()' "$rd/nocalls.sqlite"
+    expect "replay a trace with GPU work and no runtime calls exits 2" 2 "no CUDA runtime call of the GPU's process" "$b" "$rd/nocalls.sqlite"
+    cp "$tr" "$rd/huge.sqlite" && chmod u+w "$rd/huge.sqlite"
+    python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1])
+c.execute("update CUPTI_ACTIVITY_KIND_KERNEL set gridX = 2147483647, gridY = 2 where rowid = 1"); c.commit()' "$rd/huge.sqlite"
+    expect "replay a grid of more than 2^31-1 blocks exits 2" 2 "a kernel of 4294967294 blocks: the replay takes grids of 1 to 2\\^31-1" "$b" "$rd/huge.sqlite"
+    cp "$tr" "$rd/lost.sqlite" && chmod u+w "$rd/lost.sqlite"
+    python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1])
+c.execute("update CUPTI_ACTIVITY_KIND_KERNEL set streamId = 999 where rowid = 1"); c.commit()' "$rd/lost.sqlite"
+    expect "replay says what it left out: a kernel on a stream the trace does not list" 0 "^left out: 1 kernels, copies or memsets" "$b" "$rd/lost.sqlite"
     cp "$tr" "$rd/old.sqlite" && chmod u+w "$rd/old.sqlite"
     python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1])
 c.execute("alter table CUPTI_ACTIVITY_KIND_KERNEL rename column gridX to gridSizeX"); c.commit()' "$rd/old.sqlite"

@@ -175,6 +175,7 @@ static void stream_row(sqlite3_stmt *st, void *ctx)
     loading *L = (loading *)ctx;
     long long id = sqlite3_column_int64(st, 0), flag = col_int(st, 2, 1);
     int prio = (int)(int32_t)(uint32_t)col_int(st, 1, 0); /* -5 is stored as 4294967291 */
+    if (flag == 3 && L->legacy_id < 0) L->legacy_id = id; /* the legacy stream, where the context table is missing */
     if (id == L->legacy_id || flag == 3) return;
     rp_trace *t = L->t;
     int cap = t->n_streams;
@@ -185,12 +186,9 @@ static void stream_row(sqlite3_stmt *st, void *ctx)
     idmap_put(&L->streams, id, t->n_streams++);
 }
 
-/* A row's process, device and times, counted into the recorded span. */
+/* A row's times, counted into the recorded span. */
 static void work_call_span(loading *L, sqlite3_stmt *st)
 {
-    long long pid = sqlite3_column_int64(st, 4), dev = sqlite3_column_int64(st, 5);
-    if (L->processes == 0 || (pid != L->pid && L->processes == 1)) L->processes++, L->pid = L->processes == 1 ? pid : L->pid;
-    if (L->devices == 0 || (dev != L->dev && L->devices == 1)) L->devices++, L->dev = L->devices == 1 ? dev : L->dev;
     rp_trace *t = L->t;
     t->gpu_first_ns = fmin(t->gpu_first_ns, col_num(st, 0)), t->gpu_last_ns = fmax(t->gpu_last_ns, col_num(st, 1));
 }
@@ -203,11 +201,14 @@ static rp_call *work_call(loading *L, sqlite3_stmt *st)
     int i = idmap_find(&L->corr, sqlite3_column_int64(st, 3));
     rp_trace *t = L->t;
     double s = col_num(st, 0), e = col_num(st, 1);
-    if (i < 0) return NULL;
+    int stream = stream_of(L, sqlite3_column_int64(st, 2));
+    if (i < 0 || stream < 0 || !(e >= s)) { /* no call of the process, a stream the trace did not list, no time */
+        t->dropped++;
+        return NULL;
+    }
     rp_call *c = &t->calls[i];
-    c->gpu_start_ns = s, c->gpu_end_ns = e;
-    c->stream = stream_of(L, sqlite3_column_int64(st, 2));
-    return c->stream >= 0 ? c : NULL;
+    c->gpu_start_ns = s, c->gpu_end_ns = e, c->stream = stream;
+    return c;
 }
 
 /* Blocks of a kernel's shape that fit on one SM: warps, registers (allocated 256 a warp), shared memory (and the
@@ -238,8 +239,13 @@ static void kernel_row(sqlite3_stmt *st, void *ctx)
     }
     rp_call *c = work_call(k->L, st);
     if (!c) return;
+    long long blocks = col_int(st, 6, 1) * col_int(st, 7, 1) * col_int(st, 8, 1);
+    if (blocks < 1 || blocks > 2147483647LL) { /* the model counts a grid's blocks in an int */
+        k->L->t->too_big = blocks;
+        return;
+    }
     c->kind = RP_LAUNCH;
-    c->blocks = (int)(col_int(st, 6, 1) * col_int(st, 7, 1) * col_int(st, 8, 1));
+    c->blocks = (int)blocks;
     c->threads = (int)(col_int(st, 9, 1) * col_int(st, 10, 1) * col_int(st, 11, 1));
     c->blocks_per_sm = blocks_per_sm(k->gpu, c->threads, (int)col_int(st, 12, 0),
                                      (int)(col_int(st, 13, 0) + col_int(st, 14, 0)));
@@ -286,13 +292,20 @@ static void sync_row(sqlite3_stmt *st, void *ctx) /* SYNCHRONIZATION: correlatio
     int i = idmap_find(&L->corr, sqlite3_column_int64(st, 0));
     if (i < 0) return;
     rp_call *c = &L->t->calls[i];
-    long long type = col_int(st, 3, 0);
-    if (type == 1 || type == 2) c->event = event_of(L, col_int(st, 2, -1));
-    if (type == 2 || type == 3) c->stream = stream_of(L, col_int(st, 1, -1));
-    if (type == 1) c->kind = RP_SYNC_EVENT;
-    else if (type == 2 && c->stream >= 0) c->kind = RP_WAIT;
-    else if (type == 3 && c->stream >= 0) c->kind = RP_SYNC_STREAM;
-    else if (type == 4) c->kind = RP_SYNC_DEVICE;
+    /* The call's name says what it was: nsys 2025.3 writes a cudaStreamSynchronize with syncType 2 (a stream
+     * wait) and no event. An id of all ones (-1 stored unsigned) is no id. */
+    const char *n = L->t->names[c->name];
+    long long stream = col_int(st, 1, -1), event = col_int(st, 2, -1);
+    int has_event = event >= 0 && event != 0xFFFFFFFFLL, has_stream = stream >= 0 && stream != 0xFFFFFFFFLL;
+    if (!strcmp(n, "cudaStreamSynchronize") && has_stream) {
+        c->stream = stream_of(L, stream);
+        if (c->stream >= 0) c->kind = RP_SYNC_STREAM;
+    } else if (!strcmp(n, "cudaEventSynchronize") && has_event) {
+        c->kind = RP_SYNC_EVENT, c->event = event_of(L, event);
+    } else if (!strncmp(n, "cudaStreamWaitEvent", 19) && has_event && has_stream) {
+        c->stream = stream_of(L, stream);
+        if (c->stream >= 0) c->kind = RP_WAIT, c->event = event_of(L, event);
+    }
 }
 
 static void gpu_row(sqlite3_stmt *st, void *ctx)
@@ -315,6 +328,8 @@ static void env_row(sqlite3_stmt *st, void *ctx)
     const char *v = (const char *)sqlite3_column_text(st, 0);
     if (!v) return;
     if (!strncmp(v, "CUDA_DEVICE_MAX_CONNECTIONS=\"", 29)) t->recorded_connections = atoi(v + 29);
+    if (t->recorded_connections > 32) t->recorded_connections = 32; /* the driver takes 32 at most */
+    if (t->recorded_connections < 0) t->recorded_connections = 0;
     if (!strncmp(v, "CUDA_MODULE_LOADING=\"", 21)) t->lazy = strncmp(v + 21, "EAGER", 5) != 0;
 }
 
@@ -322,6 +337,26 @@ static void schema_row(sqlite3_stmt *st, void *ctx)
 {
     const char *v = (const char *)sqlite3_column_text(st, 0);
     snprintf(((loading *)ctx)->t->schema, sizeof ((loading *)ctx)->t->schema, "%s", v ? v : "?");
+}
+
+static void pid_row(sqlite3_stmt *st, void *ctx)
+{
+    loading *L = (loading *)ctx;
+    L->processes = (int)sqlite3_column_int64(st, 0), L->devices = (int)sqlite3_column_int64(st, 1);
+    L->pid = col_int(st, 2, 0);
+}
+
+/* How many processes and devices have GPU work, and the first process, before any call is read. */
+static int count_processes(reader *r, loading *L)
+{
+    static const char *const tables[] = {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET"};
+    char sql[600] = "SELECT COUNT(DISTINCT globalPid), COUNT(DISTINCT deviceId), MIN(globalPid) FROM (SELECT 0 AS globalPid, "
+                    "0 AS deviceId WHERE 0";
+    for (int i = 0; i < 3; i++)
+        if (has_table(r, tables[i]) == 1)
+            snprintf(sql + strlen(sql), sizeof sql - strlen(sql), " UNION ALL SELECT globalPid, deviceId FROM %s", tables[i]);
+    strcat(sql, ")");
+    return each_row(r, sql, pid_row, L);
 }
 
 static int by_thread_then_start(const void *a, const void *b)
@@ -373,9 +408,20 @@ int rp_import(const char *path, rp_trace *t, char *err, int errlen)
     if (!rc && has_table(&r, "META_DATA_CAPTURE") == 1)
         rc = each_row(&r, "SELECT value FROM META_DATA_CAPTURE WHERE name LIKE '%ENVIRONMENT_VARIABLE'", env_row, &L);
     if (!rc)
-        rc = each_row(&r, "SELECT r.start, r.end, r.globalTid, r.correlationId, r.nameId, s.value FROM "
-                      "CUPTI_ACTIVITY_KIND_RUNTIME r LEFT JOIN StringIds s ON s.id = r.nameId ORDER BY r.start",
-                      runtime_row, &L);
+        rc = count_processes(&r, &L);
+    if (!rc && L.processes == 0) rc = fail(&r, "%s: the trace has no kernel, copy or memset: nothing to replay", path);
+    if (!rc && L.processes > 1)
+        rc = fail(&r, "%s: GPU work of %d processes; the replay takes one process at a time", path, L.processes);
+    if (!rc && L.devices > 1)
+        rc = fail(&r, "%s: GPU work on %d devices; the replay takes one GPU at a time", path, L.devices);
+    if (!rc) { /* the GPU's process's calls only: correlation ids start again in each process */
+        char sql[400];
+        snprintf(sql, sizeof sql, "SELECT r.start, r.end, r.globalTid, r.correlationId, r.nameId, s.value FROM "
+                 "CUPTI_ACTIVITY_KIND_RUNTIME r LEFT JOIN StringIds s ON s.id = r.nameId WHERE (r.globalTid / 16777216) "
+                 "= %lld ORDER BY r.start", L.pid / 16777216);
+        rc = each_row(&r, sql, runtime_row, &L);
+    }
+    if (!rc && t->n_calls == 0) rc = fail(&r, "%s: the trace has no CUDA runtime call of the GPU's process", path);
     static const char *const work[][2] = {
         {"CUPTI_ACTIVITY_KIND_KERNEL", "SELECT start, end, streamId, correlationId, globalPid, deviceId, gridX, gridY, "
          "gridZ, blockX, blockY, blockZ, registersPerThread, staticSharedMemory, dynamicSharedMemory, graphNodeId "
@@ -394,10 +440,8 @@ int rp_import(const char *path, rp_trace *t, char *err, int errlen)
     if (rc && strstr(err, "no such column"))
         snprintf(err + strlen(err), (size_t)(errlen - (int)strlen(err)), " (export schema %s; the replay reads 3.20)",
                  t->schema);
-    if (!rc && L.processes > 1)
-        rc = fail(&r, "%s: GPU work of %d processes; the replay takes one process at a time", path, L.processes);
-    if (!rc && L.devices > 1)
-        rc = fail(&r, "%s: GPU work on %d devices; the replay takes one GPU at a time", path, L.devices);
+    if (!rc && t->too_big)
+        rc = fail(&r, "%s: a kernel of %lld blocks: the replay takes grids of 1 to 2^31-1 blocks", path, t->too_big);
     if (!rc && !(t->gpu_last_ns > t->gpu_first_ns))
         rc = fail(&r, "%s: the trace has no kernel, copy or memset: nothing to replay", path);
     if (!rc && t->sms <= 0) t->sms = 132;
@@ -406,7 +450,9 @@ int rp_import(const char *path, rp_trace *t, char *err, int errlen)
         for (int i = 0; i < t->n_calls; i++) {
             rp_call *c = &t->calls[i];
             const char *n = t->names[c->name];
-            c->sync = c->kind == RP_COPY && (!strcmp(n, "cudaMemcpy") || !strcmp(n, "cudaMemset"));
+            /* cudaMemcpy returns once its copy has ended, but for a device-to-device one; cudaMemset of device
+             * memory returns at once (in copy-overlap's trace 187 of 188 returned before their memset ended). */
+            c->sync = c->kind == RP_COPY && !strcmp(n, "cudaMemcpy") && c->dir != GL_SCHED_D2D;
             /* Under lazy loading a function's first launch looks it up (cuLibraryGetKernel) and loads it: the
              * thread's next launch carries the load (gl_sched.h, "Loads"). Eager runs look up too, and load nothing. */
             if (t->lazy && !strcmp(n, "cuLibraryGetKernel")) {
@@ -448,14 +494,14 @@ void rp_program(const rp_trace *t, gl_sched_program *p, double **rec_start, doub
     double last_end = t0;
     for (int i = 0; i < t->n_calls; i++) {
         const rp_call *c = &t->calls[i];
-        if (i == 0 || c->thread != t->calls[i - 1].thread) last_end = t0; /* a thread starts when it first calls */
+        if (i == 0 || c->thread != t->calls[i - 1].thread) last_end = t0; /* a thread's first call as late as recorded */
         if (c->start_ns > last_end) gl_sched_host(p, c->thread, c->start_ns - last_end); /* its own work between calls */
         last_end = fmax(last_end, c->end_ns);
         int op, th = c->thread;
         switch (c->kind) {
         case RP_LAUNCH: {
             if (c->load) gl_sched_load(p, th, c->stream);
-            int per_wave = c->blocks_per_sm * t->sms, waves = (c->blocks + per_wave - 1) / per_wave;
+            long long per_wave = (long long)c->blocks_per_sm * t->sms, waves = (c->blocks + per_wave - 1) / per_wave;
             op = gl_sched_launch(p, th, c->stream, c->blocks, c->threads, c->blocks_per_sm,
                                  (c->gpu_end_ns - c->gpu_start_ns) / (waves > 0 ? waves : 1), kernels++);
             break;

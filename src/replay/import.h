@@ -51,6 +51,8 @@ typedef struct rp_trace {
     int lazy;                   /* CUDA_MODULE_LOADING: 1 lazy, 0 eager (unset: the CUDA 13 default, lazy) */
     double gpu_first_ns, gpu_last_ns; /* the recorded GPU span: first kernel, copy or memset start to last end */
     int graph_kernels;          /* kernels launched from graphs (not replayed node by node) */
+    int dropped;                /* kernels, copies and memsets matched to no call or stream: left out */
+    long long too_big;          /* a grid of more blocks than the model counts (the trace is refused) */
 } rp_trace;
 
 /* Read the export at path into t. Returns 0, or 2 with a message in err naming what is wrong: not a file, not

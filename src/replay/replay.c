@@ -199,6 +199,9 @@ int main(int argc, char **argv)
     for (int i = 0, any = 0; i < t.n_names; i++)
         if (!t.name_modelled[i]) printf("%s %s x%d", any++ ? "," : "", t.names[i], t.name_counts[i]);
     printf("\n");
+    if (t.dropped)
+        printf("left out: %d kernels, copies or memsets that match no call of the process or ran on a stream the "
+               "trace does not list (they still count in the recorded span)\n", t.dropped);
     if (t.graph_kernels)
         printf("graph launches: %d kernels came from graphs, which the replay does not model yet: their launch calls "
                "are kept as host time\n", t.graph_kernels);
@@ -238,8 +241,14 @@ int main(int argc, char **argv)
     }
     FILE *json = a.json ? fopen(a.json, "w") : NULL;
     double replayed = NAN;
-    if (json) fprintf(json, "{\"trace\": \"%s\", \"recorded_connections\": %d, \"recorded_makespan_ms\": %.6f, \"predictions\": [",
-                      a.trace, recorded, rec_ms);
+    if (json) {
+        fprintf(json, "{\"trace\": \"");
+        for (const char *c = a.trace; *c; c++) /* the path as a JSON string */
+            if (*c == '"' || *c == '\\') fprintf(json, "\\%c", *c);
+            else if ((unsigned char)*c < 0x20) fprintf(json, "\\u%04x", *c);
+            else fputc(*c, json);
+        fprintf(json, "\", \"recorded_connections\": %d, \"recorded_makespan_ms\": %.6f, \"predictions\": [", recorded, rec_ms);
+    }
     for (int k = 0; k < a.n_connections; k++) {
         int C = a.connections[k];
         gl_sched_machine m = machine_for(&t, C);
@@ -265,7 +274,8 @@ int main(int argc, char **argv)
             gl_sched_result r;
             if (gl_sched_simulate(&p, &m, &r, err, sizeof err) == 0) replayed = r.span_ns / 1e6;
         }
-        fprintf(json, "], \"replayed_makespan_ms\": %.6f}\n", replayed);
+        if (isfinite(replayed)) fprintf(json, "], \"replayed_makespan_ms\": %.6f}\n", replayed);
+        else fprintf(json, "], \"replayed_makespan_ms\": null}\n");
         fclose(json);
     }
     free(rs), free(re);
