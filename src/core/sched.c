@@ -277,6 +277,9 @@ typedef struct op_state {
     double full_ns;        /* an engine copy: its whole time at full speed */
     int running;           /* LAUNCH: blocks on SMs now */
     int mark_queue, mark_pos; /* RECORD: the queue it is reached in, and how many entries were put in it before */
+    int dep_next;          /* its dependencies before this one are known to have finished (deps_done resumes here) */
+    int watch_next;        /* an engine copy waiting on a dependency: the next copy waiting on the same one (-1) */
+    int ready;             /* an engine copy that has arrived, with its dependencies finished, not started */
     double cost_wake;      /* when a wake for its dependencies' costs was scheduled (0: none) */
     long long order;       /* submission order: heads compete by it */
 } op_state;
@@ -318,7 +321,7 @@ typedef struct sim {
     double *sm_free;   /* free share of each SM, 1 = empty */
     double free_sum;   /* sum of sm_free: no block fits when below the smallest share */
     double cwd_busy;   /* when the work distributor has handed out the blocks given to it so far */
-    int *pending;      /* records and waits that arrived, not finished yet */
+    int *pending;      /* records, waits and loads that arrived and whose dependencies finished, not done yet */
     int n_pending, cap_pending; /* how many, and room */
     int *cwd;          /* the compute work distributor: kernels with blocks left, in dispatch order */
     int n_cwd, cap_cwd;           /* kernels in it, and room */
@@ -327,8 +330,14 @@ typedef struct sim {
     int last_stream, last_queue;  /* the queue rule's memory */
     int copying[GL_SCHED_DIRS];   /* copy engines of each direction busy now */
     int linked[2];                /* H2D, D2H copies on the link now (engine copies and queued small H2D) */
-    int *copies;                  /* engine copies (not queue entries) submitted, unfinished */
-    int n_copies, cap_copies;     /* how many, and room */
+    /* Engine copies (not queue entries), kept so that each event costs little however many wait: per direction,
+     * every one submitted in order (wfifo, whead: the first not started), those ready to start in order (ready),
+     * and those running. A copy waiting on a dependency is watched by it (watch_head: the first copy waiting on
+     * an op, -1), and looked at again only when that op finishes. */
+    int *wfifo[GL_SCHED_DIRS], wn[GL_SCHED_DIRS], wcap[GL_SCHED_DIRS], whead[GL_SCHED_DIRS];
+    int *ready[GL_SCHED_DIRS], rn[GL_SCHED_DIRS], rcap[GL_SCHED_DIRS];
+    int *running, n_running, cap_running;
+    int *watch_head;
     int hostfn_busy;              /* host functions running on the driver's thread */
     int *hostfns;                 /* host functions handed to the driver's thread, not started */
     int n_hostfns, cap_hostfns;   /* how many, and room */
@@ -382,18 +391,50 @@ static void add_dep(sim *s, int on)
 }
 
 /* Whether everything op waits for has finished. */
-static int deps_done(const sim *s, int op)
+static int first_unfinished(const sim *s, int op)
 {
-    const op_state *st = &s->os[op];
-    for (int i = 0; i < st->n_deps; i++)
-        if (!s->os[s->deps[st->dep_first + i]].finished) return 0;
-    return 1;
+    op_state *st = &s->os[op];
+    for (; st->dep_next < st->n_deps; st->dep_next++) /* a finished op stays finished: no need to look again */
+        if (!s->os[s->deps[st->dep_first + st->dep_next]].finished) return s->deps[st->dep_first + st->dep_next];
+    return -1;
 }
+
+static int deps_done(const sim *s, int op) { return first_unfinished(s, op) < 0; }
 
 /* Whether a stream synchronizes with the legacy stream. */
 static int is_blocking(const gl_sched_stream *st)
 {
     return st->kind == GL_SCHED_STREAM_BLOCKING || st->kind == GL_SCHED_STREAM_PER_THREAD;
+}
+
+static int first_unfinished(const sim *s, int op);
+
+/* An engine copy, record, wait or load that has arrived: once its dependencies have finished, a copy is ready to
+ * start and the others are pending (a record may still wait for its queue); until then it waits on the first
+ * that has not, and is looked at again only when that one finishes. */
+static void copy_watch(sim *s, int op)
+{
+    op_state *st = &s->os[op];
+    int d = first_unfinished(s, op);
+    if (d >= 0) {
+        st->watch_next = s->watch_head[d];
+        s->watch_head[d] = op;
+        return;
+    }
+    if (s->p->ops[op].kind != GL_SCHED_COPY) {
+        gl_grow((void **)&s->pending, &s->cap_pending, s->n_pending + 1, sizeof *s->pending);
+        s->pending[s->n_pending++] = op;
+        return;
+    }
+    int dir = s->p->ops[op].dir, i = s->rn[dir];
+    gl_grow((void **)&s->ready[dir], &s->rcap[dir], s->rn[dir] + 1, sizeof **s->ready);
+    while (i > 0 && s->os[s->ready[dir][i - 1]].order > st->order) { /* in submission order */
+        s->ready[dir][i] = s->ready[dir][i - 1];
+        i--;
+    }
+    s->ready[dir][i] = op;
+    s->rn[dir]++;
+    st->ready = 1;
 }
 
 /* Mark op done now; its queue may become idle. */
@@ -406,6 +447,11 @@ static void finish(sim *s, int op)
         o->start_ns = s->now;
     o->end_ns = s->now;
     if (o->queue >= 0) s->q[o->queue].unfinished--;
+    for (int w = s->watch_head[op], next; w >= 0; w = next) { /* the engine copies that waited on it look again */
+        next = s->os[w].watch_next;
+        copy_watch(s, w);
+    }
+    s->watch_head[op] = -1;
 }
 
 /* ---- the host side: issuing calls -------------------------------------------------------- */
@@ -501,8 +547,8 @@ static void submit(sim *s, int t)
             }
         } else if (o->kind == GL_SCHED_COPY && !copy_queued(s->m, o)) {
             o->queue = -1; /* an engine's alone (gl_sched.h, "Engines") */
-            gl_grow((void **)&s->copies, &s->cap_copies, s->n_copies + 1, sizeof *s->copies);
-            s->copies[s->n_copies++] = op;
+            gl_grow((void **)&s->wfifo[o->dir], &s->wcap[o->dir], s->wn[o->dir] + 1, sizeof **s->wfifo);
+            s->wfifo[o->dir][s->wn[o->dir]++] = op;
             if (gl_sched_copy_blocks_host(s->m, o)) th->blocked = op; /* the call returns when it has ended */
         } else {
             o->queue = choose_queue(s, o->stream, s->stream_queued[o->stream], 1);
@@ -731,11 +777,10 @@ static double bidir_rate(const gl_sched_machine *m, const gl_sched_op *o, double
 static void copies_rerate(sim *s)
 {
     const gl_sched_machine *m = s->m;
-    for (int i = 0; i < s->n_copies; i++) {
-        int op = s->copies[i];
+    for (int i = 0; i < s->n_running; i++) {
+        int op = s->running[i];
         op_state *st = &s->os[op];
         const gl_sched_op *o = &s->p->ops[op];
-        if (!st->started) continue;
         st->left_ns -= (s->now - st->since_ns) * st->rate;
         st->since_ns = s->now;
         double rate = s->linked[1 - o->dir] > 0 ? bidir_rate(m, o, st->full_ns) : 1;
@@ -745,18 +790,20 @@ static void copies_rerate(sim *s)
     }
 }
 
-/* Whether copy op may take an engine now: it has arrived, what it waits for has ended, and, where its
- * direction goes in order, no copy of that direction issued before it is still waiting. */
-static int copy_ready(sim *s, int op)
+/* The copy of direction d that may take an engine now, -1 if none: the first-submitted ready one whose
+ * dependencies' costs have passed; where d goes in order, only the first-submitted one not started. */
+static int copy_candidate(sim *s, int d)
 {
-    const gl_sched_op *o = &s->p->ops[op];
-    if (!s->os[op].arrived || !deps_done(s, op) || !dep_costs_passed(s, op)) return 0;
-    if (s->m->copy_in_order[o->dir])
-        for (int i = 0; i < s->n_copies; i++) {
-            int c = s->copies[i];
-            if (!s->os[c].started && s->p->ops[c].dir == o->dir && s->os[c].order < s->os[op].order) return 0;
-        }
-    return 1;
+    if (s->copying[d] >= s->m->copy_engines[d]) return -1;
+    if (d < 2 && s->m->copy_in_order[d]) {
+        while (s->whead[d] < s->wn[d] && s->os[s->wfifo[d][s->whead[d]]].started) s->whead[d]++;
+        if (s->whead[d] == s->wn[d]) return -1;
+        int c = s->wfifo[d][s->whead[d]];
+        return s->os[c].ready && dep_costs_passed(s, c) ? c : -1;
+    }
+    for (int i = 0; i < s->rn[d]; i++)
+        if (dep_costs_passed(s, s->ready[d][i])) return s->ready[d][i];
+    return -1;
 }
 
 /* Give free engines the ready copies, first-issued first. */
@@ -765,16 +812,21 @@ static int copies_start(sim *s)
     int moved = 0;
     for (;;) {
         int best = -1;
-        for (int i = 0; i < s->n_copies; i++) {
-            int op = s->copies[i], d = s->p->ops[op].dir;
-            if (s->os[op].started || s->copying[d] >= s->m->copy_engines[d] || !copy_ready(s, op)) continue;
-            if (best < 0 || s->os[op].order < s->os[best].order) best = op;
+        for (int d = 0; d < GL_SCHED_DIRS; d++) {
+            int c = copy_candidate(s, d);
+            if (c >= 0 && (best < 0 || s->os[c].order < s->os[best].order)) best = c;
         }
         if (best < 0) break;
         gl_sched_op *o = &s->p->ops[best];
         op_state *st = &s->os[best];
         const gl_sched_machine *m = s->m;
+        int d = o->dir, k = 0;
+        while (s->ready[d][k] != best) k++; /* off the ready list, which stays in order */
+        memmove(&s->ready[d][k], &s->ready[d][k + 1], sizeof **s->ready * (size_t)(--s->rn[d] - k));
+        st->ready = 0;
         st->started = 1;
+        gl_grow((void **)&s->running, &s->cap_running, s->n_running + 1, sizeof *s->running);
+        s->running[s->n_running++] = best;
         if (o->copy_ns > 0) /* its own time, timed before the run or recorded (a replay) */
             st->left_ns = o->copy_ns;
         else if (!gl_sched_copy_blocks_host(m, o))
@@ -846,10 +898,8 @@ static void handle(sim *s, const event *e)
         break;
     case EV_ARRIVE:
         s->os[e->op].arrived = 1;
-        if (s->p->ops[e->op].queue < 0 && s->p->ops[e->op].kind != GL_SCHED_COPY) { /* a record, a wait, a load */
-            gl_grow((void **)&s->pending, &s->cap_pending, s->n_pending + 1, sizeof *s->pending);
-            s->pending[s->n_pending++] = e->op;
-        }
+        if (s->p->ops[e->op].kind == GL_SCHED_COPY && s->p->ops[e->op].queue < 0) copy_watch(s, e->op);
+        if (s->p->ops[e->op].queue < 0 && s->p->ops[e->op].kind != GL_SCHED_COPY) copy_watch(s, e->op); /* a record, .. */
         break;
     case EV_WAKE: /* a queue may move on now */
         break;
@@ -858,9 +908,9 @@ static void handle(sim *s, const event *e)
         s->copying[s->p->ops[e->op].dir]--;
         if (s->p->ops[e->op].dir < 2) s->linked[s->p->ops[e->op].dir]--;
         finish(s, e->op);
-        if (s->p->ops[e->op].queue < 0) /* an engine copy: off the list */
-            for (int i = 0; i < s->n_copies; i++)
-                if (s->copies[i] == e->op) s->copies[i] = s->copies[--s->n_copies];
+        if (s->p->ops[e->op].queue < 0) /* an engine copy: off the running list */
+            for (int i = 0; i < s->n_running; i++)
+                if (s->running[i] == e->op) s->running[i] = s->running[--s->n_running];
         copies_rerate(s); /* the others' speeds anew */
         break;
     case EV_HOSTFN:
@@ -922,7 +972,9 @@ static void sim_free(sim *s)
     free(s->sm_free);
     free(s->cwd);
     free(s->pending);
-    free(s->copies);
+    for (int d = 0; d < GL_SCHED_DIRS; d++) free(s->wfifo[d]), free(s->ready[d]);
+    free(s->running);
+    free(s->watch_head);
     free(s->hostfns);
 }
 
@@ -979,7 +1031,8 @@ int gl_sched_simulate(gl_sched_program *p, const gl_sched_machine *m, gl_sched_r
     s.p = p;
     s.m = m;
     s.os = (op_state *)gl_xcalloc((size_t)p->n_ops + 1, sizeof *s.os);
-    for (int i = 0; i < p->n_ops; i++) s.os[i].mark_queue = -1;
+    s.watch_head = (int *)gl_xmalloc(sizeof(int) * ((size_t)p->n_ops + 1));
+    for (int i = 0; i < p->n_ops; i++) s.os[i].mark_queue = -1, s.os[i].watch_next = -1, s.watch_head[i] = -1;
     s.q = (queue *)gl_xcalloc((size_t)m->connections, sizeof *s.q);
     for (int c = 0; c < m->connections; c++) {
         s.q[c].holding = -1;
