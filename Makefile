@@ -195,7 +195,7 @@ $(BUILD)/tests/gpu/%: tests/gpu/%.cu tests/unit/harness.h $(LIB_CUDA) $(LIB_HOST
 src/%.cu src/%.c: ;
 
 # ---- targets ------------------------------------------------------------------------
-.PHONY: all help test test-gpu test-gpu-large test-unit test-cli clean sanitize-all sweep-connections sweep-hyperq validate-model replay FORCE \
+.PHONY: all help test test-gpu test-gpu-large test-unit test-cli clean sanitize-all sweep-connections sweep-hyperq validate-model replay bench-replay FORCE \
         $(addprefix run-,$(EXPERIMENTS)) $(addprefix profile-,$(EXPERIMENTS)) $(addprefix sanitize-,$(EXPERIMENTS))
 
 all: $(BINS) $(REPLAY) $(UNIT_TESTS) $(GPU_TESTS)
@@ -296,6 +296,10 @@ replay: $(REPLAY)
 	@[ -n "$(TRACE)" ] || { echo "make replay: give the trace: make replay TRACE=run.sqlite (nsys export --type sqlite makes one)" >&2; exit 2; }
 	$(REPLAY) $(TRACE) $(ARGS)
 
+# The replay's speed: a synthetic trace of 10^6 operations at six settings, on one core (bound: 10 s).
+bench-replay: $(REPLAY)
+	$(PYTHON) experiments/bench-replay.py --bin $(REPLAY) $(ARGS)
+
 validate-model: $(BUILD)/bin/false-dependency $(BUILD)/bin/event-programs
 	$(PYTHON) experiments/validate-model.py --bin $(BUILD)/bin/false-dependency --events-bin $(BUILD)/bin/event-programs $(ARGS)
 
@@ -326,6 +330,7 @@ help:
 	@echo "  test-gpu-large             every speed claim at 8 random sizes of its range, the hash tables at 2^26 keys (minutes)"
 	@echo "  sanitize-all               compute-sanitizer memcheck, racecheck and synccheck on every experiment (its Sanitize: configuration)"
 	@echo "  sweep-hyperq               hyperq once per C in CONNECTIONS=$(CONNECTIONS); results and plot in experiments/results/<gpu>/"
+	@echo "  bench-replay               the replay on a synthetic trace of 10^6 operations at six settings, one core (bound 10 s)"
 	@echo "  replay TRACE=x.sqlite      an nsys SQLite export of one process replayed on the model at each connection count (no GPU)"
 	@echo "  validate-model             the model on 72 random shapes (false-dependency) and 72 random stream-event programs (event-programs) (ARGS=--population shapes|events|both --shapes N --programs N --seed S)"
 	@echo "  sweep-connections          false-dependency once per CUDA_DEVICE_MAX_CONNECTIONS in CONNECTIONS=$(CONNECTIONS), one merged table"

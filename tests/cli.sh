@@ -175,6 +175,8 @@ c.execute("alter table CUPTI_ACTIVITY_KIND_KERNEL rename column gridX to gridSiz
     expect "replay --infer-connections says when the trace cannot tell (one stream's work: every C alike)" 0 \
         "^inferred connections: the trace does not tell" "$b" "$tr" --infer-connections
     expect "replay --json to an unwritable path exits 2" 2 "--json /proc/x.json: cannot write there" "$b" "$tr" --json /proc/x.json
+    expect "bench-replay.py: a synthetic trace of 20000 operations replays at six settings" 0 \
+        "^replay of 20000 operations at 6 settings on one core: [0-9.]+ s" python3 experiments/bench-replay.py --ops 20000 --bin "$b"
     expect "make replay without TRACE exits 2, saying how" 2 "give the trace: make replay TRACE=run.sqlite" make -s replay
     rm -rf "$rd"
 fi
