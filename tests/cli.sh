@@ -174,6 +174,12 @@ c.execute("alter table CUPTI_ACTIVITY_KIND_KERNEL rename column gridX to gridSiz
         "$b" tests/data/simpleHyperQ-lazy-c8-h200.sqlite --infer-connections
     expect "replay --infer-connections says when the trace cannot tell (one stream's work: every C alike)" 0 \
         "^inferred connections: the trace does not tell" "$b" "$tr" --infer-connections
+    expect "replay --trace writes the recording and the replay for Perfetto" 0 "^trace: $rd/t.json" \
+        "$b" tests/data/simpleHyperQ-lazy-c8-h200.sqlite --trace "$rd/t.json"
+    check "replay --trace: two runs (recorded, replayed), streams and hardware queues named" python3 tests/check_outputs.py \
+        trace "$rd/t.json" --runs 2 --tracks "legacy stream,stream 1,hardware queue 0"
+    expect "replay --trace in a missing folder exits 2" 2 "--trace /nonexistent-dir/t.json: cannot write there" \
+        "$b" "$tr" --trace /nonexistent-dir/t.json
     expect "replay --json to an unwritable path exits 2" 2 "--json /proc/x.json: cannot write there" "$b" "$tr" --json /proc/x.json
     expect "bench-replay.py: a synthetic trace of 20000 operations replays at six settings" 0 \
         "^replay of 20000 operations at 6 settings on one core: [0-9.]+ s" python3 experiments/bench-replay.py --ops 20000 --bin "$b"

@@ -20,7 +20,7 @@
  * the default) a launch right after a cuLibraryGetKernel lookup carries a load. No GPU is needed.
  *
  * Run:   build/bin/replay TRACE.sqlite [--connections 1,2,4,8,16,32] [--recorded-connections N] [--infer-connections]
- *        [--json FILE]
+ *        [--json FILE] [--trace FILE: the recording and the replay side by side, for Perfetto]
  *        make replay TRACE=TRACE.sqlite
  * Record: nsys profile -t cuda --cuda-event-trace=true -o run ./program; nsys export --type sqlite run.nsys-rep
  */
@@ -32,12 +32,13 @@
 
 #include "gl_common.h"
 #include "gl_gpu_limits.h"
+#include "gl_trace.h"
 #include "import.h"
 
 static const int default_connections[] = {1, 2, 4, 8, 16, 32};
 
 typedef struct args {
-    const char *trace, *json;
+    const char *trace, *json, *perfetto; /* the export; --json; --trace */
     int connections[32], n_connections;
     int recorded; /* --recorded-connections (0: from the trace) */
     int infer;    /* --infer-connections */
@@ -51,6 +52,8 @@ static void usage(FILE *f)
                "  --recorded-connections N    the setting the trace was recorded at, for programs that set it themselves\n"
                "  --infer-connections         the setting (1..32) whose replay puts the operations nearest their recorded starts\n"
                "  --json FILE                 the table as JSON\n"
+               "  --trace FILE                the recorded and the replayed timelines (recorded setting) for Perfetto:\n"
+               "                              a track per stream, and the replay's a track per hardware queue too\n"
                "  --help                      this text\n"
                "exit codes: 0 ok, 2 usage error or a trace the replay cannot read\n");
 }
@@ -81,7 +84,8 @@ static int parse(int argc, char **argv, args *a)
             usage(stdout);
             exit(0);
         }
-        int takes = !strcmp(o, "--connections") || !strcmp(o, "--recorded-connections") || !strcmp(o, "--json");
+        int takes = !strcmp(o, "--connections") || !strcmp(o, "--recorded-connections") || !strcmp(o, "--json") ||
+                    !strcmp(o, "--trace");
         if (takes && i + 1 >= argc) return usage_error("%s needs a value", o);
         if (!strcmp(o, "--connections")) {
             char buf[256];
@@ -103,6 +107,8 @@ static int parse(int argc, char **argv, args *a)
             a->infer = 1;
         } else if (!strcmp(o, "--json")) {
             a->json = argv[++i];
+        } else if (!strcmp(o, "--trace")) {
+            a->perfetto = argv[++i];
         } else if (o[0] == '-') {
             return usage_error("unknown option '%s'", o);
         } else if (a->trace) {
@@ -114,13 +120,19 @@ static int parse(int argc, char **argv, args *a)
     if (!a->trace) return usage_error("%s", "no trace given: replay TRACE.sqlite");
     if (a->n_connections == 0)
         for (int i = 0; i < 6; i++) a->connections[a->n_connections++] = default_connections[i];
-    if (a->json) { /* writable, checked before the trace is read; a file made only to check is not left behind */
-        FILE *f = fopen(a->json, "r");
+    const char *outs[2] = {a->json, a->perfetto}, *opt[2] = {"--json", "--trace"};
+    for (int k = 0; k < 2; k++) { /* writable, checked before the trace is read; a file made to check is removed */
+        if (!outs[k]) continue;
+        FILE *f = fopen(outs[k], "r");
         int existed = f != NULL;
         if (f) fclose(f);
-        if (!(f = fopen(a->json, "a"))) return usage_error("--json %s: cannot write there", a->json);
+        if (!(f = fopen(outs[k], "a"))) {
+            char what[300];
+            snprintf(what, sizeof what, "%s %s", opt[k], outs[k]);
+            return usage_error("%s: cannot write there", what);
+        }
         fclose(f);
-        if (!existed) remove(a->json);
+        if (!existed) remove(outs[k]);
     }
     return 0;
 }
@@ -147,6 +159,64 @@ static double start_error_p95(const gl_sched_program *p, const double *rs, doubl
     }
     free(e);
     return v;
+}
+
+/* ---- --trace: the recorded and replayed timelines, for Perfetto ---------------------------------------------- */
+
+enum { LBL_KERNEL, LBL_H2D, LBL_D2H, LBL_D2D, LBL_MEMSET, LBL_QUEUED, N_LBL };
+typedef struct track_ctx {
+    int n_streams;
+} track_ctx;
+
+static void label_name(int label, gl_buf *out, const void *ctx)
+{
+    static const char *const names[N_LBL] = {"kernel", "H2D", "D2H", "D2D", "memset", "in its queue"};
+    (void)ctx;
+    gl_buf_puts(out, label >= 0 && label < N_LBL ? names[label] : "?");
+}
+
+static void track_name(int track, gl_buf *out, const void *ctx)
+{
+    int S = ((const track_ctx *)ctx)->n_streams;
+    if (track == 0) gl_buf_puts(out, "legacy stream");
+    else if (track < S) gl_buf_printf(out, "stream %d", track);
+    else gl_buf_printf(out, "hardware queue %d", track - S);
+}
+
+/* One run of the trace: each kernel and copy on its stream's track, at the recorded times (rs, re) or at the
+ * replay's; the replay's also shows, on its hardware queue's track, how long each entry waited there before it
+ * left the head (its submission to its going). */
+static void add_run(gl_trace *tr, const char *name, const gl_sched_program *p, const double *rs, const double *re)
+{
+    gl_span *sp = (gl_span *)gl_xcalloc((size_t)(2 * p->n_ops + 1), sizeof *sp);
+    int n = 0;
+    for (int i = 0; i < p->n_ops; i++) {
+        const gl_sched_op *o = &p->ops[i];
+        if (o->kind != GL_SCHED_LAUNCH && o->kind != GL_SCHED_COPY) continue;
+        double s = rs ? rs[i] : o->start_ns, e = rs ? re[i] : o->end_ns;
+        if (!(e >= s) || s < -GL_SCHED_ORIGIN_NS) continue;
+        gl_span *x = &sp[n++];
+        x->start_ns = (unsigned long long)llround(GL_SCHED_ORIGIN_NS + s);
+        x->end_inv_ns = ~(unsigned long long)llround(GL_SCHED_ORIGIN_NS + e);
+        x->label = o->kind == GL_SCHED_LAUNCH ? LBL_KERNEL : LBL_H2D + o->dir;
+        x->stream = o->stream, x->kernel = 2 * i, x->parent = -1, x->smid = -1, x->block = -1;
+        x->blocks = o->blocks, x->threads = o->threads;
+        x->kind = o->kind == GL_SCHED_LAUNCH ? GL_SPAN_KERNEL : GL_SPAN_COPY;
+        if (!rs && o->queue >= 0 && o->go_ns > o->submit_ns) { /* the replay's hardware queue */
+            gl_span *q = &sp[n++];
+            *q = *x;
+            q->start_ns = (unsigned long long)llround(GL_SCHED_ORIGIN_NS + o->submit_ns);
+            q->end_inv_ns = ~(unsigned long long)llround(GL_SCHED_ORIGIN_NS + o->go_ns);
+            q->label = LBL_QUEUED, q->stream = p->n_streams + o->queue, q->kernel = 2 * i + 1, q->kind = GL_SPAN_HOST;
+        }
+    }
+    gl_timeline tl;
+    memset(&tl, 0, sizeof tl);
+    track_ctx ctx = {p->n_streams};
+    gl_names names = {NULL, label_name, NULL, NULL, track_name, &ctx, N_LBL};
+    if (gl_timeline_build(&tl, sp, n) >= 0) gl_trace_add(tr, name, &tl, NULL, 0, &names);
+    gl_timeline_free(&tl);
+    free(sp);
 }
 
 /* The model's machine for the trace's GPU at C connections. Copies and kernels run at their recorded times, so
@@ -277,6 +347,23 @@ int main(int argc, char **argv)
         if (isfinite(replayed)) fprintf(json, "], \"replayed_makespan_ms\": %.6f}\n", replayed);
         else fprintf(json, "], \"replayed_makespan_ms\": null}\n");
         fclose(json);
+    }
+    if (a.perfetto) {
+        gl_trace tr;
+        gl_trace_init(&tr);
+        add_run(&tr, "recorded", &p, rs, re);
+        gl_sched_machine m = machine_for(&t, recorded);
+        gl_sched_result r;
+        char name[64];
+        snprintf(name, sizeof name, "replayed at C=%d", recorded);
+        if (gl_sched_simulate(&p, &m, &r, err, sizeof err) == 0) add_run(&tr, name, &p, NULL, NULL);
+        int bad = gl_trace_write(&tr, a.perfetto);
+        gl_trace_free(&tr);
+        if (bad) {
+            fprintf(stderr, "replay: --trace %s: cannot write it\n", a.perfetto);
+            return GL_EXIT_USAGE;
+        }
+        printf("trace: %s (open it at ui.perfetto.dev: the recording and the replay side by side)\n", a.perfetto);
     }
     free(rs), free(re);
     gl_sched_program_free(&p);
