@@ -180,6 +180,10 @@ c.execute("alter table CUPTI_ACTIVITY_KIND_KERNEL rename column gridX to gridSiz
         trace "$rd/t.json" --runs 2 --tracks "legacy stream,stream 1,hardware queue 0"
     expect "replay --trace in a missing folder exits 2" 2 "--trace /nonexistent-dir/t.json: cannot write there" \
         "$b" "$tr" --trace /nonexistent-dir/t.json
+    expect "replay --explain: the longest waits, each with what held it (simpleHyperQ's kernel_B: its stream's kernel_A)" 0 \
+        "^\\| [0-9]+ \\| kernel \\| [0-9]+ \\| [0-9.]+ \\| [0-9.]+ \\| its stream's previous operation: kernel #" \
+        "$b" tests/data/simpleHyperQ-lazy-c8-h200.sqlite --explain 3
+    expect "replay --explain 0 exits 2" 2 "--explain: '0' is out of range" "$b" "$tr" --explain 0
     expect "replay --json to an unwritable path exits 2" 2 "--json /proc/x.json: cannot write there" "$b" "$tr" --json /proc/x.json
     expect "bench-replay.py: a synthetic trace of 20000 operations replays at six settings" 0 \
         "^replay of 20000 operations at 6 settings on one core: [0-9.]+ s" python3 experiments/bench-replay.py --ops 20000 --bin "$b"
