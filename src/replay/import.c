@@ -475,6 +475,48 @@ int rp_import(const char *path, rp_trace *t, char *err, int errlen)
     return rc;
 }
 
+static int by_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+static int by_gpu_start(const void *x, const void *y)
+{
+    const rp_call *a = *(const rp_call *const *)x, *b = *(const rp_call *const *)y;
+    return (a->gpu_start_ns > b->gpu_start_ns) - (a->gpu_start_ns < b->gpu_start_ns);
+}
+
+void rp_fit(const rp_trace *t, double *dispatch_ns, int *n_gap, double *latency_ns, int *n_latency)
+{
+    const rp_call **work = (const rp_call **)gl_xmalloc(sizeof *work * (size_t)(t->n_calls + 1));
+    int n = 0;
+    for (int i = 0; i < t->n_calls; i++)
+        if (t->calls[i].kind == RP_LAUNCH || t->calls[i].kind == RP_COPY) work[n++] = &t->calls[i];
+    qsort(work, (size_t)n, sizeof *work, by_gpu_start);
+    double *gap = (double *)gl_xmalloc(sizeof(double) * (size_t)(n + 1)), *lat = (double *)gl_xmalloc(sizeof(double) * (size_t)(n + 1));
+    const rp_call **last = (const rp_call **)gl_xcalloc((size_t)t->n_streams + 1, sizeof *last);
+    int ng = 0, nl = 0;
+    for (int i = 0; i < n; i++) {
+        const rp_call *c = work[i], *prev = last[c->stream];
+        last[c->stream] = c;
+        if (c->kind != RP_LAUNCH) continue;
+        if (prev && prev->kind == RP_LAUNCH && prev->gpu_end_ns > c->end_ns) { /* it waited for that kernel */
+            double g = c->gpu_start_ns - prev->gpu_end_ns;
+            if (g >= 0 && g < 100e3) gap[ng++] = g;
+        } else if (!prev || prev->gpu_end_ns < c->end_ns) { /* its stream was idle when its call returned */
+            double l = c->gpu_start_ns - c->end_ns;
+            if (l >= 0 && l < 1e6) lat[nl++] = l;
+        }
+    }
+    qsort(gap, (size_t)ng, sizeof *gap, by_double);
+    qsort(lat, (size_t)nl, sizeof *lat, by_double);
+    *n_gap = ng, *n_latency = nl;
+    if (ng) *dispatch_ns = gap[ng / 2];
+    if (nl) *latency_ns = fmax(0, lat[nl / 4] - *dispatch_ns);
+    free(work), free(gap), free(lat), free(last);
+}
+
 void rp_trace_free(rp_trace *t)
 {
     for (int i = 0; i < t->n_names; i++) free(t->names[i]);

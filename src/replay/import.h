@@ -61,6 +61,12 @@ typedef struct rp_trace {
 int rp_import(const char *path, rp_trace *t, char *err, int errlen);
 void rp_trace_free(rp_trace *t);
 
+/* The launch latency and dispatch gap the trace shows (ns), where it shows them: the dispatch gap is the median
+ * over kernels that waited for their stream's previous kernel of the time from its end to their start; the launch
+ * latency, the first quartile over kernels launched into an idle stream of the time from their call's return to
+ * their start, less that gap. n_gap and n_latency: how many kernels each came from (0: keep the caller's). */
+void rp_fit(const rp_trace *t, double *dispatch_ns, int *n_gap, double *latency_ns, int *n_latency);
+
 /* The recorded calls as a model program: each thread's calls in order with their recorded host times and the
  * recorded gaps between them as host work, each kernel's blocks at its recorded time per wave, each copy at its
  * recorded time. recorded[i] gets op i's recorded start and end (NAN where none); the caller frees it. */

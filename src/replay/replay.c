@@ -13,10 +13,10 @@
  * and names the one that puts the starts nearest. The span is the GPU's: from the first kernel, copy or memset
  * start to the last end.
  *
- * First version (issue 19, not yet what it asks): the machine's fixed times are the H200's as gridlab measured
- * them (launch latency 2.6 us, dispatch gap 1.6 us, 0.26 us per queue entry, a lazy load 2.3 us), not fitted to
- * the trace; a kernel keeps its recorded time per wave whatever ran beside it; host functions and graph launches
- * are counted among the calls kept as host time, not modelled. Under lazy loading (the recorded environment's, or
+ * First version (issue 19, not yet what it asks): the dispatch gap and the launch latency are fitted to the trace
+ * (rp_fit), the time per queue entry and a lazy load's are the H200's as gridlab measured them (0.26, 2.3 us); a
+ * kernel keeps its recorded time per wave whatever ran beside it; host functions and graph launches are counted
+ * among the calls kept as host time, not modelled. Under lazy loading (the recorded environment's, or
  * the default) a launch right after a cuLibraryGetKernel lookup carries a load. No GPU is needed.
  *
  * Run:   build/bin/replay TRACE.sqlite [--connections 1,2,4,8,16,32] [--recorded-connections N] [--infer-connections]
@@ -317,6 +317,8 @@ static void explain(const gl_sched_program *p, const gl_sched_machine *m, const 
 
 /* The model's machine for the trace's GPU at C connections. Copies and kernels run at their recorded times, so
  * the link's sharing is already in them: the shared speeds are the alone ones. */
+static double fit_dispatch_ns = 1630, fit_latency_ns = 2600; /* the H200's, unless the trace shows its own */
+
 static gl_sched_machine machine_for(const rp_trace *t, int C)
 {
     gl_sched_machine m = gl_sched_machine_default();
@@ -324,7 +326,7 @@ static gl_sched_machine machine_for(const rp_trace *t, int C)
     m.sms = t->sms;
     m.resident_grids = gl_max_resident_grids(t->major, t->minor);
     if (m.resident_grids <= 0) m.resident_grids = 128;
-    m.launch_latency_ns = 2600, m.dispatch_ns = 1630, m.queue_entry_ns = 260;
+    m.launch_latency_ns = fit_latency_ns, m.dispatch_ns = fit_dispatch_ns, m.queue_entry_ns = 260;
     m.block_dispatch_ns = 0.1, m.block_overrun_ns = 100;
     for (int d = 0; d < GL_SCHED_DIRS; d++) m.copy_engines[d] = 1, m.copy_gbps[d] = 55;
     for (int d = 0; d < 2; d++) m.copy_bidir_gbps[d] = 55, m.pageable_gbps[d] = 10;
@@ -371,8 +373,13 @@ int main(int argc, char **argv)
     if (t.graph_kernels)
         printf("graph launches: %d kernels came from graphs, which the replay does not model yet: their launch calls "
                "are kept as host time\n", t.graph_kernels);
-    printf("machine: the H200's fixed times as gridlab measured them (not fitted to this trace); kernels and copies "
-           "at their recorded times\n\n");
+    int n_gap = 0, n_latency = 0;
+    rp_fit(&t, &fit_dispatch_ns, &n_gap, &fit_latency_ns, &n_latency);
+    printf("machine: dispatch gap %.2f us (%s), launch latency %.2f us (%s), %.2f us per queue entry and %.1f us a "
+           "lazy load (the H200's, as gridlab measured them); kernels and copies at their recorded times\n\n",
+           fit_dispatch_ns / 1e3, n_gap ? "the trace's, the median of its kernels that waited for their stream" : "the H200's",
+           fit_latency_ns / 1e3, n_latency ? "the trace's, from its kernels launched into idle streams" : "the H200's",
+           0.26, 2.3);
     printf("| connections | predicted span ms | predicted peak kernels | recorded span ms | error %% | start error p95 %% |\n");
     printf("|------------:|------------------:|-----------------------:|-----------------:|--------:|------------------:|\n");
     if (a.infer) { /* every setting, judged by where it puts each operation's start */
