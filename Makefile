@@ -195,7 +195,7 @@ $(BUILD)/tests/gpu/%: tests/gpu/%.cu tests/unit/harness.h $(LIB_CUDA) $(LIB_HOST
 src/%.cu src/%.c: ;
 
 # ---- targets ------------------------------------------------------------------------
-.PHONY: all help test test-gpu test-gpu-large test-unit test-cli clean sanitize-all sweep-connections sweep-hyperq validate-model replay bench-replay FORCE \
+.PHONY: all help test test-gpu test-gpu-large test-unit test-cli clean sanitize-all sweep-connections sweep-hyperq validate-model replay bench-replay validate-replay FORCE \
         $(addprefix run-,$(EXPERIMENTS)) $(addprefix profile-,$(EXPERIMENTS)) $(addprefix sanitize-,$(EXPERIMENTS))
 
 all: $(BINS) $(REPLAY) $(UNIT_TESTS) $(GPU_TESTS)
@@ -296,6 +296,16 @@ replay: $(REPLAY)
 	@[ -n "$(TRACE)" ] || { echo "make replay: give the trace: make replay TRACE=run.sqlite (nsys export --type sqlite makes one)" >&2; exit 2; }
 	$(REPLAY) $(TRACE) $(ARGS)
 
+# The replay against recordings at every C (GPU and nsys: source shared/device/nsys-env.sh first). SAMPLES_BIN: a
+# folder with NVIDIA's cuda-samples simpleHyperQ, simpleStreams, asyncAPI and simpleCallback built (not in gridlab);
+# gridlab's own copy-overlap is recorded too. RECORDINGS: where the exports go (default build/recordings).
+RECORDINGS ?= $(BUILD)/recordings
+validate-replay: $(REPLAY) $(BUILD)/bin/copy-overlap
+	$(PYTHON) experiments/validate-replay.py --bin $(REPLAY) --record $(RECORDINGS) \
+	    --program "copy-overlap=$(BUILD)/bin/copy-overlap --quick --memory pinned --segments 1,4" \
+	    $(foreach s,simpleHyperQ simpleStreams asyncAPI simpleCallback,$(if $(SAMPLES_BIN),--program "$(s)=$(SAMPLES_BIN)/$(s)")) \
+	    $(ARGS)
+
 # The replay's speed: a synthetic trace of 10^6 operations at six settings, on one core (bound: 10 s).
 bench-replay: $(REPLAY)
 	$(PYTHON) experiments/bench-replay.py --bin $(REPLAY) $(ARGS)
@@ -330,6 +340,7 @@ help:
 	@echo "  test-gpu-large             every speed claim at 8 random sizes of its range, the hash tables at 2^26 keys (minutes)"
 	@echo "  sanitize-all               compute-sanitizer memcheck, racecheck and synccheck on every experiment (its Sanitize: configuration)"
 	@echo "  sweep-hyperq               hyperq once per C in CONNECTIONS=$(CONNECTIONS); results and plot in experiments/results/<gpu>/"
+	@echo "  validate-replay            record programs under nsys at C=1..32 and judge the replay's predictions (GPU; SAMPLES_BIN=cuda-samples builds)"
 	@echo "  bench-replay               the replay on a synthetic trace of 10^6 operations at six settings, one core (bound 10 s)"
 	@echo "  replay TRACE=x.sqlite      an nsys SQLite export of one process replayed on the model at each connection count (no GPU)"
 	@echo "  validate-model             the model on 72 random shapes (false-dependency) and 72 random stream-event programs (event-programs) (ARGS=--population shapes|events|both --shapes N --programs N --seed S)"

@@ -187,6 +187,14 @@ c.execute("alter table CUPTI_ACTIVITY_KIND_KERNEL rename column gridX to gridSiz
     expect "replay --json to an unwritable path exits 2" 2 "--json /proc/x.json: cannot write there" "$b" "$tr" --json /proc/x.json
     expect "bench-replay.py: a synthetic trace of 20000 operations replays at six settings" 0 \
         "^replay of 20000 operations at 6 settings on one core: [0-9.]+ s" python3 experiments/bench-replay.py --ops 20000 --bin "$b"
+    expect "validate-replay.py without --record or --from exits 2" 2 "give --record DIR \\(with --program\\) or --from DIR" \
+        python3 experiments/validate-replay.py --bin "$b"
+    expect "validate-replay.py --from a folder without recordings exits 2" 2 "no recordings <name>-c<C>.sqlite" \
+        python3 experiments/validate-replay.py --bin "$b" --from "$rd"
+    mkdir -p "$rd/one" && cp tests/data/simpleHyperQ-lazy-c8-h200.sqlite "$rd/one/simpleHyperQ-c8.sqlite"
+    expect "validate-replay.py --from one setting: the replay judged, the predictions a SKIP with its reason (exit 1)" 1 \
+        "only one setting recorded per program: nothing predicted to judge \\(SKIP\\)" \
+        python3 experiments/validate-replay.py --bin "$b" --from "$rd/one" --out "$rd/out"
     expect "make replay without TRACE exits 2, saying how" 2 "give the trace: make replay TRACE=run.sqlite" make -s replay
     rm -rf "$rd"
 fi

@@ -1,0 +1,204 @@
+#!/usr/bin/env python3
+"""validate-replay.py - the replay against recordings of the same programs at every CUDA_DEVICE_MAX_CONNECTIONS.
+
+Record (GPU, Nsight Systems on PATH: source shared/device/nsys-env.sh): each program runs under
+`nsys profile -t cuda --cuda-event-trace=true` once per C in --connections, and is exported to SQLite as
+DIR/<name>-c<C>.sqlite. Judge (no GPU; --from DIR judges recordings made before): each recording is replayed at its
+own C, and every C is predicted from the recording at 8 and from the recording at 1, each against the recording
+at that C. The summary goes to --out (csv, json, txt).
+
+Bounds (issue 19): at the recorded setting the replayed span within 3% median and 5% max, and the operations'
+starts within 2% of the span at p95 (median over recordings); at the other settings the prediction within 5%
+median and 10% max, and the settings ranked as measured. They are judged for the third-party programs alone and
+for all of them.
+
+    python3 experiments/validate-replay.py --record DIR --program NAME=COMMAND [--program ...] [--third-party NAME,..]
+    python3 experiments/validate-replay.py --from DIR [--third-party NAME,...] [--out experiments/results/h200]
+
+Exit 0 when the bounds hold, 1 when not, 2 on usage errors.
+"""
+import argparse
+import glob
+import json
+import os
+import re
+import statistics
+import sqlite3
+import subprocess
+import sys
+
+CONNECTIONS = [1, 2, 4, 8, 16, 32]
+
+
+def replay(binary, trace, connections, recorded=None):
+    """Run the replay; returns its JSON (predictions by C, recorded and replayed spans) and its text."""
+    out = trace + ".replay.json"
+    cmd = [binary, trace, "--connections", ",".join(map(str, connections)), "--json", out]
+    if recorded:
+        cmd += ["--recorded-connections", str(recorded)]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        raise RuntimeError("%s: exit %d: %s" % (" ".join(cmd), p.returncode, p.stderr.strip()))
+    with open(out) as f:
+        j = json.load(f)
+    os.remove(out)
+    m = re.search(r"^\|\s*%d\s*\|[^|]*\|[^|]*\|[^|]*\|[^|]*\|\s*([0-9.]+)\s*\|" % (recorded or j["recorded_connections"]),
+                  p.stdout, re.M)
+    j["start_error_p95_pct"] = float(m.group(1)) if m else float("nan")
+    return j
+
+
+def record(args):
+    os.makedirs(args.record, exist_ok=True)
+    for spec in args.program:
+        name, _, command = spec.partition("=")
+        for c in args.connections:
+            stem = os.path.join(args.record, "%s-c%d" % (name, c))
+            env = dict(os.environ, CUDA_DEVICE_MAX_CONNECTIONS=str(c))
+            subprocess.run(["nsys", "profile", "-t", "cuda", "--cuda-event-trace=true", "--force-overwrite", "true",
+                            "-o", stem] + command.split(), env=env, capture_output=True, check=True)
+            subprocess.run(["nsys", "export", "--type", "sqlite", "--force-overwrite", "true", "-o", stem + ".sqlite",
+                            stem + ".nsys-rep"], capture_output=True, check=True)
+            os.remove(stem + ".nsys-rep")
+            print("recorded %s at C=%d" % (name, c), file=sys.stderr)
+
+
+def judge(args):
+    programs = {}
+    for path in sorted(glob.glob(os.path.join(args.from_dir, "*-c*.sqlite"))):
+        m = re.match(r"(.*)-c(\d+)\.sqlite$", os.path.basename(path))
+        if m:
+            programs.setdefault(m.group(1), {})[int(m.group(2))] = path
+    if not programs:
+        print("validate-replay.py: no recordings <name>-c<C>.sqlite in %s" % args.from_dir, file=sys.stderr)
+        return 2
+    if args.out is None:  # experiments/results/<gpu>, the GPU as the recordings name it ("NVIDIA H200": h200)
+        first = next(iter(next(iter(programs.values())).values()))
+        try:
+            name = sqlite3.connect(first).execute("SELECT name FROM TARGET_INFO_GPU").fetchone()[0]
+            args.out = os.path.join("experiments", "results", name.split()[-1].lower())
+        except (sqlite3.Error, TypeError, IndexError):
+            args.out = None
+    rows = []
+    for name, by_c in sorted(programs.items()):
+        rec = {}
+        for c, path in sorted(by_c.items()):
+            j = replay(args.bin, path, [c], recorded=c)
+            rec[c] = j
+        for base in (8, 1):
+            if base not in by_c:
+                continue
+            pred = {p["connections"]: p["predicted_makespan_ms"]
+                    for p in replay(args.bin, by_c[base], sorted(by_c), recorded=base)["predictions"]}
+            for c in sorted(by_c):
+                r = rec[c]["recorded_makespan_ms"]
+                rows.append({"program": name, "third_party": name.split("-")[0] in args.third_party, "from": base,
+                             "connections": c, "recorded_ms": r, "predicted_ms": pred[c],
+                             "error_pct": 100 * (pred[c] - r) / r,
+                             "replayed_ms": rec[c]["replayed_makespan_ms"],
+                             "replay_error_pct": 100 * (rec[c]["replayed_makespan_ms"] - r) / r,
+                             "start_error_p95_pct": rec[c]["start_error_p95_pct"]})
+    return summarize(args, rows)
+
+
+def ranked_alike(rows, name, base):
+    """Whether the predictions from base order the settings as the recordings do: wherever one recording is over 2%
+    shorter than another (closer ones are ties: the run-to-run noise), its prediction is shorter too."""
+    r = [x for x in rows if x["program"] == name and x["from"] == base]
+    for a in r:
+        for b in r:
+            if a["recorded_ms"] < 0.98 * b["recorded_ms"] and not a["predicted_ms"] < b["predicted_ms"]:
+                return False
+    return True
+
+
+def stats(values):
+    v = sorted(abs(x) for x in values)
+    return (statistics.median(v), v[-1]) if v else (float("nan"), float("nan"))
+
+
+def summarize(args, rows):
+    lines, verdicts = [], []
+    for title, pick in (("third-party programs", lambda x: x["third_party"]), ("all programs", lambda x: True)):
+        sel = [x for x in rows if pick(x)]
+        if not sel:
+            lines.append("%s: none recorded (SKIP)" % title)
+            continue
+        own = [x for x in sel if x["from"] == x["connections"]]
+        other = [x for x in sel if x["from"] != x["connections"]]
+        m_own, x_own = stats(x["replay_error_pct"] for x in own)
+        starts = statistics.median(x["start_error_p95_pct"] for x in own)
+        if not other:
+            lines.append("%s: only one setting recorded per program: nothing predicted to judge (SKIP)" % title)
+            verdicts.append(False)
+            continue
+        m_oth, x_oth = stats(x["error_pct"] for x in other)
+        names = sorted({x["program"] for x in sel})
+        ranks = sum(1 for n in names for b in (8, 1) if ranked_alike(sel, n, b))
+        pairs = sum(1 for n in names for b in (8, 1) if any(x["program"] == n and x["from"] == b for x in sel))
+        ok = m_own <= 3 and x_own <= 5 and starts <= 2 and m_oth <= 5 and x_oth <= 10 and ranks == pairs
+        verdicts.append(ok)
+        lines.append("%s (%d: %s):" % (title, len(names), ", ".join(names)))
+        lines.append("| measure | median | max | bound |\n|---|---:|---:|---|")
+        lines.append("| replayed span at the recorded C, error %% | %.2f | %.2f | 3, 5 |" % (m_own, x_own))
+        lines.append("| operation starts p95, %% of the span (median over recordings) | %.2f | | 2 |" % starts)
+        lines.append("| other C predicted from C=8 and C=1, error %% | %.2f | %.2f | 5, 10 |" % (m_oth, x_oth))
+        lines.append("- settings ranked as measured in %d of %d (program, base) pairs\n- verdict: %s\n"
+                     % (ranks, pairs, "PASS" if ok else "FAIL"))
+    lines.append("| program | from C | C | recorded ms | predicted ms | error % |\n|---|---:|---:|---:|---:|---:|")
+    for x in rows:
+        lines.append("| %s | %d | %d | %.3f | %.3f | %+.2f |" % (x["program"], x["from"], x["connections"],
+                                                               x["recorded_ms"], x["predicted_ms"], x["error_pct"]))
+    text = "\n".join(lines)
+    print(text)
+    if args.out:
+        os.makedirs(args.out, exist_ok=True)
+        with open(os.path.join(args.out, "validate-replay.txt"), "w") as f:
+            f.write(text + "\n")
+        with open(os.path.join(args.out, "validate-replay.json"), "w") as f:
+            json.dump({"rows": rows, "verdict": "PASS" if verdicts and all(verdicts) else "FAIL"}, f, indent=1)
+        with open(os.path.join(args.out, "validate-replay.csv"), "w") as f:
+            keys = list(rows[0].keys())
+            f.write(",".join(keys) + "\n")
+            for x in rows:
+                f.write(",".join(str(x[k]) for k in keys) + "\n")
+        print("results: %s/validate-replay.{csv,json,txt}" % args.out)
+    print("verdict: %s" % ("PASS" if verdicts and all(verdicts) else "FAIL"))
+    return 0 if verdicts and all(verdicts) else 1
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--record", help="record the --program list under nsys into this folder, then judge it")
+    ap.add_argument("--program", action="append", default=[], help="NAME=COMMAND to record (repeatable)")
+    ap.add_argument("--from", dest="from_dir", help="judge the recordings <name>-c<C>.sqlite in this folder")
+    ap.add_argument("--connections", default="1,2,4,8,16,32", help="the settings to record (default 1,2,4,8,16,32)")
+    ap.add_argument("--third-party", default="simpleHyperQ,simpleStreams,asyncAPI,simpleCallback",
+                    help="the programs gridlab did not write (a name's part before its first '-')")
+    ap.add_argument("--bin", default="build/bin/replay", help="the replay binary")
+    ap.add_argument("--out", help="write validate-replay.{csv,json,txt} here (default experiments/results/<gpu>)")
+    args = ap.parse_args()
+    try:
+        args.connections = [int(c) for c in args.connections.split(",")]
+        assert all(1 <= c <= 32 for c in args.connections)
+    except (ValueError, AssertionError):
+        print("validate-replay.py: --connections must be a list of 1..32", file=sys.stderr)
+        return 2
+    args.third_party = set(args.third_party.split(","))
+    if bool(args.record) == bool(args.from_dir):
+        print("validate-replay.py: give --record DIR (with --program) or --from DIR", file=sys.stderr)
+        return 2
+    if not os.access(args.bin, os.X_OK):
+        print("validate-replay.py: %s is not built (make all)" % args.bin, file=sys.stderr)
+        return 2
+    if args.record:
+        if not args.program or any("=" not in p for p in args.program):
+            print("validate-replay.py: --record needs --program NAME=COMMAND", file=sys.stderr)
+            return 2
+        record(args)
+        args.from_dir = args.record
+    return judge(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
