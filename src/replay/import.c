@@ -66,7 +66,10 @@ static int each_row(reader *r, const char *sql, void (*row)(sqlite3_stmt *, void
     return 0;
 }
 
-static double col_num(sqlite3_stmt *st, int c) { return sqlite3_column_type(st, c) == SQLITE_NULL ? NAN : sqlite3_column_double(st, c); }
+static double col_num(sqlite3_stmt *st, int c)
+{
+    return sqlite3_column_type(st, c) == SQLITE_NULL ? NAN : sqlite3_column_double(st, c);
+}
 static long long col_int(sqlite3_stmt *st, int c, long long dflt)
 {
     return sqlite3_column_type(st, c) == SQLITE_NULL ? dflt : sqlite3_column_int64(st, c);
@@ -349,12 +352,14 @@ static void pid_row(sqlite3_stmt *st, void *ctx)
 /* How many processes and devices have GPU work, and the first process, before any call is read. */
 static int count_processes(reader *r, loading *L)
 {
-    static const char *const tables[] = {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET"};
-    char sql[600] = "SELECT COUNT(DISTINCT globalPid), COUNT(DISTINCT deviceId), MIN(globalPid) FROM (SELECT 0 AS globalPid, "
-                    "0 AS deviceId WHERE 0";
+    static const char *const tables[] = {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
+                                         "CUPTI_ACTIVITY_KIND_MEMSET"};
+    char sql[600] = "SELECT COUNT(DISTINCT globalPid), COUNT(DISTINCT deviceId), MIN(globalPid) FROM "
+                    "(SELECT 0 AS globalPid, 0 AS deviceId WHERE 0";
     for (int i = 0; i < 3; i++)
         if (has_table(r, tables[i]) == 1)
-            snprintf(sql + strlen(sql), sizeof sql - strlen(sql), " UNION ALL SELECT globalPid, deviceId FROM %s", tables[i]);
+            snprintf(sql + strlen(sql), sizeof sql - strlen(sql), " UNION ALL SELECT globalPid, deviceId FROM %s",
+                     tables[i]);
     strcat(sql, ")");
     return each_row(r, sql, pid_row, L);
 }
@@ -404,7 +409,8 @@ int rp_import(const char *path, rp_trace *t, char *err, int errlen)
     t->n_streams = 1; /* the legacy stream */
     t->streams = (gl_sched_stream *)gl_xcalloc(1, sizeof *t->streams);
     t->streams[0].kind = GL_SCHED_STREAM_LEGACY, t->streams[0].thread = -1;
-    if (!rc) rc = each_row(&r, "SELECT streamId, priority, flag FROM TARGET_INFO_CUDA_STREAM ORDER BY streamId", stream_row, &L);
+    if (!rc)
+        rc = each_row(&r, "SELECT streamId, priority, flag FROM TARGET_INFO_CUDA_STREAM ORDER BY streamId", stream_row, &L);
     if (!rc && has_table(&r, "META_DATA_CAPTURE") == 1)
         rc = each_row(&r, "SELECT value FROM META_DATA_CAPTURE WHERE name LIKE '%ENVIRONMENT_VARIABLE'", env_row, &L);
     if (!rc)
@@ -417,8 +423,8 @@ int rp_import(const char *path, rp_trace *t, char *err, int errlen)
     if (!rc) { /* the GPU's process's calls only: correlation ids start again in each process */
         char sql[400];
         snprintf(sql, sizeof sql, "SELECT r.start, r.end, r.globalTid, r.correlationId, r.nameId, s.value FROM "
-                 "CUPTI_ACTIVITY_KIND_RUNTIME r LEFT JOIN StringIds s ON s.id = r.nameId WHERE (r.globalTid / 16777216) "
-                 "= %lld ORDER BY r.start", L.pid / 16777216);
+                 "CUPTI_ACTIVITY_KIND_RUNTIME r LEFT JOIN StringIds s ON s.id = r.nameId "
+                 "WHERE (r.globalTid / 16777216) = %lld ORDER BY r.start", L.pid / 16777216);
         rc = each_row(&r, sql, runtime_row, &L);
     }
     if (!rc && t->n_calls == 0) rc = fail(&r, "%s: the trace has no CUDA runtime call of the GPU's process", path);
@@ -426,11 +432,12 @@ int rp_import(const char *path, rp_trace *t, char *err, int errlen)
         {"CUPTI_ACTIVITY_KIND_KERNEL", "SELECT start, end, streamId, correlationId, globalPid, deviceId, gridX, gridY, "
          "gridZ, blockX, blockY, blockZ, registersPerThread, staticSharedMemory, dynamicSharedMemory, graphNodeId "
          "FROM CUPTI_ACTIVITY_KIND_KERNEL"},
-        {"CUPTI_ACTIVITY_KIND_MEMCPY", "SELECT start, end, streamId, correlationId, globalPid, deviceId, bytes, copyKind, "
-         "srcKind, dstKind FROM CUPTI_ACTIVITY_KIND_MEMCPY"},
+        {"CUPTI_ACTIVITY_KIND_MEMCPY", "SELECT start, end, streamId, correlationId, globalPid, deviceId, bytes, "
+         "copyKind, srcKind, dstKind FROM CUPTI_ACTIVITY_KIND_MEMCPY"},
         {"CUPTI_ACTIVITY_KIND_MEMSET", "SELECT start, end, streamId, correlationId, globalPid, deviceId, bytes FROM "
          "CUPTI_ACTIVITY_KIND_MEMSET"},
-        {"CUPTI_ACTIVITY_KIND_CUDA_EVENT", "SELECT correlationId, streamId, eventId FROM CUPTI_ACTIVITY_KIND_CUDA_EVENT"},
+        {"CUPTI_ACTIVITY_KIND_CUDA_EVENT",
+         "SELECT correlationId, streamId, eventId FROM CUPTI_ACTIVITY_KIND_CUDA_EVENT"},
         {"CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", "SELECT correlationId, streamId, eventId, syncType FROM "
          "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"}};
     void (*rows[])(sqlite3_stmt *, void *) = {kernel_row, memcpy_row, memset_row, record_row, sync_row};
@@ -494,7 +501,8 @@ void rp_fit(const rp_trace *t, double *dispatch_ns, int *n_gap, double *latency_
     for (int i = 0; i < t->n_calls; i++)
         if (t->calls[i].kind == RP_LAUNCH || t->calls[i].kind == RP_COPY) work[n++] = &t->calls[i];
     qsort(work, (size_t)n, sizeof *work, by_gpu_start);
-    double *gap = (double *)gl_xmalloc(sizeof(double) * (size_t)(n + 1)), *lat = (double *)gl_xmalloc(sizeof(double) * (size_t)(n + 1));
+    double *gap = (double *)gl_xmalloc(sizeof(double) * (size_t)(n + 1));
+    double *lat = (double *)gl_xmalloc(sizeof(double) * (size_t)(n + 1));
     const rp_call **last = (const rp_call **)gl_xcalloc((size_t)t->n_streams + 1, sizeof *last);
     int ng = 0, nl = 0;
     for (int i = 0; i < n; i++) {
@@ -532,7 +540,8 @@ void rp_program(const rp_trace *t, gl_sched_program *p, double **rec_start, doub
     double t0 = INFINITY;
     for (int i = 0; i < t->n_calls; i++) t0 = fmin(t0, t->calls[i].start_ns);
     int cap = t->n_calls * 2 + 2, kernels = 0, filled = 0;
-    double *rs = (double *)gl_xmalloc(sizeof(double) * (size_t)cap), *re = (double *)gl_xmalloc(sizeof(double) * (size_t)cap);
+    double *rs = (double *)gl_xmalloc(sizeof(double) * (size_t)cap);
+    double *re = (double *)gl_xmalloc(sizeof(double) * (size_t)cap);
     double last_end = t0;
     for (int i = 0; i < t->n_calls; i++) {
         const rp_call *c = &t->calls[i];
