@@ -107,9 +107,11 @@ def main():
         return 1
     rows = [l for l in out.stdout.splitlines() if l.startswith("|") and l[1:].strip()[:1].isdigit()]
     print("\n".join(rows))
+    # The bound is the for 10^6 operations; a smaller trace has no bound to meet, and says so.
+    verdict = ("PASS" if took < 10 else "FAIL") if a.ops == 1000000 else "not judged (the bound is for 10^6 operations)"
     print("replay of %d operations at 6 settings on one core: %.2f s (the trace written in %.1f s); bound 10 s at 10^6: %s"
-          % (a.ops, took, made, "PASS" if took < 10 or a.ops < 1000000 else "FAIL"))
-    return 0 if took < 10 or a.ops < 1000000 else 1
+          % (a.ops, took, made, verdict))
+    return 1 if verdict == "FAIL" else 0
 
 
 if __name__ == "__main__":

@@ -131,29 +131,28 @@ if need_bin replay; then
     expect "replay a truncated export exits 2" 2 "damaged or truncated" "$b" "$rd/cut.sqlite"
     python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute("create table t (x)"); c.commit()' "$rd/other.sqlite"
     expect "replay an SQLite file without CUDA tables exits 2" 2 "has no StringIds table: not an nsys export" "$b" "$rd/other.sqlite"
-    cp "$tr" "$rd/idle.sqlite" && chmod u+w "$rd/idle.sqlite"
-    python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1])
-for t in ("KERNEL", "MEMCPY", "MEMSET"): c.execute("delete from CUPTI_ACTIVITY_KIND_" + t)
-c.commit()' "$rd/idle.sqlite"
+    # crafted NAME SQL...: a copy of the trace with each SQL statement applied, as $rd/NAME.sqlite
+    crafted() {
+        local f="$rd/$1.sqlite"
+        shift
+        cp "$tr" "$f" && chmod u+w "$f"
+        python3 -c 'import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+for q in sys.argv[2:]: c.execute(q)
+c.commit()' "$f" "$@"
+    }
+    crafted idle "delete from CUPTI_ACTIVITY_KIND_KERNEL" "delete from CUPTI_ACTIVITY_KIND_MEMCPY" \
+        "delete from CUPTI_ACTIVITY_KIND_MEMSET"
     expect "replay a trace with no GPU work exits 2" 2 "no kernel, copy or memset: nothing to replay" "$b" "$rd/idle.sqlite"
-    cp "$tr" "$rd/two.sqlite" && chmod u+w "$rd/two.sqlite"
-    python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1])
-c.execute("update CUPTI_ACTIVITY_KIND_KERNEL set globalPid = globalPid + 1 where rowid % 2 = 0"); c.commit()' "$rd/two.sqlite"
+    crafted two "update CUPTI_ACTIVITY_KIND_KERNEL set globalPid = globalPid + 1 where rowid % 2 = 0"
     expect "replay a trace of two processes exits 2" 2 "GPU work of 2 processes; the replay takes one process at a time" "$b" "$rd/two.sqlite"
-    cp "$tr" "$rd/nocalls.sqlite" && chmod u+w "$rd/nocalls.sqlite"
-    python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute("delete from CUPTI_ACTIVITY_KIND_RUNTIME"); c.commit()' "$rd/nocalls.sqlite"
+    crafted nocalls "delete from CUPTI_ACTIVITY_KIND_RUNTIME"
     expect "replay a trace with GPU work and no runtime calls exits 2" 2 "no CUDA runtime call of the GPU's process" "$b" "$rd/nocalls.sqlite"
-    cp "$tr" "$rd/huge.sqlite" && chmod u+w "$rd/huge.sqlite"
-    python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1])
-c.execute("update CUPTI_ACTIVITY_KIND_KERNEL set gridX = 2147483647, gridY = 2 where rowid = 1"); c.commit()' "$rd/huge.sqlite"
+    crafted huge "update CUPTI_ACTIVITY_KIND_KERNEL set gridX = 2147483647, gridY = 2 where rowid = 1"
     expect "replay a grid of more than 2^31-1 blocks exits 2" 2 "a kernel of 4294967294 blocks: the replay takes grids of 1 to 2\\^31-1" "$b" "$rd/huge.sqlite"
-    cp "$tr" "$rd/lost.sqlite" && chmod u+w "$rd/lost.sqlite"
-    python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1])
-c.execute("update CUPTI_ACTIVITY_KIND_KERNEL set streamId = 999 where rowid = 1"); c.commit()' "$rd/lost.sqlite"
+    crafted lost "update CUPTI_ACTIVITY_KIND_KERNEL set streamId = 999 where rowid = 1"
     expect "replay says what it left out: a kernel on a stream the trace does not list" 0 "^left out: 1 kernels, copies or memsets" "$b" "$rd/lost.sqlite"
-    cp "$tr" "$rd/old.sqlite" && chmod u+w "$rd/old.sqlite"
-    python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1])
-c.execute("alter table CUPTI_ACTIVITY_KIND_KERNEL rename column gridX to gridSizeX"); c.commit()' "$rd/old.sqlite"
+    crafted old "alter table CUPTI_ACTIVITY_KIND_KERNEL rename column gridX to gridSizeX"
     expect "replay an export without a column it reads exits 2, naming it and the schema" 2 \
         "no such column: gridX.*export schema 3.20.3; the replay reads 3.20" "$b" "$rd/old.sqlite"
     expect "replay a recorded trace (probe, H200): a row per C, the recorded span at C=8" 0 \

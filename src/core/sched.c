@@ -412,7 +412,7 @@ static int first_unfinished(const sim *s, int op);
 /* An engine copy, record, wait or load that has arrived: once its dependencies have finished, a copy is ready to
  * start and the others are pending (a record may still wait for its queue); until then it waits on the first
  * that has not, and is looked at again only when that one finishes. */
-static void copy_watch(sim *s, int op)
+static void op_watch(sim *s, int op)
 {
     op_state *st = &s->os[op];
     int d = first_unfinished(s, op);
@@ -449,7 +449,7 @@ static void finish(sim *s, int op)
     if (o->queue >= 0) s->q[o->queue].unfinished--;
     for (int w = s->watch_head[op], next; w >= 0; w = next) { /* the engine copies that waited on it look again */
         next = s->os[w].watch_next;
-        copy_watch(s, w);
+        op_watch(s, w);
     }
     s->watch_head[op] = -1;
 }
@@ -898,8 +898,8 @@ static void handle(sim *s, const event *e)
         break;
     case EV_ARRIVE:
         s->os[e->op].arrived = 1;
-        if (s->p->ops[e->op].kind == GL_SCHED_COPY && s->p->ops[e->op].queue < 0) copy_watch(s, e->op);
-        if (s->p->ops[e->op].queue < 0 && s->p->ops[e->op].kind != GL_SCHED_COPY) copy_watch(s, e->op); /* a record, .. */
+        if (s->p->ops[e->op].kind == GL_SCHED_COPY && s->p->ops[e->op].queue < 0) op_watch(s, e->op);
+        if (s->p->ops[e->op].queue < 0 && s->p->ops[e->op].kind != GL_SCHED_COPY) op_watch(s, e->op); /* a record, .. */
         break;
     case EV_WAKE: /* a queue may move on now */
         break;

@@ -8,6 +8,7 @@
 
 #include "gl_common.h"
 #include "gl_gpu_limits.h"
+#include "gl_stats.h"
 #include "import.h"
 #include "sqlite_api.h"
 
@@ -482,12 +483,6 @@ int rp_import(const char *path, rp_trace *t, char *err, int errlen)
     return rc;
 }
 
-static int by_double(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
-
 static int by_gpu_start(const void *x, const void *y)
 {
     const rp_call *a = *(const rp_call *const *)x, *b = *(const rp_call *const *)y;
@@ -517,11 +512,9 @@ void rp_fit(const rp_trace *t, double *dispatch_ns, int *n_gap, double *latency_
             if (l >= 0 && l < 1e6) lat[nl++] = l;
         }
     }
-    qsort(gap, (size_t)ng, sizeof *gap, by_double);
-    qsort(lat, (size_t)nl, sizeof *lat, by_double);
     *n_gap = ng, *n_latency = nl;
-    if (ng) *dispatch_ns = gap[ng / 2];
-    if (nl) *latency_ns = fmax(0, lat[nl / 4] - *dispatch_ns);
+    if (ng) *dispatch_ns = gl_quantile(gap, ng, 0.5);
+    if (nl) *latency_ns = fmax(0, gl_quantile(lat, nl, 0.25) - *dispatch_ns);
     free(work), free(gap), free(lat), free(last);
 }
 

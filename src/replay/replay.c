@@ -32,6 +32,7 @@
 
 #include "gl_common.h"
 #include "gl_gpu_limits.h"
+#include "gl_stats.h"
 #include "gl_trace.h"
 #include "views.h"
 #include "import.h"
@@ -144,12 +145,6 @@ static int parse(int argc, char **argv, args *a)
     return 0;
 }
 
-static int by_value(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
-
 /* The 95th percentile, over the operations with a recorded start (kernels and copies), of how far the simulation
  * put each start from its recorded one, as a share of the recorded span (%). Both are on one axis: the first
  * call's start is 0 in the trace and in the simulation. */
@@ -159,11 +154,7 @@ static double start_error_p95(const gl_sched_program *p, const double *rs, doubl
     int n = 0;
     for (int i = 0; i < p->n_ops; i++)
         if (!isnan(rs[i])) e[n++] = fabs(p->ops[i].start_ns - rs[i]);
-    double v = NAN;
-    if (n > 0) {
-        qsort(e, (size_t)n, sizeof *e, by_value);
-        v = 100 * e[(int)ceil(0.95 * n) - 1] / span_ns;
-    }
+    double v = n > 0 ? 100 * gl_quantile(e, n, 0.95) / span_ns : NAN;
     free(e);
     return v;
 }
@@ -266,12 +257,10 @@ int main(int argc, char **argv)
     FILE *json = a.json ? fopen(a.json, "w") : NULL;
     double replayed = NAN;
     if (json) {
-        fprintf(json, "{\"trace\": \"");
-        for (const char *c = a.trace; *c; c++) /* the path as a JSON string */
-            if (*c == '"' || *c == '\\') fprintf(json, "\\%c", *c);
-            else if ((unsigned char)*c < 0x20) fprintf(json, "\\u%04x", *c);
-            else fputc(*c, json);
-        fprintf(json, "\", \"recorded_connections\": %d, \"recorded_makespan_ms\": %.6f, \"predictions\": [", recorded, rec_ms);
+        gl_buf path = {0};
+        gl_buf_json_string(&path, a.trace); /* the project's one escaper */
+        fprintf(json, "{\"trace\": %s, \"recorded_connections\": %d, \"recorded_makespan_ms\": %.6f, \"predictions\": [", path.s, recorded, rec_ms);
+        gl_buf_free(&path);
     }
     for (int k = 0; k < a.n_connections; k++) {
         int C = a.connections[k];
