@@ -297,13 +297,22 @@ replay: $(REPLAY)
 	$(REPLAY) $(TRACE) $(ARGS)
 
 # The replay against recordings at every C (GPU and nsys: source shared/device/nsys-env.sh first). SAMPLES_BIN: a
-# folder with NVIDIA's cuda-samples simpleHyperQ, simpleStreams, asyncAPI and simpleCallback built (not in gridlab);
-# gridlab's own copy-overlap is recorded too. RECORDINGS: where the exports go (default build/recordings).
+# folder with NVIDIA's cuda-samples simpleHyperQ, simpleStreams, asyncAPI and simpleCallback built (not in gridlab;
+# simpleHyperQ also under eager loading); gridlab's own stream experiments are recorded too, and 40 random programs
+# of event-programs (copies, host functions, priorities, legacy-stream work, 1..8 host threads) in one process per
+# recording, each its own program by its NVTX range. RECORDINGS: where the exports go (default build/recordings).
 RECORDINGS ?= $(BUILD)/recordings
-validate-replay: $(REPLAY) $(BUILD)/bin/copy-overlap
+REPLAY_PROGRAMS = copy-overlap callbacks priorities false-dependency event-programs
+validate-replay: $(REPLAY) $(foreach e,$(REPLAY_PROGRAMS),$(BUILD)/bin/$(e))
 	$(PYTHON) experiments/validate-replay.py --bin $(REPLAY) --record $(RECORDINGS) \
 	    --program "copy-overlap=$(BUILD)/bin/copy-overlap --quick --memory pinned --segments 1,4" \
+	    --program "callbacks=$(BUILD)/bin/callbacks --quick --profile" \
+	    --program "priorities=$(BUILD)/bin/priorities --quick --profile" \
+	    --program "false-dependency=$(BUILD)/bin/false-dependency --quick --profile" \
+	    --program "random=$(BUILD)/bin/event-programs --population copies --programs 40 --host-threads 8 --profile" \
+	    --split "random=random " \
 	    $(foreach s,simpleHyperQ simpleStreams asyncAPI simpleCallback,$(if $(SAMPLES_BIN),--program "$(s)=$(SAMPLES_BIN)/$(s)")) \
+	    $(if $(SAMPLES_BIN),--program "simpleHyperQ-eager=CUDA_MODULE_LOADING=EAGER $(SAMPLES_BIN)/simpleHyperQ") \
 	    $(ARGS)
 
 # The replay's speed: a synthetic trace of 10^6 operations at six settings, on one core (bound: 10 s).

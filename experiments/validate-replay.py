@@ -2,17 +2,24 @@
 """validate-replay.py - the replay against recordings of the same programs at every CUDA_DEVICE_MAX_CONNECTIONS.
 
 Record (GPU, Nsight Systems on PATH: source shared/device/nsys-env.sh): each program runs under
-`nsys profile -t cuda --cuda-event-trace=true` once per C in --connections, and is exported to SQLite as
-DIR/<name>-c<C>.sqlite. Judge (no GPU; --from DIR judges recordings made before): each recording is replayed at its
-own C, and every C is predicted from the recording at 8 and from the recording at 1, each against the recording
-at that C. The summary goes to --out (csv, json, txt).
+`nsys profile -t cuda,nvtx --cuda-event-trace=true` --repeats times per C in --connections, and is exported to
+SQLite as DIR/<name>-c<C>-r<k>.sqlite (the exports run after all the recordings, so that they do not share the
+CPU with one). Judge (no GPU; --from DIR judges recordings made before): each recording is replayed at its own C;
+every C is predicted from the recording at 8 and from the recording at 1 (of the repeats, the one with the median
+span), each against the median of the recordings at that C. --split NAME=PREFIX makes each NVTX range of NAME's
+recordings whose name starts with PREFIX a program of its own (replay --range): one process runs many programs,
+such as event-programs' random ones. gridlab's own programs set CUDA_MODULE_LOADING=EAGER themselves, so they are
+replayed with --module-loading eager. The summary goes to --out (csv, json, txt).
 
 Bounds (issue 19): at the recorded setting the replayed span within 3% median and 5% max, and the operations'
 starts within 2% of the span at p95 (median over recordings); at the other settings the prediction within 5%
-median and 10% max, and the settings ranked as measured. They are judged for the third-party programs alone and
-for all of them.
+median and 10% max, and the settings ranked as measured: wherever every recording at one C is shorter than every
+recording at another, and their medians differ by over 2%, the prediction orders them alike (settings whose
+repeats overlap are ties: the run-to-run noise, which the summary reports). They are judged for the third-party
+programs alone and for all of them.
 
-    python3 experiments/validate-replay.py --record DIR --program NAME=COMMAND [--program ...] [--third-party NAME,..]
+    python3 experiments/validate-replay.py --record DIR --program NAME=COMMAND [--program ...] [--repeats R]
+        [--split NAME=PREFIX] [--third-party NAME,..]
     python3 experiments/validate-replay.py --from DIR [--third-party NAME,...] [--out experiments/results/h200]
 
 Exit 0 when the bounds hold, 1 when not, 2 on usage errors.
@@ -20,6 +27,7 @@ Exit 0 when the bounds hold, 1 when not, 2 on usage errors.
 import argparse
 import glob
 import json
+import concurrent.futures
 import os
 import re
 import statistics
@@ -30,10 +38,10 @@ import sys
 CONNECTIONS = [1, 2, 4, 8, 16, 32]
 
 
-def replay(binary, trace, connections, recorded=None):
+def replay(binary, trace, connections, recorded=None, extra=()):
     """Run the replay; returns its JSON (predictions by C, recorded and replayed spans) and its text."""
-    out = trace + ".replay.json"
-    cmd = [binary, trace, "--connections", ",".join(map(str, connections)), "--json", out]
+    out = "%s.%d.replay.json" % (trace, abs(hash(tuple(extra))) % 10**8)
+    cmd = [binary, trace, "--connections", ",".join(map(str, connections)), "--json", out] + list(extra)
     if recorded:
         cmd += ["--recorded-connections", str(recorded)]
     p = subprocess.run(cmd, capture_output=True, text=True)
@@ -48,66 +56,124 @@ def replay(binary, trace, connections, recorded=None):
     return j
 
 
+def export(stem):
+    subprocess.run(["nsys", "export", "--type", "sqlite", "--force-overwrite", "true", "-o", stem + ".sqlite",
+                    stem + ".nsys-rep"], capture_output=True, check=True)
+    os.remove(stem + ".nsys-rep")
+
+
 def record(args):
     os.makedirs(args.record, exist_ok=True)
+    stems = []
     for spec in args.program:
         name, _, command = spec.partition("=")
-        for c in args.connections:
-            stem = os.path.join(args.record, "%s-c%d" % (name, c))
-            env = dict(os.environ, CUDA_DEVICE_MAX_CONNECTIONS=str(c))
-            subprocess.run(["nsys", "profile", "-t", "cuda", "--cuda-event-trace=true", "--force-overwrite", "true",
-                            "-o", stem] + command.split(), env=env, capture_output=True, check=True)
-            subprocess.run(["nsys", "export", "--type", "sqlite", "--force-overwrite", "true", "-o", stem + ".sqlite",
-                            stem + ".nsys-rep"], capture_output=True, check=True)
-            os.remove(stem + ".nsys-rep")
-            print("recorded %s at C=%d" % (name, c), file=sys.stderr)
+        words = command.split()
+        env_words = []  # leading NAME=value words: the program's environment (nsys records it)
+        while words and re.match(r"^[A-Z_][A-Z0-9_]*=", words[0]):
+            env_words.append(words.pop(0))
+        for r in range(args.repeats):
+            for c in args.connections:  # the settings take turns, so that a slow spell of the machine hits them all
+                stem = os.path.join(args.record, "%s-c%d-r%d" % (name, c, r))
+                env = dict(os.environ, CUDA_DEVICE_MAX_CONNECTIONS=str(c))
+                env.update(w.split("=", 1) for w in env_words)
+                p = subprocess.run(["nsys", "profile", "-t", "cuda,nvtx", "--cuda-event-trace=true",
+                                    "--force-overwrite", "true", "-o", stem] + words, env=env,
+                                   capture_output=True, text=True)
+                if not os.path.exists(stem + ".nsys-rep"):
+                    raise RuntimeError("nsys recorded nothing for %s (exit %d): %s" % (command, p.returncode,
+                                                                                      p.stderr.strip()[-400:]))
+                stems.append(stem)
+                print("recorded %s at C=%d (repeat %d; exit %d)" % (name, c, r, p.returncode), file=sys.stderr)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, (os.cpu_count() or 2) // 2)) as pool:
+        list(pool.map(export, stems))
+
+
+def ranges(path, prefix):
+    """The names of the NVTX ranges of a recording that start with prefix, each as its first two words."""
+    rows = sqlite3.connect(path).execute(
+        "SELECT DISTINCT COALESCE(n.text, s.value) FROM NVTX_EVENTS n LEFT JOIN StringIds s ON s.id = n.textId "
+        "WHERE n.end IS NOT NULL").fetchall()
+    return sorted({" ".join(r[0].split()[:2]) for r in rows if r[0] and r[0].startswith(prefix)})
+
+
+def lower_median(items, key):
+    return sorted(items, key=key)[(len(items) - 1) // 2]
+
+
+def judge_program(args, name, by_c, extra):
+    """Rows for one program: by_c maps C to its recordings (paths); extra is the replay's own arguments."""
+    rec = {}  # C -> list of the replay's JSON, one per recording
+    for c, paths in sorted(by_c.items()):
+        rec[c] = [replay(args.bin, path, [c], recorded=c, extra=extra) for path in paths]
+    rows = []
+    for base in (8, 1):
+        if base not in by_c:
+            continue
+        base_rec = lower_median(list(zip(by_c[base], rec[base])), key=lambda x: x[1]["recorded_makespan_ms"])
+        pred = {p["connections"]: p["predicted_makespan_ms"]
+                for p in replay(args.bin, base_rec[0], sorted(by_c), recorded=base, extra=extra)["predictions"]}
+        for c in sorted(by_c):
+            spans = [j["recorded_makespan_ms"] for j in rec[c]]
+            r = statistics.median(spans)
+            own = lower_median(rec[c], key=lambda j: j["recorded_makespan_ms"])
+            rows.append({"program": name, "third_party": name.split("-")[0] in args.third_party, "from": base,
+                         "connections": c, "recorded_ms": r, "recorded_min_ms": min(spans),
+                         "recorded_max_ms": max(spans), "repeats": len(spans),
+                         "noise_pct": 100 * (max(spans) - min(spans)) / r, "predicted_ms": pred[c],
+                         "error_pct": 100 * (pred[c] - r) / r,
+                         "replayed_ms": own["replayed_makespan_ms"],
+                         "replay_error_pct": statistics.median(
+                             100 * (j["replayed_makespan_ms"] - j["recorded_makespan_ms"]) / j["recorded_makespan_ms"]
+                             for j in rec[c]),
+                         "replay_error_max_pct": max(
+                             abs(100 * (j["replayed_makespan_ms"] - j["recorded_makespan_ms"]) / j["recorded_makespan_ms"])
+                             for j in rec[c]),
+                         "start_error_p95_pct": statistics.median(j["start_error_p95_pct"] for j in rec[c])})
+    return rows
 
 
 def judge(args):
-    programs = {}
+    recordings = {}
     for path in sorted(glob.glob(os.path.join(args.from_dir, "*-c*.sqlite"))):
-        m = re.match(r"(.*)-c(\d+)\.sqlite$", os.path.basename(path))
+        m = re.match(r"(.*)-c(\d+)(?:-r\d+)?\.sqlite$", os.path.basename(path))
         if m:
-            programs.setdefault(m.group(1), {})[int(m.group(2))] = path
-    if not programs:
-        print("validate-replay.py: no recordings <name>-c<C>.sqlite in %s" % args.from_dir, file=sys.stderr)
+            recordings.setdefault(m.group(1), {}).setdefault(int(m.group(2)), []).append(path)
+    if not recordings:
+        print("validate-replay.py: no recordings <name>-c<C>[-r<k>].sqlite in %s" % args.from_dir, file=sys.stderr)
         return 2
     if args.out is None:  # experiments/results/<gpu>, the GPU as the recordings name it ("NVIDIA H200": h200)
-        first = next(iter(next(iter(programs.values())).values()))
+        first = next(iter(next(iter(recordings.values())).values()))[0]
         try:
             name = sqlite3.connect(first).execute("SELECT name FROM TARGET_INFO_GPU").fetchone()[0]
             args.out = os.path.join("experiments", "results", name.split()[-1].lower())
         except (sqlite3.Error, TypeError, IndexError):
             args.out = None
+    split = dict(x.split("=", 1) for x in args.split)
+    jobs = []  # (program name, recordings by C, the replay's own arguments)
+    for name, by_c in sorted(recordings.items()):
+        extra = [] if name.split("-")[0] in args.third_party else ["--module-loading", "eager"]
+        if name in split:
+            some = next(iter(by_c.values()))[0]
+            for rng in ranges(some, split[name]):
+                jobs.append(("%s-%s" % (name, rng.split()[-1]), by_c, extra + ["--range", rng]))
+        else:
+            jobs.append((name, by_c, extra))
     rows = []
-    for name, by_c in sorted(programs.items()):
-        rec = {}
-        for c, path in sorted(by_c.items()):
-            j = replay(args.bin, path, [c], recorded=c)
-            rec[c] = j
-        for base in (8, 1):
-            if base not in by_c:
-                continue
-            pred = {p["connections"]: p["predicted_makespan_ms"]
-                    for p in replay(args.bin, by_c[base], sorted(by_c), recorded=base)["predictions"]}
-            for c in sorted(by_c):
-                r = rec[c]["recorded_makespan_ms"]
-                rows.append({"program": name, "third_party": name.split("-")[0] in args.third_party, "from": base,
-                             "connections": c, "recorded_ms": r, "predicted_ms": pred[c],
-                             "error_pct": 100 * (pred[c] - r) / r,
-                             "replayed_ms": rec[c]["replayed_makespan_ms"],
-                             "replay_error_pct": 100 * (rec[c]["replayed_makespan_ms"] - r) / r,
-                             "start_error_p95_pct": rec[c]["start_error_p95_pct"]})
+    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        for r in pool.map(lambda j: judge_program(args, *j), jobs):
+            rows += r
     return summarize(args, rows)
 
 
 def ranked_alike(rows, name, base):
-    """Whether the predictions from base order the settings as the recordings do: wherever one recording is over 2%
-    shorter than another (closer ones are ties: the run-to-run noise), its prediction is shorter too."""
+    """Whether the predictions from base order the settings as the recordings do: wherever every recording at one C
+    is shorter than every one at another and the medians differ by over 2% (else a tie: the run-to-run noise), its
+    prediction is shorter too."""
     r = [x for x in rows if x["program"] == name and x["from"] == base]
     for a in r:
         for b in r:
-            if a["recorded_ms"] < 0.98 * b["recorded_ms"] and not a["predicted_ms"] < b["predicted_ms"]:
+            if (a["recorded_max_ms"] < b["recorded_min_ms"] and a["recorded_ms"] < 0.98 * b["recorded_ms"]
+                    and not a["predicted_ms"] < b["predicted_ms"]):
                 return False
     return True
 
@@ -126,7 +192,8 @@ def summarize(args, rows):
             continue
         own = [x for x in sel if x["from"] == x["connections"]]
         other = [x for x in sel if x["from"] != x["connections"]]
-        m_own, x_own = stats(x["replay_error_pct"] for x in own)
+        m_own = stats(x["replay_error_pct"] for x in own)[0]
+        x_own = max(x["replay_error_max_pct"] for x in own)
         starts = statistics.median(x["start_error_p95_pct"] for x in own)
         if not other:
             lines.append("%s: only one setting recorded per program: nothing predicted to judge (SKIP)" % title)
@@ -143,12 +210,17 @@ def summarize(args, rows):
         lines.append("| replayed span at the recorded C, error %% | %.2f | %.2f | 3, 5 |" % (m_own, x_own))
         lines.append("| operation starts p95, %% of the span (median over recordings) | %.2f | | 2 |" % starts)
         lines.append("| other C predicted from C=8 and C=1, error %% | %.2f | %.2f | 5, 10 |" % (m_oth, x_oth))
-        lines.append("- settings ranked as measured in %d of %d (program, base) pairs\n- verdict: %s\n"
-                     % (ranks, pairs, "PASS" if ok else "FAIL"))
-    lines.append("| program | from C | C | recorded ms | predicted ms | error % |\n|---|---:|---:|---:|---:|---:|")
+        noise = stats(x["noise_pct"] for x in sel if x["from"] == sel[0]["from"])
+        lines.append("- settings ranked as measured in %d of %d (program, base) pairs\n"
+                     "- run-to-run noise of the recorded span (max - min over %d repeats, %% of the median): median "
+                     "%.2f, max %.2f\n- verdict: %s\n"
+                     % (ranks, pairs, max(x["repeats"] for x in sel), noise[0], noise[1], "PASS" if ok else "FAIL"))
+    lines.append("| program | from C | C | recorded ms (median) | noise % | predicted ms | error % |\n"
+                 "|---|---:|---:|---:|---:|---:|---:|")
     for x in rows:
-        lines.append("| %s | %d | %d | %.3f | %.3f | %+.2f |" % (x["program"], x["from"], x["connections"],
-                                                               x["recorded_ms"], x["predicted_ms"], x["error_pct"]))
+        lines.append("| %s | %d | %d | %.3f | %.1f | %.3f | %+.2f |" % (
+            x["program"], x["from"], x["connections"], x["recorded_ms"], x["noise_pct"], x["predicted_ms"],
+            x["error_pct"]))
     text = "\n".join(lines)
     print(text)
     if args.out:
@@ -173,6 +245,9 @@ def main():
     ap.add_argument("--program", action="append", default=[], help="NAME=COMMAND to record (repeatable)")
     ap.add_argument("--from", dest="from_dir", help="judge the recordings <name>-c<C>.sqlite in this folder")
     ap.add_argument("--connections", default="1,2,4,8,16,32", help="the settings to record (default 1,2,4,8,16,32)")
+    ap.add_argument("--repeats", type=int, default=2, help="recordings per program and setting (default 2)")
+    ap.add_argument("--split", action="append", default=[],
+                    help="NAME=PREFIX: each NVTX range of NAME's recordings named PREFIX... is a program (repeatable)")
     ap.add_argument("--third-party", default="simpleHyperQ,simpleStreams,asyncAPI,simpleCallback",
                     help="the programs gridlab did not write (a name's part before its first '-')")
     ap.add_argument("--bin", default="build/bin/replay", help="the replay binary")
@@ -185,6 +260,9 @@ def main():
         print("validate-replay.py: --connections must be a list of 1..32", file=sys.stderr)
         return 2
     args.third_party = set(args.third_party.split(","))
+    if args.repeats < 1 or any("=" not in x for x in args.split):
+        print("validate-replay.py: --repeats must be at least 1, --split NAME=PREFIX", file=sys.stderr)
+        return 2
     if bool(args.record) == bool(args.from_dir):
         print("validate-replay.py: give --record DIR (with --program) or --from DIR", file=sys.stderr)
         return 2

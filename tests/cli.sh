@@ -157,7 +157,9 @@ c.commit()' "$f" "$@"
         "no such column: gridX.*export schema 3.20.3; the replay reads 3.20" "$b" "$rd/old.sqlite"
     expect "replay a recorded trace (probe, H200): a row per C, the recorded span at C=8" 0 \
         "^\|  *8 \|  *[0-9.]+ \|  *[0-9]+ \|  *39\.451 \|" "$b" "$tr"
-    expect "replay names the calls it keeps as host time" 0 "kept as host time \(not modelled\):.*cudaLaunchHostFunc x12" "$b" "$tr"
+    expect "replay names the calls it keeps as host time" 0 "kept as host time \(not modelled\):.*cudaStreamCreateWithFlags x16" "$b" "$tr"
+    expect "replay models host functions, each in its thread's previous call's stream" 0 \
+        "^host functions: 12, each in the stream of its thread's previous stream call" "$b" "$tr"
     expect "replay --recorded-connections 1: the recorded span goes on the C=1 row" 0 "^\|  *1 \|.*39\.451" \
         "$b" "$tr" --recorded-connections 1 --connections 1,8
     expect "replay --json writes the table" 0 "predicted span" "$b" tests/data/copy-overlap-odd-h200.sqlite --json "$rd/r.json"
@@ -188,7 +190,7 @@ c.commit()' "$f" "$@"
         "^replay of 20000 operations at 6 settings on one core: [0-9.]+ s" python3 experiments/bench-replay.py --ops 20000 --bin "$b"
     expect "validate-replay.py without --record or --from exits 2" 2 "give --record DIR \\(with --program\\) or --from DIR" \
         python3 experiments/validate-replay.py --bin "$b"
-    expect "validate-replay.py --from a folder without recordings exits 2" 2 "no recordings <name>-c<C>.sqlite" \
+    expect "validate-replay.py --from a folder without recordings exits 2" 2 "no recordings <name>-c<C>\[-r<k>\].sqlite" \
         python3 experiments/validate-replay.py --bin "$b" --from "$rd"
     mkdir -p "$rd/one" && cp tests/data/simpleHyperQ-lazy-c8-h200.sqlite "$rd/one/simpleHyperQ-c8.sqlite"
     expect "validate-replay.py --from one setting: the replay judged, the predictions a SKIP with its reason (exit 1)" 1 \

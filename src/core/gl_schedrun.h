@@ -82,6 +82,10 @@ typedef struct gl_sched_run {
     unsigned long long *d_anchor;
     /* host functions (HOSTFN ops): each spins on the driver's thread for its block_ns */
     gl_hostfn_hold *hostfn;     /* per op: its time and when it ran, host clock, last run (others unused) */
+    /* several host threads: before its call, an op waits (spins) until the calls of other threads it depends on
+     * in program order have returned (gl_sched_run_begin: prior[prior_first[i]..prior_first[i+1]-1]) */
+    int *prior_first, *prior;   /* per op, the other threads' ops whose calls must have returned first */
+    int *issued;                /* per op: its call has returned, this run (set and read atomically) */
 } gl_sched_run;
 
 /* Make the streams, events and buffers for prog, run on machine m. Set
@@ -100,7 +104,16 @@ void gl_sched_run_create(gl_sched_run *r, gl_sched_program *prog, const gl_sched
  * the moment before it. Call it before each run; it costs about the run's pageable copies again. */
 void gl_sched_run_time_pageable(gl_sched_run *r);
 /* Start a run: every span slot is handed out here, so host threads never
- * share a counter, and the clock starts. */
+ * share a counter, and the clock starts. With several host threads it also
+ * works out what each call must wait for from the other threads, so that the
+ * program means what its order says, as a correct threaded program makes sure
+ * (by its own locks or flags): a wait or an event synchronization after the
+ * record it refers to (the latest one before it in program order); a
+ * legacy-stream op after each other thread's latest op, before it, on a
+ * blocking stream, and a blocking stream's op after each other thread's latest
+ * legacy op; a device synchronization after each other thread's latest op; a
+ * stream synchronization after that stream's latest op. The wait (a spin) is
+ * part of the call's measured host time, so the model sees it. */
 void gl_sched_run_begin(gl_sched_run *r);
 /* Issue host thread `thread`'s calls in program order, from the calling host
  * thread (an OpenMP experiment calls it once per thread, inside its parallel
@@ -110,7 +123,8 @@ void gl_sched_run_thread(gl_sched_run *r, int thread);
  * every op its measured host time (its return minus the return of its
  * thread's previous call, or minus the run's start), simulate, and compare. */
 void gl_sched_run_end(gl_sched_run *r);
-/* One whole run with a single host thread: begin, thread 0, end. */
+/* One whole run: begin, each host thread's calls (thread 0 from the calling
+ * thread, threads 1.. from threads of their own, on the caller's device), end. */
 void gl_sched_run_once(gl_sched_run *r);
 void gl_sched_run_destroy(gl_sched_run *r);
 

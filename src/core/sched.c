@@ -147,6 +147,13 @@ static int copy_queued(const gl_sched_machine *m, const gl_sched_op *o)
            (o->dir == GL_SCHED_H2D && o->pageable && o->bytes <= m->pageable_inline_bytes);
 }
 
+/* A small pageable H2D goes inline, in the queue's own commands: it takes no copy engine (gl_sched.h "Queue
+ * copies"). */
+static int copy_inline(const gl_sched_machine *m, const gl_sched_op *o)
+{
+    return o->dir == GL_SCHED_H2D && o->pageable && o->bytes <= m->pageable_inline_bytes;
+}
+
 static int fail(char *err, int errlen, const char *fmt, ...);
 
 double gl_sched_copy_ns(const gl_sched_machine *m, int dir, double bytes)
@@ -598,7 +605,8 @@ static int head_ready(sim *s, const queue *q)
     if (!s->os[op].arrived) return 0;
     if (!deps_done(s, op) || !dep_costs_passed(s, op)) return 0;
     if (s->p->ops[op].kind == GL_SCHED_LAUNCH && s->resident >= s->m->resident_grids) return 0;
-    if (s->p->ops[op].kind == GL_SCHED_COPY && s->copying[s->p->ops[op].dir] >= s->m->copy_engines[s->p->ops[op].dir])
+    if (s->p->ops[op].kind == GL_SCHED_COPY && !copy_inline(s->m, &s->p->ops[op]) &&
+        s->copying[s->p->ops[op].dir] >= s->m->copy_engines[s->p->ops[op].dir])
         return 0; /* a copy holds its queue's head until an engine of its direction is free */
     return 1;
 }
@@ -648,7 +656,7 @@ static int advance_queues(sim *s)
             if (s->m->release_rule == GL_SCHED_RELEASE_DISPATCHED) q->holding = op;
             heap_push(s, s->now + dispatch, EV_ACCEPT, op, 0, 0);
         } else if (o->kind == GL_SCHED_COPY) { /* an engine takes it now, for its latency and its bytes */
-            s->copying[o->dir]++;
+            if (!copy_inline(s->m, o)) s->copying[o->dir]++;
             if (o->dir < 2) s->linked[o->dir]++; /* a small pageable H2D, from the staging buffer */
             o->start_ns = s->now;
             heap_push(s, s->now + (o->copy_ns > 0 ? o->copy_ns : gl_sched_copy_ns(s->m, o->dir, o->bytes)), EV_COPIED, op,
@@ -905,7 +913,7 @@ static void handle(sim *s, const event *e)
         break;
     case EV_COPIED:
         if (e->n != s->os[e->op].version) break; /* an engine copy's speed changed since */
-        s->copying[s->p->ops[e->op].dir]--;
+        if (!copy_inline(s->m, &s->p->ops[e->op])) s->copying[s->p->ops[e->op].dir]--;
         if (s->p->ops[e->op].dir < 2) s->linked[s->p->ops[e->op].dir]--;
         finish(s, e->op);
         if (s->p->ops[e->op].queue < 0) /* an engine copy: off the running list */

@@ -1,5 +1,6 @@
 /* schedrun.cu - a scheduling-model program, run on the GPU and simulated (gl_schedrun.h). */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,6 +141,7 @@ static void copies_destroy(gl_sched_run *r)
 void gl_sched_run_create(gl_sched_run *r, gl_sched_program *prog, const gl_sched_machine *m, int per_block)
 {
     r->prog = prog;
+    r->prior_first = r->prior = r->issued = NULL;
     r->machine = *m;
     r->per_block = per_block;
     double kernels_s = 0;
@@ -189,6 +191,57 @@ void gl_sched_run_create(gl_sched_run *r, gl_sched_program *prog, const gl_sched
     copies_create(r);
 }
 
+static int is_blocking_stream(const gl_sched_stream *s)
+{
+    return s->kind == GL_SCHED_STREAM_BLOCKING || s->kind == GL_SCHED_STREAM_PER_THREAD;
+}
+
+/* The other threads' ops each op must see returned first (gl_schedrun.h, gl_sched_run_begin). */
+static void cross_thread_order(gl_sched_run *r)
+{
+    const gl_sched_program *p = r->prog;
+    int T = p->n_threads, n = 0, cap = 0;
+    int *last_any = (int *)gl_xmalloc(sizeof(int) * 3 * (size_t)T), *last_blocking = last_any + T, *last_legacy = last_any + 2 * T;
+    int *last_record = (int *)gl_xmalloc(sizeof(int) * ((size_t)p->n_events + 1));
+    int *last_on = (int *)gl_xmalloc(sizeof(int) * ((size_t)p->n_streams + 1));
+    for (int t = 0; t < 3 * T; t++) last_any[t] = -1;
+    for (int e = 0; e < p->n_events; e++) last_record[e] = -1;
+    for (int s = 0; s < p->n_streams; s++) last_on[s] = -1;
+    r->prior_first = (int *)gl_xmalloc(sizeof(int) * ((size_t)p->n_ops + 1));
+#define PRIOR(j)                                                                                        \
+    do {                                                                                                \
+        int j_ = (j);                                                                                   \
+        if (j_ >= 0 && p->ops[j_].thread != o->thread) {                                                \
+            gl_grow((void **)&r->prior, &cap, n + 1, sizeof *r->prior);                                  \
+            r->prior[n++] = j_;                                                                         \
+        }                                                                                               \
+    } while (0)
+    for (int i = 0; i < p->n_ops; i++) {
+        const gl_sched_op *o = &p->ops[i];
+        r->prior_first[i] = n;
+        if ((o->kind == GL_SCHED_WAIT || o->kind == GL_SCHED_SYNC) && o->event >= 0) PRIOR(last_record[o->event]);
+        if (o->kind == GL_SCHED_SYNC && o->event < 0) {
+            if (o->stream >= 0) PRIOR(last_on[o->stream]);
+            else for (int t = 0; t < T; t++) PRIOR(last_any[t]);
+        } else if (o->stream >= 0 && o->kind != GL_SCHED_SYNC) {
+            const gl_sched_stream *ss = &p->streams[o->stream];
+            if (ss->kind == GL_SCHED_STREAM_LEGACY)
+                for (int t = 0; t < T; t++) PRIOR(last_blocking[t]);
+            else if (is_blocking_stream(ss))
+                for (int t = 0; t < T; t++) PRIOR(last_legacy[t]);
+            last_any[o->thread] = last_on[o->stream] = i;
+            if (ss->kind == GL_SCHED_STREAM_LEGACY) last_legacy[o->thread] = i;
+            else if (is_blocking_stream(ss)) last_blocking[o->thread] = i;
+            if (o->kind == GL_SCHED_RECORD) last_record[o->event] = i;
+        }
+    }
+#undef PRIOR
+    r->prior_first[p->n_ops] = n;
+    free(last_any);
+    free(last_record);
+    free(last_on);
+}
+
 void gl_sched_run_begin(gl_sched_run *r)
 {
     gl_sched_program *p = r->prog;
@@ -198,6 +251,12 @@ void gl_sched_run_begin(gl_sched_run *r)
         if (p->ops[i].kind == GL_SCHED_LAUNCH) p->ops[i].id = (int)r->slot[i];
         r->call_ns[i] = r->return_ns[i] = NAN;
     }
+    free(r->prior_first);
+    free(r->prior);
+    free(r->issued);
+    r->prior_first = r->prior = NULL;
+    r->issued = (int *)gl_xcalloc((size_t)p->n_ops + 1, sizeof *r->issued);
+    if (p->n_threads > 1) cross_thread_order(r);
     r->t0_ns = gl_host_ns();
 }
 
@@ -216,6 +275,10 @@ void gl_sched_run_thread(gl_sched_run *r, int thread)
         const gl_sched_op *o = &p->ops[i];
         if (o->thread != thread) continue;
         cudaStream_t s = o->stream >= 0 ? r->stream[o->stream] : NULL;
+        if (r->prior_first) /* the other threads' calls this one depends on: the spin is this call's host time */
+            for (int k = r->prior_first[i]; k < r->prior_first[i + 1]; k++)
+                while (!__atomic_load_n(&r->issued[r->prior[k]], __ATOMIC_ACQUIRE)) {
+                }
         r->call_ns[i] = gl_host_ns();
         switch (o->kind) {
         case GL_SCHED_LAUNCH:
@@ -257,6 +320,7 @@ void gl_sched_run_thread(gl_sched_run *r, int thread)
         default: break; /* CREATE: the stream was made before the run */
         }
         r->return_ns[i] = gl_host_ns();
+        __atomic_store_n(&r->issued[i], 1, __ATOMIC_RELEASE);
     }
 }
 
@@ -324,10 +388,37 @@ void gl_sched_run_end(gl_sched_run *r)
     r->errors = gl_sched_compare(&r->tl, &r->model_tl);
 }
 
+typedef struct run_thread_arg {
+    gl_sched_run *r;
+    int thread, device;
+} run_thread_arg;
+
+static void *run_thread_main(void *arg)
+{
+    run_thread_arg *a = (run_thread_arg *)arg;
+    CUDA_CHECK(cudaSetDevice(a->device)); /* a new thread starts on device 0 */
+    gl_sched_run_thread(a->r, a->thread);
+    return NULL;
+}
+
 void gl_sched_run_once(gl_sched_run *r)
 {
+    int T = r->prog->n_threads > 1 ? r->prog->n_threads : 1, device = 0;
+    pthread_t *tid = (pthread_t *)gl_xcalloc((size_t)T, sizeof *tid);
+    run_thread_arg *arg = (run_thread_arg *)gl_xcalloc((size_t)T, sizeof *arg);
+    CUDA_CHECK(cudaGetDevice(&device));
     gl_sched_run_begin(r);
+    for (int t = 1; t < T; t++) {
+        arg[t].r = r;
+        arg[t].thread = t;
+        arg[t].device = device;
+        if (pthread_create(&tid[t], NULL, run_thread_main, &arg[t]) != 0)
+            gl_die(GL_EXIT_INTERNAL, "schedrun: could not start host thread %d of %d", t, T);
+    }
     gl_sched_run_thread(r, 0);
+    for (int t = 1; t < T; t++) pthread_join(tid[t], NULL);
+    free(tid);
+    free(arg);
     gl_sched_run_end(r);
 }
 
@@ -361,6 +452,9 @@ void gl_sched_run_destroy(gl_sched_run *r)
     free(r->slot);
     free(r->call_ns);
     free(r->return_ns);
+    free(r->prior_first);
+    free(r->prior);
+    free(r->issued);
     copies_destroy(r);
 }
 

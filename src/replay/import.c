@@ -13,6 +13,7 @@
 #include "sqlite_api.h"
 
 enum { RP_BAD = 2 }; /* a trace the replay cannot read: a usage error, as a bad option is */
+enum { OUT_OF_RANGE = -2 }; /* a call outside --range: its work is left out, not counted as dropped */
 
 /* What a query is for: its statement, and the trace it fills. */
 typedef struct reader {
@@ -127,6 +128,7 @@ typedef struct loading {
     long long legacy_id;
     int processes, devices;
     long long pid, dev;
+    const char *range; /* the NVTX range's name, or NULL: every call */
 } loading;
 
 static int name_index(loading *L, long long string_id, const char *text)
@@ -153,6 +155,10 @@ static void runtime_row(sqlite3_stmt *st, void *ctx)
 {
     loading *L = (loading *)ctx;
     rp_trace *t = L->t;
+    if (L->range && !(col_num(st, 0) >= t->range_start_ns && col_num(st, 0) <= t->range_end_ns)) {
+        idmap_put(&L->corr, sqlite3_column_int64(st, 3), OUT_OF_RANGE); /* its GPU work is not the range's */
+        return;
+    }
     long long tid = sqlite3_column_int64(st, 2);
     if (idmap_find(&L->threads, tid) < 0) idmap_put(&L->threads, tid, t->n_threads++);
     gl_grow((void **)&t->calls, &L->cap_calls, t->n_calls + 1, sizeof *t->calls);
@@ -201,8 +207,9 @@ static void work_call_span(loading *L, sqlite3_stmt *st)
  * then their own columns). */
 static rp_call *work_call(loading *L, sqlite3_stmt *st)
 {
-    work_call_span(L, st);
     int i = idmap_find(&L->corr, sqlite3_column_int64(st, 3));
+    if (i == OUT_OF_RANGE) return NULL;
+    work_call_span(L, st);
     rp_trace *t = L->t;
     double s = col_num(st, 0), e = col_num(st, 1);
     int stream = stream_of(L, sqlite3_column_int64(st, 2));
@@ -237,6 +244,7 @@ static void kernel_row(sqlite3_stmt *st, void *ctx)
 {
     kernel_ctx *k = (kernel_ctx *)ctx;
     if (sqlite3_column_type(st, 15) != SQLITE_NULL) { /* a graph's node: not replayed yet (its call stays host time) */
+        if (idmap_find(&k->L->corr, sqlite3_column_int64(st, 3)) == OUT_OF_RANGE) return;
         work_call_span(k->L, st);
         k->L->t->graph_kernels++;
         return;
@@ -283,7 +291,7 @@ static void record_row(sqlite3_stmt *st, void *ctx) /* CUDA_EVENT: correlationId
 {
     loading *L = (loading *)ctx;
     int i = idmap_find(&L->corr, sqlite3_column_int64(st, 0));
-    if (i < 0) return;
+    if (i < 0) return; /* no call of the process, or one outside --range */
     rp_call *c = &L->t->calls[i];
     c->stream = stream_of(L, sqlite3_column_int64(st, 1));
     if (c->stream < 0) return;
@@ -365,6 +373,85 @@ static int count_processes(reader *r, loading *L)
     return each_row(r, sql, pid_row, L);
 }
 
+/* NVTX_EVENTS rows (start, end, name): the first range named L->range, and how many are. */
+static void range_row(sqlite3_stmt *st, void *ctx)
+{
+    loading *L = (loading *)ctx;
+    rp_trace *t = L->t;
+    const char *name = (const char *)sqlite3_column_text(st, 2);
+    size_t n = strlen(L->range);
+    if (!name || strncmp(name, L->range, n) != 0 || (name[n] != 0 && name[n] != ' ')) return;
+    if (t->ranges_matched++ == 0) {
+        t->range_start_ns = col_num(st, 0), t->range_end_ns = col_num(st, 1);
+        snprintf(t->range, sizeof t->range, "%s", name);
+    }
+}
+
+/* The calls in start order (each thread's are in order already: an insertion sort merges them). */
+static int *calls_by_start(const rp_trace *t)
+{
+    int *order = (int *)gl_xmalloc(sizeof(int) * (size_t)(t->n_calls + 1));
+    for (int i = 0; i < t->n_calls; i++) order[i] = i;
+    for (int i = 1; i < t->n_calls; i++) {
+        int v = order[i], j = i;
+        while (j > 0 && t->calls[order[j - 1]].start_ns > t->calls[v].start_ns) order[j] = order[j - 1], j--;
+        order[j] = v;
+    }
+    return order;
+}
+
+/* A host function's stream is not in the trace (CUPTI records its call, and no activity with its stream or its
+ * run: checked on nsys 2025.3): it is taken to be the stream of its thread's previous call that had one, as a
+ * program that adds a callback after its stream's work does. (Choosing among the thread's latest streams the one
+ * whose next work was held longest put the operations' starts further off, 9.3% of the span at p95 against 6.6%,
+ * on event-programs' random programs, whose threads issue several streams each.) Its own time is fitted later
+ * (rp_fit_hostfns). */
+static void host_functions(rp_trace *t)
+{
+    for (int i = 0; i < t->n_calls; i++) {
+        rp_call *c = &t->calls[i];
+        const char *n = t->names[c->name];
+        if (strcmp(n, "cudaLaunchHostFunc") && strcmp(n, "cudaStreamAddCallback") && strcmp(n, "cuLaunchHostFunc") &&
+            strcmp(n, "cuStreamAddCallback"))
+            continue;
+        t->hostfns++;
+        for (int j = i - 1; j >= 0 && t->calls[j].thread == c->thread && c->n_cand < 4; j--) {
+            int st = t->calls[j].stream, seen = 0;
+            if (st < 0 || t->calls[j].kind == RP_SYNC_STREAM || t->calls[j].kind == RP_HOSTFN) continue;
+            for (int k = 0; k < c->n_cand; k++) seen |= c->cand[k] == st;
+            if (!seen) c->cand[c->n_cand++] = st;
+        }
+        if (c->n_cand > 0) c->kind = RP_HOSTFN, c->stream = c->cand[0];
+        else t->hostfns_lost++;
+    }
+}
+
+/* A call that returns once its copy has ended spends host time of its own around the copy: staging a pageable
+ * copy before the DMA (28 us for 388 KiB in event-programs' recording), copying the staging buffer to pageable
+ * memory after it (174 us for 1.6 MiB). Before: from the call to the copy's start where the stream was idle at
+ * the call (else the copy waited for its stream, and that wait is the model's); after: from the copy's end to
+ * the return. Both are kept as host time around the modelled wait. */
+static void host_waits(rp_trace *t)
+{
+    int *order = calls_by_start(t);
+    double *last_end = (double *)gl_xmalloc(sizeof(double) * (size_t)(t->n_streams + 1));
+    for (int s = 0; s < t->n_streams; s++) last_end[s] = -INFINITY;
+    for (int k = 0; k < t->n_calls; k++) {
+        rp_call *c = &t->calls[order[k]];
+        if (c->kind != RP_LAUNCH && c->kind != RP_COPY) continue;
+        if (c->kind == RP_COPY) {
+            c->waits = c->sync || (c->pageable && (c->dir == GL_SCHED_D2H || c->bytes > (2 << 20)));
+            if (c->waits) {
+                int idle = last_end[c->stream] <= c->start_ns && last_end[GL_SCHED_LEGACY] <= c->start_ns;
+                c->pre_ns = idle ? fmax(0, c->gpu_start_ns - c->start_ns) : 0;
+                c->post_ns = fmax(0, c->end_ns - c->gpu_end_ns);
+            }
+        }
+        last_end[c->stream] = fmax(last_end[c->stream], c->gpu_end_ns);
+    }
+    free(order), free(last_end);
+}
+
 static int by_thread_then_start(const void *a, const void *b)
 {
     const rp_call *x = (const rp_call *)a, *y = (const rp_call *)b;
@@ -373,6 +460,11 @@ static int by_thread_then_start(const void *a, const void *b)
 }
 
 int rp_import(const char *path, rp_trace *t, char *err, int errlen)
+{
+    return rp_import_range(path, NULL, -1, t, err, errlen);
+}
+
+int rp_import_range(const char *path, const char *range, int lazy, rp_trace *t, char *err, int errlen)
 {
     memset(t, 0, sizeof *t);
     t->lazy = 1, t->gpu_first_ns = INFINITY, t->gpu_last_ns = -INFINITY;
@@ -388,7 +480,7 @@ int rp_import(const char *path, rp_trace *t, char *err, int errlen)
     }
     loading L;
     memset(&L, 0, sizeof L);
-    L.t = t, L.legacy_id = -1;
+    L.t = t, L.legacy_id = -1, L.range = range && range[0] ? range : NULL;
     kernel_ctx k = {&L, {32, 64, 65536, 233472}};
     static const char *const needed[] = {"StringIds", "CUPTI_ACTIVITY_KIND_RUNTIME", "TARGET_INFO_CUDA_STREAM"};
     int rc = 0;
@@ -421,6 +513,15 @@ int rp_import(const char *path, rp_trace *t, char *err, int errlen)
         rc = fail(&r, "%s: GPU work of %d processes; the replay takes one process at a time", path, L.processes);
     if (!rc && L.devices > 1)
         rc = fail(&r, "%s: GPU work on %d devices; the replay takes one GPU at a time", path, L.devices);
+    if (!rc && L.range) {
+        if (has_table(&r, "NVTX_EVENTS") != 1)
+            rc = fail(&r, "%s has no NVTX ranges for --range (record with nsys profile -t cuda,nvtx)", path);
+        else
+            rc = each_row(&r, "SELECT n.start, n.end, COALESCE(n.text, s.value) FROM NVTX_EVENTS n LEFT JOIN "
+                          "StringIds s ON s.id = n.textId WHERE n.end IS NOT NULL ORDER BY n.start", range_row, &L);
+        if (!rc && t->ranges_matched == 0)
+            rc = fail(&r, "%s: no NVTX range is named '%s' (nsys stats --report nvtx_sum lists them)", path, L.range);
+    }
     if (!rc) { /* the GPU's process's calls only: correlation ids start again in each process */
         char sql[400];
         snprintf(sql, sizeof sql, "SELECT r.start, r.end, r.globalTid, r.correlationId, r.nameId, s.value FROM "
@@ -448,6 +549,7 @@ int rp_import(const char *path, rp_trace *t, char *err, int errlen)
     if (rc && strstr(err, "no such column"))
         snprintf(err + strlen(err), (size_t)(errlen - (int)strlen(err)), " (export schema %s; the replay reads 3.20)",
                  t->schema);
+    if (lazy >= 0) t->lazy = lazy; /* the caller knows better than the recorded environment */
     if (!rc && t->too_big)
         rc = fail(&r, "%s: a kernel of %lld blocks: the replay takes grids of 1 to 2^31-1 blocks", path, t->too_big);
     if (!rc && !(t->gpu_last_ns > t->gpu_first_ns))
@@ -474,8 +576,12 @@ int rp_import(const char *path, rp_trace *t, char *err, int errlen)
             /* A device synchronization needs no SYNCHRONIZATION row to be known (nsys 2025.3 writes none for it). */
             if (c->kind == RP_HOST && (!strcmp(n, "cudaDeviceSynchronize") || !strcmp(n, "cuCtxSynchronize")))
                 c->kind = RP_SYNC_DEVICE;
-            t->name_counts[c->name]++;
-            t->name_modelled[c->name] |= c->kind != RP_HOST;
+        }
+        host_functions(t);
+        host_waits(t);
+        for (int i = 0; i < t->n_calls; i++) {
+            t->name_counts[t->calls[i].name]++;
+            t->name_modelled[t->calls[i].name] |= t->calls[i].kind != RP_HOST;
         }
     }
     idmap_free(&L.corr), idmap_free(&L.threads), idmap_free(&L.streams), idmap_free(&L.events), idmap_free(&L.names);
@@ -518,6 +624,135 @@ void rp_fit(const rp_trace *t, double *dispatch_ns, int *n_gap, double *latency_
     free(work), free(gap), free(lat), free(last);
 }
 
+static const gl_sched_op *sort_ops; /* by_submit's program (qsort takes no context) */
+static int by_submit(const void *x, const void *y)
+{
+    const gl_sched_op *a = &sort_ops[*(const int *)x], *b = &sort_ops[*(const int *)y];
+    return (a->submit_ns > b->submit_ns) - (a->submit_ns < b->submit_ns);
+}
+
+enum { FIT_GAP_NS = 2000 }; /* from a host function's end to its stream's next operation's start, about */
+
+static int by_start(const void *x, const void *y)
+{
+    const gl_sched_op *a = &sort_ops[*(const int *)x], *b = &sort_ops[*(const int *)y];
+    return (a->start_ns > b->start_ns) - (a->start_ns < b->start_ns);
+}
+
+int rp_fit_kernels(gl_sched_program *p, const gl_sched_machine *m, const double *rs, const double *re)
+{
+    double *first = (double *)gl_xmalloc(sizeof(double) * (size_t)(p->n_ops + 1));
+    for (int i = 0; i < p->n_ops; i++) first[i] = p->ops[i].block_ns;
+    for (int pass = 0; pass < 3; pass++) {
+        gl_sched_result r;
+        char err[160];
+        if (gl_sched_simulate(p, m, &r, err, sizeof err) != 0) break;
+        for (int i = 0; i < p->n_ops; i++) {
+            gl_sched_op *o = &p->ops[i];
+            double sim = o->end_ns - o->start_ns, rec = re[i] - rs[i];
+            /* Sharing only slows a kernel: its time alone is never above its recorded one. */
+            if (o->kind == GL_SCHED_LAUNCH && sim > 0 && rec > 0 && !isnan(rec))
+                o->block_ns = fmin(first[i], o->block_ns * rec / sim);
+        }
+    }
+    int changed = 0;
+    for (int i = 0; i < p->n_ops; i++)
+        changed += p->ops[i].kind == GL_SCHED_LAUNCH && fabs(p->ops[i].block_ns - first[i]) > 0.01 * first[i];
+    free(first);
+    return changed;
+}
+
+static const double PLACE_HELD_NS = 20e3; /* a stream's next work this much later than simulated: held */
+
+int rp_place_hostfns(const rp_trace *t, gl_sched_program *p, const gl_sched_machine *m, const double *rs)
+{
+    gl_sched_result r;
+    char err[160];
+    if (gl_sched_simulate(p, m, &r, err, sizeof err) != 0) return 0;
+    int *order = (int *)gl_xmalloc(sizeof(int) * (size_t)(p->n_ops + 1));
+    int *pos = (int *)gl_xmalloc(sizeof(int) * (size_t)(p->n_ops + 1));
+    for (int i = 0; i < p->n_ops; i++) order[i] = i;
+    sort_ops = p->ops;
+    qsort(order, (size_t)p->n_ops, sizeof *order, by_submit);
+    for (int k = 0; k < p->n_ops; k++) pos[order[k]] = k;
+    int moved = 0;
+    for (int th = 0; th < t->n_threads; th++) {
+        int op = 0; /* the thread's host functions in order, call for op */
+        for (int i = 0; i < t->n_calls; i++) {
+            const rp_call *c = &t->calls[i];
+            if (c->thread != th || c->kind != RP_HOSTFN) continue;
+            while (op < p->n_ops && !(p->ops[op].kind == GL_SCHED_HOSTFN && p->ops[op].thread == th)) op++;
+            if (op >= p->n_ops) break;
+            double late[4] = {0, 0, 0, 0};
+            for (int k = 0; c->n_cand > 1 && k < c->n_cand; k++) /* the candidate's next kernel or copy after it */
+                for (int j = pos[op] + 1; j < p->n_ops; j++) {
+                    const gl_sched_op *o = &p->ops[order[j]];
+                    if (o->stream != c->cand[k] || (o->kind != GL_SCHED_LAUNCH && o->kind != GL_SCHED_COPY)) continue;
+                    if (!isnan(rs[order[j]])) late[k] = rs[order[j]] - o->start_ns;
+                    break;
+                }
+            /* Moved only where its thread's previous call's stream shows no such hold and another one does. */
+            for (int k = 1, best = 0; late[0] <= PLACE_HELD_NS && k < c->n_cand; k++)
+                if (late[k] > PLACE_HELD_NS && (best == 0 || late[k] > late[best]))
+                    best = k, moved += p->ops[op].stream == c->cand[0], p->ops[op].stream = c->cand[k];
+            op++;
+        }
+    }
+    free(order), free(pos);
+    return moved;
+}
+
+int rp_fit_hostfns(gl_sched_program *p, const gl_sched_machine *m, const double *rs, const double *rr)
+{
+    int *order = (int *)gl_xmalloc(sizeof(int) * (size_t)(p->n_ops + 1)), n_fn = 0, fitted = 0;
+    int *next = (int *)gl_xmalloc(sizeof(int) * (size_t)(p->n_ops + 1));
+    int *pending = (int *)gl_xmalloc(sizeof(int) * (size_t)(p->n_streams + 1));
+    char *was_fitted = (char *)gl_xcalloc((size_t)p->n_ops + 1, 1);
+    for (int i = 0; i < p->n_ops; i++) n_fn += p->ops[i].kind == GL_SCHED_HOSTFN;
+    for (int pass = 0; n_fn > 0 && pass < 64; pass++) {
+        gl_sched_result r;
+        char err[160];
+        if (gl_sched_simulate(p, m, &r, err, sizeof err) != 0) break;
+        /* Each function's stream's next kernel or copy, in the order the simulation submitted them. */
+        for (int i = 0; i < p->n_ops; i++) order[i] = i, next[i] = -1;
+        sort_ops = p->ops;
+        qsort(order, (size_t)p->n_ops, sizeof *order, by_submit);
+        for (int s = 0; s < p->n_streams; s++) pending[s] = -1;
+        for (int k = 0; k < p->n_ops; k++) {
+            const gl_sched_op *o = &p->ops[order[k]];
+            if (o->stream < 0 || o->kind == GL_SCHED_SYNC) continue;
+            if (o->kind == GL_SCHED_HOSTFN) pending[o->stream] = order[k];
+            else if ((o->kind == GL_SCHED_LAUNCH || o->kind == GL_SCHED_COPY) && pending[o->stream] >= 0)
+                next[pending[o->stream]] = order[k], pending[o->stream] = -1;
+        }
+        /* Fix the late ones in the order the simulation started them, up to the first one's next operation:
+         * a fix delays only what comes after that, so the others before it are fitted on sound ground. */
+        int changed = 0;
+        double horizon = INFINITY;
+        sort_ops = p->ops;
+        qsort(order, (size_t)p->n_ops, sizeof *order, by_start);
+        for (int k = 0; k < p->n_ops; k++) {
+            int h = order[k], nx = next[h];
+            if (p->ops[h].kind != GL_SCHED_HOSTFN || nx < 0 || isnan(rs[nx])) continue;
+            const gl_sched_op *fn = &p->ops[h], *o = &p->ops[nx];
+            if (fn->start_ns >= horizon) break;
+            /* No more than that operation waited after its call returned, in the recording: a later call, not the
+             * function, may be why it started late. */
+            double late = rs[nx] - o->start_ns, more = fmin(rs[nx] - FIT_GAP_NS - fn->end_ns, rs[nx] - rr[nx]);
+            if (late > 1e3 && more > 0) { /* it ends just before that operation's recorded start */
+                p->ops[h].block_ns += more;
+                changed = 1;
+                fitted += !was_fitted[h];
+                was_fitted[h] = 1;
+                horizon = fmin(horizon, o->start_ns);
+            }
+        }
+        if (!changed) break;
+    }
+    free(order), free(next), free(pending), free(was_fitted);
+    return fitted;
+}
+
 void rp_trace_free(rp_trace *t)
 {
     for (int i = 0; i < t->n_names; i++) free(t->names[i]);
@@ -525,7 +760,7 @@ void rp_trace_free(rp_trace *t)
     memset(t, 0, sizeof *t);
 }
 
-void rp_program(const rp_trace *t, gl_sched_program *p, double **rec_start, double **rec_end)
+void rp_program(const rp_trace *t, gl_sched_program *p, double **rec_start, double **rec_end, double **rec_return)
 {
     gl_sched_program_init(p);
     for (int s = 1; s < t->n_streams; s++) gl_sched_stream_new(p, t->streams[s].kind, t->streams[s].priority, -1);
@@ -535,6 +770,7 @@ void rp_program(const rp_trace *t, gl_sched_program *p, double **rec_start, doub
     int cap = t->n_calls * 2 + 2, kernels = 0, filled = 0;
     double *rs = (double *)gl_xmalloc(sizeof(double) * (size_t)cap);
     double *re = (double *)gl_xmalloc(sizeof(double) * (size_t)cap);
+    double *rr = (double *)gl_xmalloc(sizeof(double) * (size_t)cap);
     double last_end = t0;
     for (int i = 0; i < t->n_calls; i++) {
         const rp_call *c = &t->calls[i];
@@ -551,11 +787,13 @@ void rp_program(const rp_trace *t, gl_sched_program *p, double **rec_start, doub
             break;
         }
         case RP_COPY:
+            if (c->pre_ns > 0) gl_sched_host(p, th, c->pre_ns); /* host_waits: staging, before the copy */
             op = gl_sched_copy(p, th, c->stream, c->dir, c->bytes, c->pageable);
             p->ops[op].copy_ns = fmax(1, c->gpu_end_ns - c->gpu_start_ns);
             break;
         case RP_RECORD: op = gl_sched_record(p, th, c->stream, c->event); break;
         case RP_WAIT: op = gl_sched_wait(p, th, c->stream, c->event); break;
+        case RP_HOSTFN: op = gl_sched_hostfn(p, th, c->stream, 0); break; /* its time: rp_fit_hostfns */
         case RP_SYNC_EVENT: op = gl_sched_sync_event(p, th, c->event); break;
         case RP_SYNC_STREAM: op = gl_sched_sync_stream(p, th, c->stream); break;
         case RP_SYNC_DEVICE: op = gl_sched_sync_stream(p, th, -1); break;
@@ -563,16 +801,21 @@ void rp_program(const rp_trace *t, gl_sched_program *p, double **rec_start, doub
         }
         /* A waiting call's time is the wait, which the model works out; other calls keep their own. */
         /* A pageable copy the host waits for (a D2H, or an H2D over the 2 MiB staged at once) is the wait too. */
-        int blocking = c->kind == RP_COPY && c->pageable && (c->dir == GL_SCHED_D2H || c->bytes > (2 << 20));
-        int waits = c->kind >= RP_SYNC_EVENT || c->sync || blocking;
+        int waits = c->kind >= RP_SYNC_EVENT || c->waits;
         p->ops[op].issue_ns = waits ? 0 : c->end_ns - c->start_ns;
         if (c->kind == RP_HOST) p->ops[op].issue_ns = c->end_ns - c->start_ns;
         if (c->sync) gl_sched_sync_stream(p, th, c->stream); /* cudaMemcpy returns once its copy has ended */
+        if (c->post_ns > 0) gl_sched_host(p, th, c->post_ns);  /* host_waits: after it, before the return */
         int old = cap;
         gl_grow((void **)&rs, &cap, p->n_ops + 1, sizeof *rs);
-        if (cap != old && !(re = (double *)realloc(re, sizeof *re * (size_t)cap))) gl_die(GL_EXIT_INTERNAL, "out of memory");
-        for (; filled < p->n_ops; filled++) rs[filled] = re[filled] = NAN;
-        if (c->kind == RP_LAUNCH || c->kind == RP_COPY) rs[op] = c->gpu_start_ns - t0, re[op] = c->gpu_end_ns - t0;
+        if (cap != old && (!(re = (double *)realloc(re, sizeof *re * (size_t)cap)) ||
+                           !(rr = (double *)realloc(rr, sizeof *rr * (size_t)cap))))
+            gl_die(GL_EXIT_INTERNAL, "out of memory");
+        for (; filled < p->n_ops; filled++) rs[filled] = re[filled] = rr[filled] = NAN;
+        if (c->kind == RP_LAUNCH || c->kind == RP_COPY)
+            rs[op] = c->gpu_start_ns - t0, re[op] = c->gpu_end_ns - t0, rr[op] = c->end_ns - t0;
     }
     *rec_start = rs, *rec_end = re;
+    if (rec_return) *rec_return = rr;
+    else free(rr);
 }

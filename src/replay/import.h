@@ -11,12 +11,18 @@
 
 #include "gl_sched.h"
 
+/* A host function's time in its stream beyond its own, the driver's thread awake: the H200's, as callbacks
+ * measured it (2.6 us, cudaLaunchHostFunc back to back); the replay's machine takes it, and the own-time
+ * estimate leaves it out. */
+#define RP_HOSTFN_NS 2600.0
+
 enum {
     RP_HOST,        /* host time only: a call the model has no operation for (counted by name) */
     RP_LAUNCH,      /* a kernel */
     RP_COPY,        /* a copy or a memset (dir) */
     RP_RECORD,      /* cudaEventRecord */
     RP_WAIT,        /* cudaStreamWaitEvent */
+    RP_HOSTFN,      /* cudaLaunchHostFunc, cudaStreamAddCallback: its stream is its thread's previous call's */
     RP_SYNC_EVENT,  /* cudaEventSynchronize */
     RP_SYNC_STREAM, /* cudaStreamSynchronize */
     RP_SYNC_DEVICE  /* cudaDeviceSynchronize */
@@ -33,6 +39,9 @@ typedef struct rp_call {
     int dir, pageable, sync;     /* COPY: GL_SCHED_H2D.., pageable host memory, a synchronous call (cudaMemcpy) */
     double bytes;                /* COPY */
     int load;                    /* LAUNCH: a first launch under lazy loading (its kernel looked up just before) */
+    int waits;                   /* COPY: the call returns once the copy has ended (cudaMemcpy; a pageable one) */
+    int cand[4], n_cand;         /* HOSTFN: the distinct streams of its thread's latest calls, the latest first */
+    double pre_ns, post_ns;      /* such a call's own host time before its copy (the stream idle) and after it */
 } rp_call;
 
 typedef struct rp_trace {
@@ -53,12 +62,21 @@ typedef struct rp_trace {
     int graph_kernels;          /* kernels launched from graphs (not replayed node by node) */
     int dropped;                /* kernels, copies and memsets matched to no call or stream: left out */
     long long too_big;          /* a grid of more blocks than the model counts (the trace is refused) */
+    int hostfns, hostfns_lost;  /* host functions, and those with no earlier stream call on their thread (host time) */
+    char range[128];            /* --range: the NVTX range replayed ("" for the whole trace)... */
+    double range_start_ns, range_end_ns; /* ...its time (the calls that began in it, on every thread, are replayed) */
+    int ranges_matched;         /* how many ranges had that name (the first is replayed) */
 } rp_trace;
 
 /* Read the export at path into t. Returns 0, or 2 with a message in err naming what is wrong: not a file, not
  * SQLite, truncated, no CUDA trace, a table or column missing (with the export's schema version), more than one
  * process or GPU, no GPU work. */
 int rp_import(const char *path, rp_trace *t, char *err, int errlen);
+/* The same for the calls that began while the first NVTX range named range (the whole name, or its start followed
+ * by a space: "random 3" names "random 3 (copies, seed 7)", not "random 30 ...") was open, on any thread; range
+ * NULL or "" is the whole trace. lazy: 1 or 0 says the module loading it was recorded under, -1 takes the recorded
+ * environment's (unset: lazy, the default since CUDA 12.2). A trace without NVTX ranges, or without one of that name, is refused (2). */
+int rp_import_range(const char *path, const char *range, int lazy, rp_trace *t, char *err, int errlen);
 void rp_trace_free(rp_trace *t);
 
 /* The launch latency and dispatch gap the trace shows (ns), where it shows them: the dispatch gap is the median
@@ -69,7 +87,31 @@ void rp_fit(const rp_trace *t, double *dispatch_ns, int *n_gap, double *latency_
 
 /* The recorded calls as a model program: each thread's calls in order with their recorded host times and the
  * recorded gaps between them as host work, each kernel's blocks at its recorded time per wave, each copy at its
- * recorded time. recorded[i] gets op i's recorded start and end (NAN where none); the caller frees it. */
-void rp_program(const rp_trace *t, gl_sched_program *p, double **recorded_start, double **recorded_end);
+ * recorded time. recorded_start[i], _end[i] and _return[i] get op i's recorded start and end and its call's return
+ * (NAN where none; recorded_return may be NULL); the caller frees them. */
+void rp_program(const rp_trace *t, gl_sched_program *p, double **recorded_start, double **recorded_end,
+                double **recorded_return);
+
+/* Fit the host functions' own times (HOSTFN ops' block_ns) to the recording, which does not show them: simulated on
+ * m (the recorded setting), where a function's stream's next kernel or copy starts earlier than recorded, the
+ * function is made to end just before that recorded start (2 us: a function's end to its stream's next start), by
+ * no more than that operation waited after its call returned in the recording. In
+ * passes (64 at most), each fitting the functions that began before the first fitted one's next operation, whose
+ * times the fit cannot move. Returns how many functions were fitted. */
+/* Each kernel's time alone per wave (LAUNCH ops' block_ns), from what ran beside it: simulated on m (the recorded
+ * setting), a kernel that shared the SMs (its blocks in more waves than alone, or later ones waiting for slots)
+ * took longer than its waves alone would; its block time is scaled by recorded over simulated duration, three
+ * times over, so that at the recorded setting each kernel lasts as recorded and elsewhere its blocks take their
+ * own time. A kernel slowed by sharing memory bandwidth, not SMs, keeps the slower time. Returns the kernels whose
+ * time changed by over 1%. */
+int rp_fit_kernels(gl_sched_program *p, const gl_sched_machine *m, const double *recorded_start,
+                   const double *recorded_end);
+/* Place each host function whose thread called into several streams lately (rp_call.cand) in the candidate whose
+ * next kernel or copy starts latest behind its recorded start, simulated on m with every function taking no time
+ * of its own (over 20 us: an unmodelled hold, which a function in that stream explains), where the stream of its
+ * thread's previous call shows no such hold; else it stays there. Returns how many moved. */
+int rp_place_hostfns(const rp_trace *t, gl_sched_program *p, const gl_sched_machine *m, const double *recorded_start);
+int rp_fit_hostfns(gl_sched_program *p, const gl_sched_machine *m, const double *recorded_start,
+                   const double *recorded_return);
 
 #endif

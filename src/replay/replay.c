@@ -23,6 +23,9 @@
  *        [--json FILE] [--trace FILE: the recording and the replay side by side, for Perfetto]
  *        make replay TRACE=TRACE.sqlite
  * Record: nsys profile -t cuda --cuda-event-trace=true -o run ./program; nsys export --type sqlite run.nsys-rep
+ * GRIDLAB_REPLAY_DUMP=FILE writes each model operation at the recorded setting, recorded and replayed (kind, thread,
+ * stream, direction, recorded start and end, call, submission, start, end, own time; us): for finding where a
+ * replay parts from its recording.
  */
 #include <errno.h>
 #include <math.h>
@@ -41,8 +44,10 @@ static const int default_connections[] = {1, 2, 4, 8, 16, 32};
 
 typedef struct args {
     const char *trace, *json, *perfetto; /* the export; --json; --trace */
+    const char *range;                   /* --range: one NVTX range's calls (NULL: the whole trace) */
     int connections[32], n_connections;
     int recorded; /* --recorded-connections (0: from the trace) */
+    int loading;  /* --module-loading: 1 lazy, 0 eager, -1 from the trace */
     int infer;    /* --infer-connections */
     int explain;  /* --explain N: the N operations that waited longest (0: none) */
 } args;
@@ -53,7 +58,11 @@ static void usage(FILE *f)
                "  replays an nsys SQLite export of one process on the scheduling model at each connection count\n"
                "  --connections LIST          CUDA_DEVICE_MAX_CONNECTIONS values to predict, 1..32 (default 1,2,4,8,16,32)\n"
                "  --recorded-connections N    the setting the trace was recorded at, for programs that set it themselves\n"
+"  --module-loading lazy|eager the loading the trace was recorded under, for programs that set\n"
+               "                              CUDA_MODULE_LOADING themselves (gridlab's experiments set EAGER)\n"
                "  --infer-connections         the setting (1..32) whose replay puts the operations nearest their recorded starts\n"
+               "  --range NAME                replay only the calls made while the first NVTX range called NAME (or\n"
+               "                              'NAME ...') was open, on any thread: one iteration of a loop, say\n"
                "  --explain N                 the N kernels and copies that waited longest in the recording, each with\n"
                "                              what held it, as the replay at the recorded setting finds it\n"
                "  --json FILE                 the table as JSON\n"
@@ -83,6 +92,7 @@ static int whole(const char *s, int lo, int hi)
 static int parse(int argc, char **argv, args *a)
 {
     memset(a, 0, sizeof *a);
+    a->loading = -1;
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i];
         if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
@@ -90,7 +100,8 @@ static int parse(int argc, char **argv, args *a)
             exit(0);
         }
         int takes = !strcmp(o, "--connections") || !strcmp(o, "--recorded-connections") || !strcmp(o, "--json") ||
-                    !strcmp(o, "--trace") || !strcmp(o, "--explain");
+                    !strcmp(o, "--trace") || !strcmp(o, "--explain") || !strcmp(o, "--range") ||
+                    !strcmp(o, "--module-loading");
         if (takes && i + 1 >= argc) return usage_error("%s needs a value", o);
         if (!strcmp(o, "--connections")) {
             char buf[256];
@@ -111,6 +122,13 @@ static int parse(int argc, char **argv, args *a)
         } else if (!strcmp(o, "--explain")) {
             if ((a->explain = whole(argv[++i], 1, 1000000)) < 0)
                 return usage_error("--explain: '%s' is out of range; accepted: integer 1..1000000", argv[i]);
+        } else if (!strcmp(o, "--module-loading")) {
+            const char *v = argv[++i];
+            if (strcmp(v, "lazy") && strcmp(v, "eager"))
+                return usage_error("--module-loading: '%s' is not one of lazy|eager", v);
+            a->loading = !strcmp(v, "lazy");
+        } else if (!strcmp(o, "--range")) {
+            if (!*(a->range = argv[++i])) return usage_error("%s", "--range: give a range's name");
         } else if (!strcmp(o, "--infer-connections")) {
             a->infer = 1;
         } else if (!strcmp(o, "--json")) {
@@ -175,6 +193,9 @@ static gl_sched_machine machine_for(const rp_trace *t, int C)
     m.copy_in_order[GL_SCHED_D2H] = C == 1;
     m.pageable_stage_bytes = 2 << 20, m.pageable_inline_bytes = 64 << 10;
     m.load_ns = 2300; /* a lazy load once what it waits for has ended (module-loading's calibration, H200) */
+    /* A host function: the time per function, one at a time; its own time, waking the driver's thread included,
+     * is fitted to the recording (rp_fit_hostfns). */
+    m.hostfn_ns = m.hostfn_wake_ns = RP_HOSTFN_NS, m.hostfn_serial = 1;
     return m;
 }
 
@@ -185,7 +206,7 @@ int main(int argc, char **argv)
     if (rc) return rc;
     rp_trace t;
     char err[512];
-    if ((rc = rp_import(a.trace, &t, err, sizeof err)) != 0) {
+    if ((rc = rp_import_range(a.trace, a.range, a.loading, &t, err, sizeof err)) != 0) {
         fprintf(stderr, "replay: %s\n", err);
         return rc;
     }
@@ -193,8 +214,8 @@ int main(int argc, char **argv)
     const char *from = a.recorded ? "--recorded-connections" : t.recorded_connections ? "the recorded environment"
                                                                                        : "not set: the driver's default";
     gl_sched_program p;
-    double *rs, *re;
-    rp_program(&t, &p, &rs, &re);
+    double *rs, *re, *rr;
+    rp_program(&t, &p, &rs, &re, &rr);
     double rec_ms = (t.gpu_last_ns - t.gpu_first_ns) / 1e6;
     int modelled = 0, kept = 0;
     for (int i = 0; i < t.n_calls; i++) {
@@ -202,9 +223,18 @@ int main(int argc, char **argv)
         else modelled++;
     }
     printf("trace: %s | %s, %d SMs | nsys export schema %s | %d host thread%s, %d streams, %d calls (%d model operations, "
-           "%d kept as host time) | CUDA_DEVICE_MAX_CONNECTIONS %d (%s) | module loading %s\n",
+           "%d kept as host time) | CUDA_DEVICE_MAX_CONNECTIONS %d (%s) | module loading %s%s\n",
            a.trace, t.gpu, t.sms, t.schema, t.n_threads, t.n_threads == 1 ? "" : "s", t.n_streams, t.n_calls, modelled,
-           kept, recorded, from, t.lazy ? "lazy" : "eager");
+           kept, recorded, from, t.lazy ? "lazy" : "eager",
+           a.loading >= 0 ? " (--module-loading)" : "");
+    if (t.range[0])
+        printf("range: '%s', %.3f ms from %.3f ms into the trace (the first of %d so named): the calls made in it, on "
+               "every thread\n", t.range, (t.range_end_ns - t.range_start_ns) / 1e6, t.range_start_ns / 1e6,
+               t.ranges_matched);
+    if (t.hostfns)
+        printf("host functions: %d, each in the stream of its thread's previous stream call (the trace names none)%s\n",
+               t.hostfns,
+               t.hostfns_lost ? "; those with no such call are kept as host time" : "");
     printf("kept as host time (not modelled):");
     for (int i = 0, any = 0; i < t.n_names; i++)
         if (!t.name_modelled[i]) printf("%s %s x%d", any++ ? "," : "", t.names[i], t.name_counts[i]);
@@ -217,6 +247,23 @@ int main(int argc, char **argv)
                "are kept as host time\n", t.graph_kernels);
     int n_gap = 0, n_latency = 0;
     rp_fit(&t, &fit_dispatch_ns, &n_gap, &fit_latency_ns, &n_latency);
+    {
+        gl_sched_machine m = machine_for(&t, recorded);
+        int changed = rp_fit_kernels(&p, &m, rs, re), kernels = 0;
+        for (int i = 0; i < t.n_calls; i++) kernels += t.calls[i].kind == RP_LAUNCH;
+        printf("kernel times alone: %d of %d kernels shared SMs at the recorded setting and ran longer than their "
+               "waves alone; their time per wave is what is left\n", changed, kernels);
+    }
+    if (t.hostfns > t.hostfns_lost) {
+        gl_sched_machine m = machine_for(&t, recorded);
+        int moved = rp_place_hostfns(&t, &p, &m, rs);
+        int fitted = rp_fit_hostfns(&p, &m, rs, rr);
+        printf("host function streams: %d moved from their thread's previous call's stream to one whose next work "
+               "the recording shows held\n", moved);
+        printf("host function times: %d of %d fitted at the recorded setting (where one held its stream's next "
+               "kernel or copy, that operation starts as recorded); the others take only the time per function\n",
+               fitted, t.hostfns - t.hostfns_lost);
+    }
     printf("machine: dispatch gap %.2f us (%s), launch latency %.2f us (%s), %.2f us per queue entry and %.1f us a "
            "lazy load (the H200's, as gridlab measured them); kernels and copies at their recorded times\n\n",
            fit_dispatch_ns / 1e3, n_gap ? "the trace's, the median of its kernels that waited for their stream" : "the H200's",
@@ -291,6 +338,18 @@ int main(int argc, char **argv)
         else fprintf(json, "], \"replayed_makespan_ms\": null}\n");
         fclose(json);
     }
+    const char *dump = getenv("GRIDLAB_REPLAY_DUMP"); /* debugging aid: each op, recorded and replayed */
+    if (dump) {
+        gl_sched_machine m = machine_for(&t, recorded);
+        gl_sched_result r;
+        FILE *f = fopen(dump, "w");
+        if (f && gl_sched_simulate(&p, &m, &r, err, sizeof err) == 0)
+            for (int i = 0; i < p.n_ops; i++)
+                fprintf(f, "%d %d %d %d %d %.1f %.1f %.1f %.1f %.1f %.1f %.1f\n", i, p.ops[i].kind, p.ops[i].thread,
+                        p.ops[i].stream, p.ops[i].dir, rs[i] / 1e3, re[i] / 1e3, p.ops[i].call_ns / 1e3,
+                        p.ops[i].submit_ns / 1e3, p.ops[i].start_ns / 1e3, p.ops[i].end_ns / 1e3, p.ops[i].block_ns / 1e3);
+        if (f) fclose(f);
+    }
     if (a.explain) {
         gl_sched_machine m = machine_for(&t, recorded);
         gl_sched_result r;
@@ -313,7 +372,7 @@ int main(int argc, char **argv)
         }
         printf("trace: %s (open it at ui.perfetto.dev: the recording and the replay side by side)\n", a.perfetto);
     }
-    free(rs), free(re);
+    free(rs), free(re), free(rr);
     gl_sched_program_free(&p);
     rp_trace_free(&t);
     return 0;

@@ -20,6 +20,8 @@
  * and a DAG's stream order holds in every run (ordering); peak concurrency is
  * the simulation's and the median makespan within --tolerance of it (timing);
  * every kernel ran its time (check). make validate-model judges a population.
+ * --host-threads N: each program draws 1..N host threads (stream k issued by
+ * thread (k-1) mod T), so that make validate-replay records threaded programs.
  *
  * Run:   make run-event-programs ARGS="--programs 8 --connections 4"
  *        (one program again: ARGS="--programs 1 --seed <its seed>")
@@ -40,6 +42,7 @@ typedef struct program_lab {
     int population;               /* POP_EVENTS: the five kinds by seed; POP_COPIES: copies programs only */
     double copy_max_bytes;        /* copies programs: the largest copy drawn */
     int prio_least, prio_greatest; /* the device's stream priorities (cudaDeviceGetStreamPriorityRange) */
+    int host_threads;             /* the most host threads a program draws (1: every call from one thread) */
 } program_lab;
 
 enum { POP_EVENTS, POP_COPIES }; /* --population */
@@ -99,6 +102,7 @@ typedef struct program_spec {
     int phases;              /* legacy: phases of the streams' work, legacy kernels between them */
     double kernel_ns;        /* T: fan-in and fan-out kernels run it; the others T/2..3T/2 */
     grid k;                  /* every kernel's grid */
+    int host_threads;        /* the host threads that issue it */
 } program_spec;
 
 /* About how many kernels a spec issues: what the work budget divides. */
@@ -274,6 +278,7 @@ static int random_program(const program_lab *L, unsigned long long seed, program
     ps->kernel_ns = round(ps->kernel_ns / 100) * 100; /* to 0.1 us, the row's kernel_us: the T its kernels ran */
 
     gl_sched_program_init(p);
+    int n_edges = -1;
     switch (ps->kind) {
     case KIND_FAN_IN: build_fan_in(p, &ps->k, ps->streams, ps->kernels, ps->kernel_ns); break;
     case KIND_FAN_OUT: build_fan_out(p, &ps->k, ps->streams, ps->kernels, ps->kernel_ns); break;
@@ -282,12 +287,20 @@ static int random_program(const program_lab *L, unsigned long long seed, program
     case KIND_COPIES: build_copies(p, L, ps, &d); break;
     default: {
         dag g = dag_random(ps->streams, ps->kernels, ps->kernel_ns, ps->seed, 0);
-        int n = dag_program(&ps->k, &g, p, edges);
+        n_edges = dag_program(&ps->k, &g, p, edges);
         free(g.k);
-        return n;
     }
     }
-    return gl_sched_edges(p, GL_SCHED_EDGE_EVENT | GL_SCHED_EDGE_LEGACY, edges);
+    /* Host threads, drawn last so that a seed's program is the same with one thread: stream k (from 1) is issued
+     * by thread (k - 1) mod T, the legacy stream's ops by thread 0; the run keeps program order across threads
+     * where the program depends on it (gl_schedrun.h, gl_sched_run_begin), as a threaded program must. */
+    ps->host_threads = L->host_threads > 1 ? draw_int(&d, 1, L->host_threads) : 1;
+    if (ps->host_threads > 1) {
+        for (int i = 0; i < p->n_ops; i++)
+            if (p->ops[i].stream > 0) p->ops[i].thread = (p->ops[i].stream - 1) % ps->host_threads;
+        p->n_threads = ps->host_threads;
+    }
+    return n_edges >= 0 ? n_edges : gl_sched_edges(p, GL_SCHED_EDGE_EVENT | GL_SCHED_EDGE_LEGACY, edges);
 }
 
 /* ---- running the programs --------------------------------------------------------------- */
@@ -347,6 +360,7 @@ static void random_row(program_lab *L, int index, programs_summary *sum)
     gl_row_param_num(row, "blocks", "", 0, ps.k.blocks);
     gl_row_param_num(row, "threads", "", 0, ps.k.threads);
     gl_row_param_num(row, "connections", "", 0, L->E.S.machine.connections);
+    if (L->host_threads > 1) gl_row_param_num(row, "host_threads", "", 0, ps.host_threads);
     gl_row_param_num(row, "records", "", 0, n[GL_SCHED_RECORD]);
     gl_row_param_num(row, "waits", "", 0, n[GL_SCHED_WAIT]);
     gl_row_param_num(row, "legacy", "", 0, legacy);
@@ -395,7 +409,7 @@ int main(int argc, char **argv)
         "Model: the core's scheduling simulation (gl_sched.h) of each run, issued through gl_schedrun.h; claims: every\n"
         "edge holds, peak concurrency and makespan match the simulation. Program i has seed --seed + i (alone:\n"
         "--programs 1 --seed <its seed>); make validate-model judges them as a population."};
-    program_lab L = {{}, 4, 2, MAX_STREAMS, 1000, 0.10, POP_EVENTS, 0, 0, 0};
+    program_lab L = {{}, 4, 2, MAX_STREAMS, 1000, 0.10, POP_EVENTS, 0, 0, 0, 1};
     int programs = 8;
     double copy_mib = 256;
     gl_option opts[] = {
@@ -410,6 +424,8 @@ int main(int argc, char **argv)
         {"kernel-us", GL_OPT_DOUBLE, &L.kernel_us, 1, 1e6, NULL, "200",
          "the longest work kernel in us (T, drawn log-uniformly from max(this/20, 20) to this)", 0},
         {"copy-mib", GL_OPT_DOUBLE, &copy_mib, 1, 1024, NULL, "16", "copies: the largest copy (MiB; from 4 KiB)", 0},
+        {"host-threads", GL_OPT_INT, &L.host_threads, 1, 8, NULL, NULL,
+         "the most host threads a program draws (1..this; stream k issued by thread (k-1) mod T)", 0},
         {"tolerance", GL_OPT_DOUBLE, &L.tolerance, 0, 10, NULL, NULL, "relative tolerance of the makespan claims", 0},
     };
     gl_common common;

@@ -758,6 +758,17 @@ static void test_queue_copies(void)
         gl_sched_program_free(&p);
     }
     test_cond("one queue: a memset, a D2D, and a pageable H2D of 80 B hold the kernel behind them", held == 3);
+
+    /* The queued pageable H2D takes no engine: beside a pinned H2D of 100000 ns it goes at once (its 80 ns). */
+    gl_sched_program p;
+    gl_sched_machine four = copier(4);
+    two_streams(&p, s);
+    int big = gl_sched_copy(&p, 0, s[0], GL_SCHED_H2D, 100000, 0);
+    int small = gl_sched_copy(&p, 0, s[1], GL_SCHED_H2D, 80, 1);
+    run(&p, &four);
+    test_cond("a queued (small pageable) H2D runs beside a pinned H2D: it takes no engine (starts at 0, not 100000)",
+              p.ops[small].start_ns == 0 && p.ops[big].start_ns == 0);
+    gl_sched_program_free(&p);
 }
 
 static void test_pageable(void)
