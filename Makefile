@@ -300,7 +300,8 @@ replay: $(REPLAY)
 # folder with NVIDIA's cuda-samples simpleHyperQ, simpleStreams, asyncAPI and simpleCallback built (not in gridlab;
 # simpleHyperQ also under eager loading); gridlab's own stream experiments are recorded too, and 40 random programs
 # of event-programs (copies, host functions, priorities, legacy-stream work, 1..8 host threads) in one process per
-# recording, each its own program by its NVTX range. RECORDINGS: where the exports go (default build/recordings).
+# recording, each its own program by its NVTX range; each configuration of gridlab's experiments is a program of
+# its own too (by its NVTX range). RECORDINGS: where the exports go (default build/recordings).
 RECORDINGS ?= $(BUILD)/recordings
 REPLAY_PROGRAMS = copy-overlap callbacks priorities false-dependency event-programs
 validate-replay: $(REPLAY) $(foreach e,$(REPLAY_PROGRAMS),$(BUILD)/bin/$(e))
@@ -310,7 +311,8 @@ validate-replay: $(REPLAY) $(foreach e,$(REPLAY_PROGRAMS),$(BUILD)/bin/$(e))
 	    --program "priorities=$(BUILD)/bin/priorities --quick --profile" \
 	    --program "false-dependency=$(BUILD)/bin/false-dependency --quick --profile" \
 	    --program "random=$(BUILD)/bin/event-programs --population copies --programs 40 --host-threads 8 --profile" \
-	    --split "random=random " \
+	    --split "random=random " --split "callbacks=" --split "priorities=" --split "false-dependency=" \
+	    --split "copy-overlap=" \
 	    $(foreach s,simpleHyperQ simpleStreams asyncAPI simpleCallback,$(if $(SAMPLES_BIN),--program "$(s)=$(SAMPLES_BIN)/$(s)")) \
 	    $(if $(SAMPLES_BIN),--program "simpleHyperQ-eager=CUDA_MODULE_LOADING=EAGER $(SAMPLES_BIN)/simpleHyperQ") \
 	    $(ARGS)

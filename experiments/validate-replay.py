@@ -8,7 +8,8 @@ CPU with one). Judge (no GPU; --from DIR judges recordings made before): each re
 every C is predicted from the recording at 8 and from the recording at 1 (of the repeats, the one with the median
 span), each against the median of the recordings at that C. --split NAME=PREFIX makes each NVTX range of NAME's
 recordings whose name starts with PREFIX a program of its own (replay --range): one process runs many programs,
-such as event-programs' random ones. gridlab's own programs set CUDA_MODULE_LOADING=EAGER themselves, so they are
+such as event-programs' random ones, or a gridlab experiment's configurations (its calibration, which grows with
+C, is then a program of its own and not mixed into the others). gridlab's own programs set CUDA_MODULE_LOADING=EAGER themselves, so they are
 replayed with --module-loading eager. The summary goes to --out (csv, json, txt).
 
 Bounds (issue 19): at the recorded setting the replayed span within 3% median and 5% max, and the operations'
@@ -89,11 +90,16 @@ def record(args):
 
 
 def ranges(path, prefix):
-    """The names of the NVTX ranges of a recording that start with prefix, each as its first two words."""
+    """The NVTX ranges of a recording whose names start with prefix, each name without its " C=<n>" (a program's
+    ranges may name the setting they ran at; replay --range NAME matches "NAME C=8" too)."""
     rows = sqlite3.connect(path).execute(
         "SELECT DISTINCT COALESCE(n.text, s.value) FROM NVTX_EVENTS n LEFT JOIN StringIds s ON s.id = n.textId "
         "WHERE n.end IS NOT NULL").fetchall()
-    return sorted({" ".join(r[0].split()[:2]) for r in rows if r[0] and r[0].startswith(prefix)})
+    return sorted({re.sub(r" C=\d+", "", r[0]) for r in rows if r[0] and r[0].startswith(prefix)})
+
+
+def slug(text):
+    return re.sub(r"[^A-Za-z0-9=.+-]+", "_", text).strip("_")
 
 
 def lower_median(items, key):
@@ -155,7 +161,7 @@ def judge(args):
         if name in split:
             some = next(iter(by_c.values()))[0]
             for rng in ranges(some, split[name]):
-                jobs.append(("%s-%s" % (name, rng.split()[-1]), by_c, extra + ["--range", rng]))
+                jobs.append(("%s-%s" % (name, slug(rng[len(split[name]):])), by_c, extra + ["--range", rng]))
         else:
             jobs.append((name, by_c, extra))
     rows = []

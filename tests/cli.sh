@@ -170,6 +170,25 @@ c.commit()' "$f" "$@"
         "^\\|  *1 \\|  *330\\.1[0-9]* \\|" "$b" tests/data/simpleHyperQ-lazy-c8-h200.sqlite --connections 1,8
     expect "replay simpleHyperQ: its first launches under lazy loading carry loads (C=32 predicted 30.0 ms, recorded 30.091)" 0 \
         "^\\|  *32 \\|  *30\\.0[0-9]* \\|" "$b" tests/data/simpleHyperQ-lazy-c8-h200.sqlite --connections 32
+    expect "replay NVIDIA's simpleCallback (8 host threads, 8 host functions): its recorded span at C=8 within 1%" 0 \
+        "^\\|  *8 \\|  *5\\.2[0-9]* \\|  *[0-9]+ \\|  *5\\.270 \\|  *[-+]0\\.[0-9] \\|" "$b" tests/data/simpleCallback-c8-h200.sqlite
+    expect "replay simpleCallback: each host function placed in its thread's stream" 0 \
+        "^host functions: 8, each in the stream of its thread's previous stream call" "$b" tests/data/simpleCallback-c8-h200.sqlite
+    crafted ranged "create table NVTX_EVENTS (start INTEGER, end INTEGER, text TEXT, textId INTEGER, eventType INTEGER)" \
+        "insert into NVTX_EVENTS values (402594003, 553800000, 'step 1 (a)', NULL, 59)" \
+        "insert into NVTX_EVENTS values (553800001, 575811429, 'step 10 (b)', NULL, 59)" \
+        "insert into NVTX_EVENTS values (402594003, 480000000, 'setup', NULL, 59)"
+    expect "replay --range NAME replays the calls made in that NVTX range" 0 \
+        "^range: 'step 1 \\(a\\)', 151\\.206 ms from 402\\.594 ms into the trace \\(the first of 1 so named\\)" \
+        "$b" "$rd/ranged.sqlite" --range "step 1"
+    expect "replay --range 'step 10' takes 'step 10 (b)', not 'step 1 (a)' (a whole word, not any prefix)" 0 \
+        "^range: 'step 10 \\(b\\)'" "$b" "$rd/ranged.sqlite" --range "step 10"
+    expect "replay --range with no range of that name exits 2" 2 "no NVTX range is named 'step 2'" \
+        "$b" "$rd/ranged.sqlite" --range "step 2"
+    expect "replay --range over calls that launched nothing exits 2, saying so" 2 \
+        "calls made in NVTX range 'setup' launched no kernel, copy or memset" "$b" "$rd/ranged.sqlite" --range setup
+    expect "replay --module-loading banana exits 2" 2 "--module-loading: 'banana' is not one of lazy\\|eager" \
+        "$b" tests/data/simpleHyperQ-lazy-c8-h200.sqlite --module-loading banana
     expect "replay --infer-connections finds simpleHyperQ's recorded 8, and how far the next setting is" 0 \
         "^inferred connections: 8 \\(operation starts p95 0\\.[0-9]+% of the span off; the nearest other setting [0-9.]+%\\), as recorded" \
         "$b" tests/data/simpleHyperQ-lazy-c8-h200.sqlite --infer-connections

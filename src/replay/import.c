@@ -553,7 +553,9 @@ int rp_import_range(const char *path, const char *range, int lazy, rp_trace *t, 
     if (!rc && t->too_big)
         rc = fail(&r, "%s: a kernel of %lld blocks: the replay takes grids of 1 to 2^31-1 blocks", path, t->too_big);
     if (!rc && !(t->gpu_last_ns > t->gpu_first_ns))
-        rc = fail(&r, "%s: the trace has no kernel, copy or memset: nothing to replay", path);
+        rc = L.range ? fail(&r, "%s: the calls made in NVTX range '%s' launched no kernel, copy or memset: nothing to "
+                            "replay", path, t->range)
+                     : fail(&r, "%s: the trace has no kernel, copy or memset: nothing to replay", path);
     if (!rc && t->sms <= 0) t->sms = 132;
     if (!rc) {
         qsort(t->calls, (size_t)t->n_calls, sizeof *t->calls, by_thread_then_start);

@@ -13,13 +13,16 @@
  * and names the one that puts the starts nearest. The span is the GPU's: from the first kernel, copy or memset
  * start to the last end.
  *
- * First version (issue 19, not yet what it asks): the dispatch gap and the launch latency are fitted to the trace
- * (rp_fit), the time per queue entry and a lazy load's are the H200's as gridlab measured them (0.26, 2.3 us); a
- * kernel keeps its recorded time per wave whatever ran beside it; host functions and graph launches are counted
- * among the calls kept as host time, not modelled. Under lazy loading (the recorded environment's, or
- * the default) a launch right after a cuLibraryGetKernel lookup carries a load. No GPU is needed.
+ * Issue 19, not finished: the dispatch gap and the launch latency are fitted to the trace (rp_fit), the time per
+ * queue entry and a lazy load's are the H200's as gridlab measured them (0.26, 2.3 us); a kernel's time alone per
+ * wave is fitted from what shared its SMs (rp_fit_kernels); host functions go in a stream the trace implies
+ * (import.c, rp_place_hostfns) with their own time fitted (rp_fit_hostfns); graph launches are counted among the
+ * calls kept as host time. Under lazy loading (the recorded environment's, or the default; --module-loading) a
+ * launch right after a cuLibraryGetKernel lookup carries a load. --range NAME takes one NVTX range's calls. No GPU
+ * is needed.
  *
  * Run:   build/bin/replay TRACE.sqlite [--connections 1,2,4,8,16,32] [--recorded-connections N] [--infer-connections]
+ *        [--range NAME] [--module-loading lazy|eager] [--explain N]
  *        [--json FILE] [--trace FILE: the recording and the replay side by side, for Perfetto]
  *        make replay TRACE=TRACE.sqlite
  * Record: nsys profile -t cuda --cuda-event-trace=true -o run ./program; nsys export --type sqlite run.nsys-rep
