@@ -5,8 +5,8 @@ Record (GPU, Nsight Systems on PATH: source shared/device/nsys-env.sh): each pro
 `nsys profile -t cuda,nvtx --cuda-event-trace=true` --repeats times per C in --connections, and is exported to
 SQLite as DIR/<name>-c<C>-r<k>.sqlite (the exports run after all the recordings, so that they do not share the
 CPU with one). Judge (no GPU; --from DIR judges recordings made before): each recording is replayed at its own C;
-every C is predicted from the recording at 8 and from the recording at 1 (of the repeats, the one with the median
-span), each against the median of the recordings at that C. --split NAME=PREFIX makes each NVTX range of NAME's
+every C is predicted from the recordings at 8 and from those at 1 (the median of each repeat's prediction), each
+against the median of the recordings at that C. --split NAME=PREFIX makes each NVTX range of NAME's
 recordings whose name starts with PREFIX a program of its own (replay --range): one process runs many programs,
 such as event-programs' random ones, or a gridlab experiment's configurations (its calibration, which grows with
 C, is then a program of its own and not mixed into the others). gridlab's own programs set CUDA_MODULE_LOADING=EAGER themselves, so they are
@@ -115,9 +115,12 @@ def judge_program(args, name, by_c, extra):
     for base in (8, 1):
         if base not in by_c:
             continue
-        base_rec = lower_median(list(zip(by_c[base], rec[base])), key=lambda x: x[1]["recorded_makespan_ms"])
-        pred = {p["connections"]: p["predicted_makespan_ms"]
-                for p in replay(args.bin, base_rec[0], sorted(by_c), recorded=base, extra=extra)["predictions"]}
+        # Each recording at the base predicts every C; the prediction is their median (a recording's own noise,
+        # its host's pace and wake-ups, then counts once, as in the recordings it is compared with).
+        each = [{p["connections"]: p["predicted_makespan_ms"]
+                 for p in replay(args.bin, path, sorted(by_c), recorded=base, extra=extra)["predictions"]}
+                for path in by_c[base]]
+        pred = {c: statistics.median(e[c] for e in each) for c in by_c}
         for c in sorted(by_c):
             spans = [j["recorded_makespan_ms"] for j in rec[c]]
             r = statistics.median(spans)

@@ -103,7 +103,12 @@
  *           queue: with one queue, a kernel of another stream issued behind a
  *           copy that waited for its own stream's 2 ms kernel started at once.
  *           It waits for its stream (and the legacy barrier, events), then for
- *           a free engine of its direction (copy_engines: one each measured,
+ *           a free engine of its direction, but for a pinned H2D of at most
+ *           pinned_beside_bytes, which goes at once (in event-programs'
+ *           recordings under nsys, 66 pinned H2D of 4-24 KiB started inside a
+ *           pinned H2D of over 1 MiB and ended before it; none of 28 KiB or
+ *           more did: they started as it ended; not calibrated: 0 unless set)
+ *           (copy_engines: one each measured,
  *           two H2D at once took twice one), which takes the ready copies
  *           first-issued first; where copy_in_order[dir] (D2H with one queue)
  *           a copy also waits for every earlier copy of its direction. A copy
@@ -205,6 +210,7 @@ typedef struct gl_sched_machine {
     double pageable_latency_ns[2]; /* such a copy's time beyond its bytes (the driver's staging per call) */
     double pageable_stage_bytes;  /* the largest pageable H2D whose call returns before its copy runs */
     double pageable_inline_bytes; /* pageable H2D copies up to this size are entries of their stream's queue */
+    double pinned_beside_bytes;   /* pinned H2D copies up to this size take no engine (0: every one takes one) */
     double hostfn_ns;         /* a host function's time in its stream beyond its own, the driver's thread awake */
     double hostfn_wake_ns;    /* the same when the driver's thread must wake first (it slept: no function ran) */
     int hostfn_serial;        /* host functions run one at a time, whatever their streams */

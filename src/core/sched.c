@@ -147,11 +147,11 @@ static int copy_queued(const gl_sched_machine *m, const gl_sched_op *o)
            (o->dir == GL_SCHED_H2D && o->pageable && o->bytes <= m->pageable_inline_bytes);
 }
 
-/* A small pageable H2D goes inline, in the queue's own commands: it takes no copy engine (gl_sched.h "Queue
- * copies"). */
+/* A copy that takes no engine: a small pageable H2D goes inline, in the queue's own commands (gl_sched.h "Queue
+ * copies"), and a pinned H2D of at most pinned_beside_bytes goes beside the engine's copy ("Engines"). */
 static int copy_inline(const gl_sched_machine *m, const gl_sched_op *o)
 {
-    return o->dir == GL_SCHED_H2D && o->pageable && o->bytes <= m->pageable_inline_bytes;
+    return o->dir == GL_SCHED_H2D && (o->pageable ? o->bytes <= m->pageable_inline_bytes : o->bytes <= m->pinned_beside_bytes);
 }
 
 static int fail(char *err, int errlen, const char *fmt, ...);
@@ -802,15 +802,16 @@ static void copies_rerate(sim *s)
  * dependencies' costs have passed; where d goes in order, only the first-submitted one not started. */
 static int copy_candidate(sim *s, int d)
 {
-    if (s->copying[d] >= s->m->copy_engines[d]) return -1;
+    int busy = s->copying[d] >= s->m->copy_engines[d]; /* then only a copy that takes no engine may go */
     if (d < 2 && s->m->copy_in_order[d]) {
         while (s->whead[d] < s->wn[d] && s->os[s->wfifo[d][s->whead[d]]].started) s->whead[d]++;
         if (s->whead[d] == s->wn[d]) return -1;
         int c = s->wfifo[d][s->whead[d]];
-        return s->os[c].ready && dep_costs_passed(s, c) ? c : -1;
+        return s->os[c].ready && dep_costs_passed(s, c) && (!busy || copy_inline(s->m, &s->p->ops[c])) ? c : -1;
     }
     for (int i = 0; i < s->rn[d]; i++)
-        if (dep_costs_passed(s, s->ready[d][i])) return s->ready[d][i];
+        if (dep_costs_passed(s, s->ready[d][i]) && (!busy || copy_inline(s->m, &s->p->ops[s->ready[d][i]])))
+            return s->ready[d][i];
     return -1;
 }
 
@@ -845,7 +846,7 @@ static int copies_start(sim *s)
         st->rate = 1;
         o->go_ns = o->start_ns = s->now;
         st->full_ns = st->left_ns;
-        s->copying[o->dir]++;
+        if (!copy_inline(m, o)) s->copying[o->dir]++;
         s->linked[o->dir]++;
         moved = 1;
     }

@@ -96,8 +96,8 @@ void rp_program(const rp_trace *t, gl_sched_program *p, double **recorded_start,
  * m (the recorded setting), where a function's stream's next kernel or copy starts earlier than recorded, the
  * function is made to end just before that recorded start (2 us: a function's end to its stream's next start), by
  * no more than that operation waited after its call returned in the recording. In
- * passes (64 at most), each fitting the functions that began before the first fitted one's next operation, whose
- * times the fit cannot move. Returns how many functions were fitted. */
+ * passes (64 at most), each fitting the functions that began before the first fitted one ended (the driver's one
+ * thread runs them in turn), whose times the fit cannot move. Returns how many functions were fitted. */
 /* Each kernel's time alone per wave (LAUNCH ops' block_ns), from what ran beside it: simulated on m (the recorded
  * setting), a kernel that shared the SMs (its blocks in more waves than alone, or later ones waiting for slots)
  * took longer than its waves alone would; its block time is scaled by recorded over simulated duration, three

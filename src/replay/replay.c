@@ -195,6 +195,7 @@ static gl_sched_machine machine_for(const rp_trace *t, int C)
     for (int d = 0; d < 2; d++) m.copy_bidir_gbps[d] = 55, m.pageable_gbps[d] = 10;
     m.copy_in_order[GL_SCHED_D2H] = C == 1;
     m.pageable_stage_bytes = 2 << 20, m.pageable_inline_bytes = 64 << 10;
+    m.pinned_beside_bytes = 24 << 10; /* pinned H2D of 4-24 KiB ran beside a large one, none of 28 KiB (gl_sched.h) */
     m.load_ns = 2300; /* a lazy load once what it waits for has ended (module-loading's calibration, H200) */
     /* A host function: the time per function, one at a time; its own time, waking the driver's thread included,
      * is fitted to the recording (rp_fit_hostfns). */

@@ -769,6 +769,21 @@ static void test_queue_copies(void)
     test_cond("a queued (small pageable) H2D runs beside a pinned H2D: it takes no engine (starts at 0, not 100000)",
               p.ops[small].start_ns == 0 && p.ops[big].start_ns == 0);
     gl_sched_program_free(&p);
+
+    /* A pinned H2D of at most pinned_beside_bytes goes beside the engine's copy too; a larger one waits. */
+    four.pinned_beside_bytes = 100;
+    double starts[2];
+    const double sizes[2] = {100, 101};
+    for (int k = 0; k < 2; k++) {
+        two_streams(&p, s);
+        gl_sched_copy(&p, 0, s[0], GL_SCHED_H2D, 100000, 0);
+        int c = gl_sched_copy(&p, 0, s[1], GL_SCHED_H2D, sizes[k], 0);
+        run(&p, &four);
+        starts[k] = p.ops[c].start_ns;
+        gl_sched_program_free(&p);
+    }
+    test_cond("a pinned H2D of pinned_beside_bytes (100 B) starts beside a 100000 ns one, of 101 B after it",
+              starts[0] == 0 && starts[1] == 100000);
 }
 
 static void test_pageable(void)
