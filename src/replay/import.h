@@ -82,7 +82,8 @@ void rp_trace_free(rp_trace *t);
 /* The launch latency and dispatch gap the trace shows (ns), where it shows them: the dispatch gap is the median
  * over kernels that waited for their stream's previous kernel of the time from its end to their start; the launch
  * latency, the first quartile over kernels launched into an idle stream of the time from their call's return to
- * their start, less that gap. n_gap and n_latency: how many kernels each came from (0: keep the caller's). */
+ * their start, less that gap. n_gap and n_latency: how many kernels each came from (0: keep the caller's, also
+ * where fewer than 8 kernels show it). */
 void rp_fit(const rp_trace *t, double *dispatch_ns, int *n_gap, double *latency_ns, int *n_latency);
 
 /* The recorded calls as a model program: each thread's calls in order with their recorded host times and the
@@ -95,7 +96,7 @@ void rp_program(const rp_trace *t, gl_sched_program *p, double **recorded_start,
 /* Fit the host functions' own times (HOSTFN ops' block_ns) to the recording, which does not show them: simulated on
  * m (the recorded setting), where a function's stream's next kernel or copy starts earlier than recorded, the
  * function is made to end just before that recorded start (2 us: a function's end to its stream's next start), by
- * no more than that operation waited after its call returned in the recording. In
+ * no more than that operation waited after its call returned in the recording (each pass). In
  * passes (64 at most), each fitting the functions that began before the first fitted one ended (the driver's one
  * thread runs them in turn), whose times the fit cannot move. Returns how many functions were fitted. */
 /* Each kernel's time alone per wave (LAUNCH ops' block_ns), from what ran beside it: simulated on m (the recorded
