@@ -41,6 +41,7 @@
 #include "gl_stats.h"
 #include "gl_trace.h"
 #include "views.h"
+#include "fit.h"
 #include "import.h"
 
 static const int default_connections[] = {1, 2, 4, 8, 16, 32};

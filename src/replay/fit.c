@@ -1,0 +1,179 @@
+/* fit.c - what the trace does not say, fitted to it at the recorded setting (fit.h): the dispatch gap and launch
+ * latency, each kernel's time alone, each host function's stream and its own time. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fit.h"
+#include "gl_common.h"
+#include "gl_stats.h"
+
+static int by_gpu_start(const void *x, const void *y)
+{
+    const rp_call *a = *(const rp_call *const *)x, *b = *(const rp_call *const *)y;
+    return (a->gpu_start_ns > b->gpu_start_ns) - (a->gpu_start_ns < b->gpu_start_ns);
+}
+
+enum { FIT_MIN = 8 }; /* kernels a fitted dispatch gap or launch latency needs */
+
+void rp_fit(const rp_trace *t, double *dispatch_ns, int *n_gap, double *latency_ns, int *n_latency)
+{
+    const rp_call **work = (const rp_call **)gl_xmalloc(sizeof *work * (size_t)(t->n_calls + 1));
+    int n = 0;
+    for (int i = 0; i < t->n_calls; i++)
+        if (t->calls[i].kind == RP_LAUNCH || t->calls[i].kind == RP_COPY) work[n++] = &t->calls[i];
+    qsort(work, (size_t)n, sizeof *work, by_gpu_start);
+    double *gap = (double *)gl_xmalloc(sizeof(double) * (size_t)(n + 1));
+    double *lat = (double *)gl_xmalloc(sizeof(double) * (size_t)(n + 1));
+    const rp_call **last = (const rp_call **)gl_xcalloc((size_t)t->n_streams + 1, sizeof *last);
+    int ng = 0, nl = 0;
+    for (int i = 0; i < n; i++) {
+        const rp_call *c = work[i], *prev = last[c->stream];
+        last[c->stream] = c;
+        if (c->kind != RP_LAUNCH) continue;
+        if (prev && prev->kind == RP_LAUNCH && prev->gpu_end_ns > c->end_ns) { /* it waited for that kernel */
+            double g = c->gpu_start_ns - prev->gpu_end_ns;
+            if (g >= 0 && g < 100e3) gap[ng++] = g;
+        } else if (!prev || prev->gpu_end_ns < c->end_ns) { /* its stream was idle when its call returned */
+            double l = c->gpu_start_ns - c->end_ns;
+            if (l >= 0 && l < 1e6) lat[nl++] = l;
+        }
+    }
+    /* A handful of kernels is no fit: in one of priorities' recordings the two kernels of a configuration put
+     * the launch latency at 90 us, and its memsets 90 us late. */
+    if (ng < FIT_MIN) ng = 0;
+    if (nl < FIT_MIN) nl = 0;
+    *n_gap = ng, *n_latency = nl;
+    if (ng) *dispatch_ns = gl_quantile(gap, ng, 0.5);
+    if (nl) *latency_ns = fmax(0, gl_quantile(lat, nl, 0.25) - *dispatch_ns);
+    free(work), free(gap), free(lat), free(last);
+}
+
+static const gl_sched_op *sort_ops; /* by_submit's program (qsort takes no context) */
+static int by_submit(const void *x, const void *y)
+{
+    const gl_sched_op *a = &sort_ops[*(const int *)x], *b = &sort_ops[*(const int *)y];
+    return (a->submit_ns > b->submit_ns) - (a->submit_ns < b->submit_ns);
+}
+
+enum { FIT_GAP_NS = 2000 }; /* from a host function's end to its stream's next operation's start, about */
+
+static int by_start(const void *x, const void *y)
+{
+    const gl_sched_op *a = &sort_ops[*(const int *)x], *b = &sort_ops[*(const int *)y];
+    return (a->start_ns > b->start_ns) - (a->start_ns < b->start_ns);
+}
+
+int rp_fit_kernels(gl_sched_program *p, const gl_sched_machine *m, const double *rs, const double *re)
+{
+    double *first = (double *)gl_xmalloc(sizeof(double) * (size_t)(p->n_ops + 1));
+    for (int i = 0; i < p->n_ops; i++) first[i] = p->ops[i].block_ns;
+    for (int pass = 0; pass < 3; pass++) {
+        gl_sched_result r;
+        char err[160];
+        if (gl_sched_simulate(p, m, &r, err, sizeof err) != 0) break;
+        for (int i = 0; i < p->n_ops; i++) {
+            gl_sched_op *o = &p->ops[i];
+            double sim = o->end_ns - o->start_ns, rec = re[i] - rs[i];
+            /* Sharing only slows a kernel: its time alone is never above its recorded one. */
+            if (o->kind == GL_SCHED_LAUNCH && sim > 0 && rec > 0 && !isnan(rec))
+                o->block_ns = fmin(first[i], o->block_ns * rec / sim);
+        }
+    }
+    int changed = 0;
+    for (int i = 0; i < p->n_ops; i++)
+        changed += p->ops[i].kind == GL_SCHED_LAUNCH && fabs(p->ops[i].block_ns - first[i]) > 0.01 * first[i];
+    free(first);
+    return changed;
+}
+
+static const double PLACE_HELD_NS = 20e3; /* a stream's next work this much later than simulated: held */
+
+int rp_place_hostfns(const rp_trace *t, gl_sched_program *p, const gl_sched_machine *m, const double *rs)
+{
+    gl_sched_result r;
+    char err[160];
+    if (gl_sched_simulate(p, m, &r, err, sizeof err) != 0) return 0;
+    int *order = (int *)gl_xmalloc(sizeof(int) * (size_t)(p->n_ops + 1));
+    int *pos = (int *)gl_xmalloc(sizeof(int) * (size_t)(p->n_ops + 1));
+    for (int i = 0; i < p->n_ops; i++) order[i] = i;
+    sort_ops = p->ops;
+    qsort(order, (size_t)p->n_ops, sizeof *order, by_submit);
+    for (int k = 0; k < p->n_ops; k++) pos[order[k]] = k;
+    int moved = 0;
+    for (int th = 0; th < t->n_threads; th++) {
+        int op = 0; /* the thread's host functions in order, call for op */
+        for (int i = 0; i < t->n_calls; i++) {
+            const rp_call *c = &t->calls[i];
+            if (c->thread != th || c->kind != RP_HOSTFN) continue;
+            while (op < p->n_ops && !(p->ops[op].kind == GL_SCHED_HOSTFN && p->ops[op].thread == th)) op++;
+            if (op >= p->n_ops) break;
+            double late[4] = {0, 0, 0, 0};
+            for (int k = 0; c->n_cand > 1 && k < c->n_cand; k++) /* the candidate's next kernel or copy after it */
+                for (int j = pos[op] + 1; j < p->n_ops; j++) {
+                    const gl_sched_op *o = &p->ops[order[j]];
+                    if (o->stream != c->cand[k] || (o->kind != GL_SCHED_LAUNCH && o->kind != GL_SCHED_COPY)) continue;
+                    if (!isnan(rs[order[j]])) late[k] = rs[order[j]] - o->start_ns;
+                    break;
+                }
+            /* Moved only where its thread's previous call's stream shows no such hold and another one does. */
+            for (int k = 1, best = 0; late[0] <= PLACE_HELD_NS && k < c->n_cand; k++)
+                if (late[k] > PLACE_HELD_NS && (best == 0 || late[k] > late[best]))
+                    best = k, moved += p->ops[op].stream == c->cand[0], p->ops[op].stream = c->cand[k];
+            op++;
+        }
+    }
+    free(order), free(pos);
+    return moved;
+}
+
+int rp_fit_hostfns(gl_sched_program *p, const gl_sched_machine *m, const double *rs, const double *rr)
+{
+    int *order = (int *)gl_xmalloc(sizeof(int) * (size_t)(p->n_ops + 1)), n_fn = 0, fitted = 0;
+    int *next = (int *)gl_xmalloc(sizeof(int) * (size_t)(p->n_ops + 1));
+    int *pending = (int *)gl_xmalloc(sizeof(int) * (size_t)(p->n_streams + 1));
+    char *was_fitted = (char *)gl_xcalloc((size_t)p->n_ops + 1, 1);
+    for (int i = 0; i < p->n_ops; i++) n_fn += p->ops[i].kind == GL_SCHED_HOSTFN;
+    for (int pass = 0; n_fn > 0 && pass < 64; pass++) {
+        gl_sched_result r;
+        char err[160];
+        if (gl_sched_simulate(p, m, &r, err, sizeof err) != 0) break;
+        /* Each function's stream's next kernel or copy, in the order the simulation submitted them. */
+        for (int i = 0; i < p->n_ops; i++) order[i] = i, next[i] = -1;
+        sort_ops = p->ops;
+        qsort(order, (size_t)p->n_ops, sizeof *order, by_submit);
+        for (int s = 0; s < p->n_streams; s++) pending[s] = -1;
+        for (int k = 0; k < p->n_ops; k++) {
+            const gl_sched_op *o = &p->ops[order[k]];
+            if (o->stream < 0 || o->kind == GL_SCHED_SYNC) continue;
+            if (o->kind == GL_SCHED_HOSTFN) pending[o->stream] = order[k];
+            else if ((o->kind == GL_SCHED_LAUNCH || o->kind == GL_SCHED_COPY) && pending[o->stream] >= 0)
+                next[pending[o->stream]] = order[k], pending[o->stream] = -1;
+        }
+        /* Fix the late ones in the order the simulation started them, up to the first fixed one's end:
+         * a fix delays only what comes after that, so the others before it are fitted on sound ground. */
+        int changed = 0;
+        double horizon = INFINITY;
+        sort_ops = p->ops;
+        qsort(order, (size_t)p->n_ops, sizeof *order, by_start);
+        for (int k = 0; k < p->n_ops; k++) {
+            int h = order[k], nx = next[h];
+            if (p->ops[h].kind != GL_SCHED_HOSTFN || nx < 0 || isnan(rs[nx])) continue;
+            const gl_sched_op *fn = &p->ops[h], *o = &p->ops[nx];
+            if (fn->start_ns >= horizon) break;
+            /* No more than that operation waited after its call returned, in the recording: a later call, not the
+             * function, may be why it started late. */
+            double late = rs[nx] - o->start_ns, more = fmin(rs[nx] - FIT_GAP_NS - fn->end_ns, rs[nx] - rr[nx]);
+            if (late > 1e3 && more > 0) { /* it ends just before that operation's recorded start */
+                p->ops[h].block_ns += more;
+                changed = 1;
+                fitted += !was_fitted[h];
+                was_fitted[h] = 1;
+                horizon = fmin(horizon, fn->end_ns); /* what starts after it ends may wait for it (one thread) */
+            }
+        }
+        if (!changed) break;
+    }
+    free(order), free(next), free(pending), free(was_fitted);
+    return fitted;
+}

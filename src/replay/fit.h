@@ -1,0 +1,36 @@
+/* fit.h - what a trace does not say, fitted to it (replay.c calls these after import.h's rp_program). */
+#ifndef RP_FIT_H
+#define RP_FIT_H
+
+#include "import.h"
+
+/* The launch latency and dispatch gap the trace shows (ns), where it shows them: the dispatch gap is the median
+ * over kernels that waited for their stream's previous kernel of the time from its end to their start; the launch
+ * latency, the first quartile over kernels launched into an idle stream of the time from their call's return to
+ * their start, less that gap. n_gap and n_latency: how many kernels each came from (0: keep the caller's, also
+ * where fewer than 8 kernels show it). */
+void rp_fit(const rp_trace *t, double *dispatch_ns, int *n_gap, double *latency_ns, int *n_latency);
+
+/* Each kernel's time alone per wave (LAUNCH ops' block_ns), from what ran beside it: simulated on m (the recorded
+ * setting), a kernel that shared the SMs (its blocks in more waves than alone, or later ones waiting for slots)
+ * took longer than its waves alone would; its block time is scaled by recorded over simulated duration, three
+ * times over, so that at the recorded setting each kernel lasts as recorded and elsewhere its blocks take their
+ * own time. A kernel slowed by sharing memory bandwidth, not SMs, keeps the slower time. Returns the kernels whose
+ * time changed by over 1%. */
+int rp_fit_kernels(gl_sched_program *p, const gl_sched_machine *m, const double *recorded_start,
+                   const double *recorded_end);
+/* Place each host function whose thread called into several streams lately (rp_call.cand) in the candidate whose
+ * next kernel or copy starts latest behind its recorded start, simulated on m with every function taking no time
+ * of its own (over 20 us: an unmodelled hold, which a function in that stream explains), where the stream of its
+ * thread's previous call shows no such hold; else it stays there. Returns how many moved. */
+int rp_place_hostfns(const rp_trace *t, gl_sched_program *p, const gl_sched_machine *m, const double *recorded_start);
+/* Fit the host functions' own times (HOSTFN ops' block_ns) to the recording, which does not show them: simulated on
+ * m (the recorded setting), where a function's stream's next kernel or copy starts earlier than recorded, the
+ * function is made to end just before that recorded start (2 us: a function's end to its stream's next start), by
+ * no more than that operation waited after its call returned in the recording (each pass). In passes (64 at most),
+ * each fitting the functions that began before the first fitted one ended (the driver's one thread runs them in
+ * turn), whose times the fit cannot move. Returns how many functions were fitted. */
+int rp_fit_hostfns(gl_sched_program *p, const gl_sched_machine *m, const double *recorded_start,
+                   const double *recorded_return);
+
+#endif
