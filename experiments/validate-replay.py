@@ -22,6 +22,7 @@ programs alone and for all of them.
     python3 experiments/validate-replay.py --record DIR --program NAME=COMMAND [--program ...] [--repeats R]
         [--split NAME=PREFIX] [--third-party NAME,..]
     python3 experiments/validate-replay.py --from DIR [--third-party NAME,...] [--out experiments/results/h200]
+    python3 experiments/validate-replay.py --models tests/data/models   (no GPU, no recordings: make test runs it)
 
 Exit 0 when the bounds hold, 1 when not, 2 on usage errors.
 """
@@ -141,6 +142,42 @@ def judge_program(args, name, by_c, extra):
     return rows
 
 
+def judge_models(args):
+    """Rows from replay models (replay --export-model, with each setting's recorded spans added as
+    "recorded_by_connections"): the third-party programs kept in tests/data, judged without their recordings."""
+    rows = []
+    for path in sorted(glob.glob(os.path.join(args.models, "*.json"))):
+        model = json.load(open(path))
+        by_c = {int(c): v for c, v in model.get("recorded_by_connections", {}).items()}
+        if not by_c:
+            continue
+        name = re.sub(r"-c\d+-[a-z0-9]+\.json$", "", os.path.basename(path))
+        base = model["recorded_connections"]
+        out = path + ".replay.json"
+        p = subprocess.run([args.bin, "--model", path, "--connections", ",".join(map(str, sorted(by_c))), "--json", out],
+                           capture_output=True, text=True)
+        if p.returncode != 0:
+            raise RuntimeError("replay --model %s: exit %d: %s" % (path, p.returncode, p.stderr.strip()))
+        j = json.load(open(out))
+        os.remove(out)
+        pred = {x["connections"]: x["predicted_makespan_ms"] for x in j["predictions"]}
+        m = re.search(r"^\|\s*%d\s*\|[^|]*\|[^|]*\|[^|]*\|[^|]*\|\s*([0-9.]+)\s*\|" % base, p.stdout, re.M)
+        own_err = 100 * (j["replayed_makespan_ms"] - model["recorded_makespan_ms"]) / model["recorded_makespan_ms"]
+        for c, v in sorted(by_c.items()):
+            r = v["median_ms"]
+            rows.append({"program": name, "third_party": name.split("-")[0] in args.third_party, "from": base,
+                         "connections": c, "recorded_ms": r, "recorded_min_ms": v["min_ms"],
+                         "recorded_max_ms": v["max_ms"], "repeats": v["repeats"],
+                         "noise_pct": 100 * (v["max_ms"] - v["min_ms"]) / r, "predicted_ms": pred[c],
+                         "error_pct": 100 * (pred[c] - r) / r, "replayed_ms": j["replayed_makespan_ms"],
+                         "replay_error_pct": own_err, "replay_error_max_pct": abs(own_err),
+                         "start_error_p95_pct": float(m.group(1)) if m else float("nan")})
+    if not rows:
+        print("validate-replay.py: no replay models with recorded_by_connections in %s" % args.models, file=sys.stderr)
+        return 2
+    return summarize(args, rows)
+
+
 def judge(args):
     recordings = {}
     for path in sorted(glob.glob(os.path.join(args.from_dir, "*-c*.sqlite"))):
@@ -210,8 +247,9 @@ def summarize(args, rows):
             continue
         m_oth, x_oth = stats(x["error_pct"] for x in other)
         names = sorted({x["program"] for x in sel})
-        ranks = sum(1 for n in names for b in (8, 1) if ranked_alike(sel, n, b))
-        pairs = sum(1 for n in names for b in (8, 1) if any(x["program"] == n and x["from"] == b for x in sel))
+        both = [(n, b) for n in names for b in (8, 1) if any(x["program"] == n and x["from"] == b for x in sel)]
+        ranks = sum(1 for n, b in both if ranked_alike(sel, n, b))
+        pairs = len(both)
         ok = m_own <= 3 and x_own <= 5 and starts <= 2 and m_oth <= 5 and x_oth <= 10 and ranks == pairs
         verdicts.append(ok)
         lines.append("%s (%d: %s):" % (title, len(names), ", ".join(names)))
@@ -261,6 +299,8 @@ def main():
     ap.add_argument("--record", help="record the --program list under nsys into this folder, then judge it")
     ap.add_argument("--program", action="append", default=[], help="NAME=COMMAND to record (repeatable)")
     ap.add_argument("--from", dest="from_dir", help="judge the recordings <name>-c<C>.sqlite in this folder")
+    ap.add_argument("--models", help="judge the replay models (JSON, with each setting's recorded spans) in this "
+                    "folder: tests/data/models, the third-party programs without their recordings (predicted from C=8)")
     ap.add_argument("--connections", default="1,2,4,8,16,32", help="the settings to record (default 1,2,4,8,16,32)")
     ap.add_argument("--repeats", type=int, default=2, help="recordings per program and setting (default 2)")
     ap.add_argument("--split", action="append", default=[],
@@ -280,12 +320,14 @@ def main():
     if args.repeats < 1 or any("=" not in x for x in args.split):
         print("validate-replay.py: --repeats must be at least 1, --split NAME=PREFIX", file=sys.stderr)
         return 2
-    if bool(args.record) == bool(args.from_dir):
-        print("validate-replay.py: give --record DIR (with --program) or --from DIR", file=sys.stderr)
+    if sum(map(bool, (args.record, args.from_dir, args.models))) != 1:
+        print("validate-replay.py: give --record DIR (with --program), --from DIR or --models DIR", file=sys.stderr)
         return 2
     if not os.access(args.bin, os.X_OK):
         print("validate-replay.py: %s is not built (make all)" % args.bin, file=sys.stderr)
         return 2
+    if args.models:
+        return judge_models(args)
     if args.record:
         if not args.program or any("=" not in p for p in args.program):
             print("validate-replay.py: --record needs --program NAME=COMMAND", file=sys.stderr)

@@ -207,7 +207,7 @@ c.commit()' "$f" "$@"
     expect "replay --json to an unwritable path exits 2" 2 "--json /proc/x.json: cannot write there" "$b" "$tr" --json /proc/x.json
     expect "bench-replay.py: a synthetic trace of 20000 operations replays at six settings" 0 \
         "^replay of 20000 operations at 6 settings on one core: [0-9.]+ s" python3 experiments/bench-replay.py --ops 20000 --bin "$b"
-    expect "validate-replay.py without --record or --from exits 2" 2 "give --record DIR \\(with --program\\) or --from DIR" \
+    expect "validate-replay.py without --record or --from exits 2" 2 "give --record DIR \\(with --program\\), --from DIR or --models DIR" \
         python3 experiments/validate-replay.py --bin "$b"
     expect "validate-replay.py --from a folder without recordings exits 2" 2 "no recordings <name>-c<C>\[-r<k>\].sqlite" \
         python3 experiments/validate-replay.py --bin "$b" --from "$rd"
@@ -215,6 +215,37 @@ c.commit()' "$f" "$@"
     expect "validate-replay.py --from one setting: the replay judged, the predictions a SKIP with its reason (exit 1)" 1 \
         "only one setting recorded per program: nothing predicted to judge \\(SKIP\\)" \
         python3 experiments/validate-replay.py --bin "$b" --from "$rd/one" --out "$rd/out"
+    # The third-party programs' imported form (replay --export-model, with each setting's recorded spans): real
+    # programs replayed on every run, without their recordings or their code.
+    md=tests/data/models
+    for m in "$md"/*.json; do
+        expect "replay --model $(basename "$m"): a row per C from the imported form alone" 0 \
+            "^\\|  *32 \\|  *[0-9.]+ \\|" "$b" --model "$m"
+    done
+    expect "replay --model simpleHyperQ (lazy, imported from its C=8 recording): C=1 predicted 330.4 ms (recorded median 330.131)" 0 \
+        "^\\|  *1 \\|  *330\\.[34][0-9]* \\|" "$b" --model "$md/simpleHyperQ-c8-h200.json" --connections 1,8
+    expect "validate-replay.py --models: the five third-party programs from their imported form, judged as on the H200 (FAIL: simpleCallback's 123% run-to-run noise)" 1 \
+        "^- settings ranked as measured in 5 of 5 \\(program, base\\) pairs" \
+        python3 experiments/validate-replay.py --bin "$b" --models "$md"
+    expect "validate-replay.py --models: within 3.51% wherever a setting's recordings agree within 10%" 1 \
+        "^\\| other C whose recordings agree within 10% \\(20 of 25\\), error % \\| 0\\.37 \\| 3\\.51 \\|" \
+        python3 experiments/validate-replay.py --bin "$b" --models "$md"
+    expect "replay --model on a file that is not JSON exits 2" 2 "--model tests/data/probe-gaps-h200.sqlite: " \
+        "$b" --model tests/data/probe-gaps-h200.sqlite
+    printf '{"format": "something else"}' > "$rd/other.json"
+    expect "replay --model on JSON of another format exits 2" 2 "not a replay model" "$b" --model "$rd/other.json"
+    python3 -c 'import json, sys
+j = json.load(open(sys.argv[1])); j["ops"][0][1] = 99; json.dump(j, open(sys.argv[2], "w"))' "$md/asyncAPI-c8-h200.json" "$rd/badop.json"
+    expect "replay --model with an op of a thread the program lacks exits 2, naming the op" 2 "op 0 is not \\[kind, thread" \
+        "$b" --model "$rd/badop.json"
+    expect "replay with both a trace and --model exits 2" 2 "give a trace or --model, not both" \
+        "$b" "$tr" --model "$md/asyncAPI-c8-h200.json"
+    expect "replay --model with --range exits 2" 2 "are for a trace, not a --model" \
+        "$b" --model "$md/asyncAPI-c8-h200.json" --range x
+    expect "replay --export-model to an unwritable path exits 2" 2 "--export-model /nonexistent/m.json: cannot write there" \
+        "$b" "$tr" --export-model /nonexistent/m.json
+    expect "replay --export-model writes a model that --model replays alike (C=8: 39.445 ms)" 0 \
+        "^\\|  *8 \\|  *39\\.445 \\|" sh -c "'$b' '$tr' --export-model '$rd/m.json' > /dev/null && '$b' --model '$rd/m.json' --connections 8"
     expect "make replay without TRACE exits 2, saying how" 2 "give the trace: make replay TRACE=run.sqlite" make -s replay
     rm -rf "$rd"
 fi

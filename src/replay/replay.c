@@ -42,6 +42,7 @@
 #include "gl_trace.h"
 #include "views.h"
 #include "fit.h"
+#include "model.h"
 #include "import.h"
 
 static const int default_connections[] = {1, 2, 4, 8, 16, 32};
@@ -49,6 +50,7 @@ static const int default_connections[] = {1, 2, 4, 8, 16, 32};
 typedef struct args {
     const char *trace, *json, *perfetto; /* the export; --json; --trace */
     const char *range;                   /* --range: one NVTX range's calls (NULL: the whole trace) */
+    const char *model, *export_model;    /* --model: a replay model (model.h) instead of a trace; --export-model */
     int connections[32], n_connections;
     int recorded; /* --recorded-connections (0: from the trace) */
     int loading;  /* --module-loading: 1 lazy, 0 eager, -1 from the trace */
@@ -58,7 +60,7 @@ typedef struct args {
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: replay TRACE.sqlite [options]\n"
+    fprintf(f, "usage: replay TRACE.sqlite [options]   or   replay --model MODEL.json [options]\n"
                "  replays an nsys SQLite export of one process on the scheduling model at each connection count\n"
                "  --connections LIST          CUDA_DEVICE_MAX_CONNECTIONS values to predict, 1..32 (default 1,2,4,8,16,32)\n"
                "  --recorded-connections N    the setting the trace was recorded at, for programs that set it themselves\n"
@@ -69,6 +71,9 @@ static void usage(FILE *f)
                "                              'NAME ...') was open, on any thread: one iteration of a loop, say\n"
                "  --explain N                 the N kernels and copies that waited longest in the recording, each with\n"
                "                              what held it, as the replay at the recorded setting finds it\n"
+               "  --export-model FILE         write the replayable program (after its fits) as JSON: replay --model\n"
+               "                              FILE replays it without the trace (src/replay/model.h)\n"
+               "  --model FILE                replay such a file instead of a trace\n"
                "  --json FILE                 the table as JSON\n"
                "  --trace FILE                the recorded and the replayed timelines (recorded setting) for Perfetto:\n"
                "                              a track per stream, and the replay's a track per hardware queue too\n"
@@ -105,7 +110,7 @@ static int parse(int argc, char **argv, args *a)
         }
         int takes = !strcmp(o, "--connections") || !strcmp(o, "--recorded-connections") || !strcmp(o, "--json") ||
                     !strcmp(o, "--trace") || !strcmp(o, "--explain") || !strcmp(o, "--range") ||
-                    !strcmp(o, "--module-loading");
+                    !strcmp(o, "--module-loading") || !strcmp(o, "--model") || !strcmp(o, "--export-model");
         if (takes && i + 1 >= argc) return usage_error("%s needs a value", o);
         if (!strcmp(o, "--connections")) {
             char buf[256];
@@ -126,6 +131,10 @@ static int parse(int argc, char **argv, args *a)
         } else if (!strcmp(o, "--explain")) {
             if ((a->explain = whole(argv[++i], 1, 1000000)) < 0)
                 return usage_error("--explain: '%s' is out of range; accepted: integer 1..1000000", argv[i]);
+        } else if (!strcmp(o, "--model")) {
+            a->model = argv[++i];
+        } else if (!strcmp(o, "--export-model")) {
+            a->export_model = argv[++i];
         } else if (!strcmp(o, "--module-loading")) {
             const char *v = argv[++i];
             if (strcmp(v, "lazy") && strcmp(v, "eager"))
@@ -147,11 +156,15 @@ static int parse(int argc, char **argv, args *a)
             a->trace = o;
         }
     }
+    if (a->model && a->trace) return usage_error("%s", "give a trace or --model, not both");
+    if (a->model && (a->range || a->loading >= 0 || a->export_model))
+        return usage_error("%s", "--range, --module-loading and --export-model are for a trace, not a --model");
+    if (a->model) a->trace = a->model;
     if (!a->trace) return usage_error("%s", "no trace given: replay TRACE.sqlite");
     if (a->n_connections == 0)
         for (int i = 0; i < 6; i++) a->connections[a->n_connections++] = default_connections[i];
-    const char *outs[2] = {a->json, a->perfetto}, *opt[2] = {"--json", "--trace"};
-    for (int k = 0; k < 2; k++) { /* writable, checked before the trace is read; a file made to check is removed */
+    const char *outs[3] = {a->json, a->perfetto, a->export_model}, *opt[3] = {"--json", "--trace", "--export-model"};
+    for (int k = 0; k < 3; k++) { /* writable, checked before the trace is read; a file made to check is removed */
         if (!outs[k]) continue;
         FILE *f = fopen(outs[k], "r");
         int existed = f != NULL;
@@ -204,13 +217,17 @@ static gl_sched_machine machine_for(const rp_trace *t, int C)
     return m;
 }
 
-int main(int argc, char **argv)
+/* The trace read, made a program and fitted (import.h, fit.h), with what it says printed. Returns 0 or the exit
+ * code; *recorded gets the recorded setting, *n_gap and *n_latency what the dispatch gap and latency came from. */
+static int from_trace(const args *a_, rp_trace *t_, gl_sched_program *p_, double **rs_, double **re_, int *recorded_,
+                      int *n_gap_, int *n_latency_)
 {
-    args a;
-    int rc = parse(argc, argv, &a);
-    if (rc) return rc;
+    const args a = *a_;
     rp_trace t;
+    gl_sched_program p;
+    double *rs, *re;
     char err[512];
+    int rc;
     if ((rc = rp_import_range(a.trace, a.range, a.loading, &t, err, sizeof err)) != 0) {
         fprintf(stderr, "replay: %s\n", err);
         return rc;
@@ -218,10 +235,8 @@ int main(int argc, char **argv)
     int recorded = a.recorded ? a.recorded : t.recorded_connections ? t.recorded_connections : 8;
     const char *from = a.recorded ? "--recorded-connections" : t.recorded_connections ? "the recorded environment"
                                                                                        : "not set: the driver's default";
-    gl_sched_program p;
-    double *rs, *re, *rr;
+    double *rr;
     rp_program(&t, &p, &rs, &re, &rr);
-    double rec_ms = (t.gpu_last_ns - t.gpu_first_ns) / 1e6;
     int modelled = 0, kept = 0;
     for (int i = 0; i < t.n_calls; i++) {
         if (t.calls[i].kind == RP_HOST) kept++;
@@ -269,10 +284,51 @@ int main(int argc, char **argv)
                "kernel or copy, that operation starts as recorded); the others take only the time per function\n",
                fitted, t.hostfns - t.hostfns_lost);
     }
+    if (a.export_model) {
+        if (rp_model_write(a.export_model, a.trace, &t, &p, rs, re, recorded, fit_dispatch_ns, fit_latency_ns) != 0) {
+            fprintf(stderr, "replay: --export-model %s: cannot write it\n", a.export_model);
+            return GL_EXIT_USAGE;
+        }
+        printf("model: %s (replay --model %s replays it without the trace)\n", a.export_model, a.export_model);
+    }
+    free(rr);
+    *t_ = t, *p_ = p, *rs_ = rs, *re_ = re, *recorded_ = recorded, *n_gap_ = n_gap, *n_latency_ = n_latency;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    args a;
+    int rc = parse(argc, argv, &a);
+    if (rc) return rc;
+    rp_trace t;
+    gl_sched_program p;
+    double *rs = NULL, *re = NULL;
+    char err[512];
+    int recorded = 8, n_gap = 0, n_latency = 0;
+    if (a.model) {
+        if ((rc = rp_model_read(a.model, &t, &p, &rs, &re, &fit_dispatch_ns, &fit_latency_ns, err, sizeof err)) != 0) {
+            fprintf(stderr, "replay: %s\n", err);
+            return rc;
+        }
+        recorded = a.recorded ? a.recorded : t.recorded_connections;
+        n_gap = n_latency = -1; /* as the model file gives them */
+        printf("model: %s | %s, %d SMs | %d host thread%s, %d streams, %d model operations | CUDA_DEVICE_MAX_CONNECTIONS "
+               "%d (%s) | module loading %s\n", a.model, t.gpu, t.sms, t.n_threads, t.n_threads == 1 ? "" : "s",
+               t.n_streams, p.n_ops, recorded, a.recorded ? "--recorded-connections" : "as recorded",
+               t.lazy ? "lazy" : "eager");
+    } else if ((rc = from_trace(&a, &t, &p, &rs, &re, &recorded, &n_gap, &n_latency)) != 0) {
+        return rc;
+    }
+    double rec_ms = (t.gpu_last_ns - t.gpu_first_ns) / 1e6;
     printf("machine: dispatch gap %.2f us (%s), launch latency %.2f us (%s), %.2f us per queue entry and %.1f us a "
            "lazy load (the H200's, as gridlab measured them); kernels and copies at their recorded times\n\n",
-           fit_dispatch_ns / 1e3, n_gap ? "the trace's, the median of its kernels that waited for their stream" : "the H200's",
-           fit_latency_ns / 1e3, n_latency ? "the trace's, from its kernels launched into idle streams" : "the H200's",
+           fit_dispatch_ns / 1e3,
+           n_gap < 0 ? "the model file's" : n_gap ? "the trace's, the median of its kernels that waited for their stream"
+                                                  : "the H200's",
+           fit_latency_ns / 1e3,
+           n_latency < 0 ? "the model file's" : n_latency ? "the trace's, from its kernels launched into idle streams"
+                                                          : "the H200's",
            0.26, 2.3);
     printf("| connections | predicted span ms | predicted peak kernels | recorded span ms | error %% | start error p95 %% |\n");
     printf("|------------:|------------------:|-----------------------:|-----------------:|--------:|------------------:|\n");
@@ -377,7 +433,7 @@ int main(int argc, char **argv)
         }
         printf("trace: %s (open it at ui.perfetto.dev: the recording and the replay side by side)\n", a.perfetto);
     }
-    free(rs), free(re), free(rr);
+    free(rs), free(re);
     gl_sched_program_free(&p);
     rp_trace_free(&t);
     return 0;

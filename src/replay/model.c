@@ -1,0 +1,162 @@
+/* model.c - a replayable program as JSON (model.h). */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gl_common.h"
+#include "gl_json.h"
+#include "model.h"
+
+static const char FORMAT[] = "gridlab-replay-model 1";
+enum { N_FIELDS = 15 }; /* an op's array, in model.h's order */
+
+static void num(FILE *f, double v)
+{
+    if (isfinite(v)) fprintf(f, "%.17g", v);
+    else fputs("null", f);
+}
+
+int rp_model_write(const char *path, const char *source, const rp_trace *t, const gl_sched_program *p, const double *rs,
+                   const double *re, int recorded, double dispatch_ns, double latency_ns)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) return -1;
+    gl_buf s = GL_BUF_INIT, g = GL_BUF_INIT;
+    gl_buf_json_string(&s, source);
+    gl_buf_json_string(&g, t->gpu);
+    fprintf(f, "{\"format\": \"%s\", \"source\": %s, \"gpu\": %s, \"sms\": %d, \"major\": %d, \"minor\": %d, \"lazy\": %d,\n",
+            FORMAT, s.s, g.s, t->sms, t->major, t->minor, t->lazy);
+    gl_buf_free(&s), gl_buf_free(&g);
+    fprintf(f, " \"recorded_connections\": %d, \"recorded_makespan_ms\": ", recorded);
+    num(f, (t->gpu_last_ns - t->gpu_first_ns) / 1e6);
+    fprintf(f, ", \"dispatch_ns\": ");
+    num(f, dispatch_ns);
+    fprintf(f, ", \"latency_ns\": ");
+    num(f, latency_ns);
+    fprintf(f, ",\n \"streams\": [");
+    for (int i = 1; i < p->n_streams; i++)
+        fprintf(f, "%s[%d, %d]", i > 1 ? ", " : "", p->streams[i].kind, p->streams[i].priority);
+    fprintf(f, "], \"events\": %d, \"threads\": %d,\n \"ops\": [", p->n_events, p->n_threads);
+    for (int i = 0; i < p->n_ops; i++) {
+        const gl_sched_op *o = &p->ops[i];
+        fprintf(f, "%s\n  [%d, %d, %d, %d, %d, %d, %d, ", i ? "," : "", o->kind, o->thread, o->stream, o->event,
+                o->blocks, o->threads, o->blocks_per_sm);
+        double v[8] = {o->block_ns, o->issue_ns, o->dir, o->pageable, o->bytes, o->copy_ns, rs[i], re[i]};
+        for (int k = 0; k < 8; k++) {
+            if (k) fputs(", ", f);
+            num(f, v[k]);
+        }
+        fputc(']', f);
+    }
+    fprintf(f, "]}\n");
+    return fclose(f) == 0 ? 0 : -1;
+}
+
+static int bad(char *err, int errlen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, (size_t)errlen, fmt, ap);
+    va_end(ap);
+    return GL_EXIT_USAGE;
+}
+
+/* A whole number in [lo, hi] from j, or lo - 1. */
+static long long whole(const gl_json *j, long long lo, long long hi)
+{
+    double v = gl_json_num(j, NAN);
+    return (isfinite(v) && v == floor(v) && v >= (double)lo && v <= (double)hi) ? (long long)v : lo - 1;
+}
+
+int rp_model_read(const char *path, rp_trace *t, gl_sched_program *p, double **rs_out, double **re_out,
+                  double *dispatch_ns, double *latency_ns, char *err, int errlen)
+{
+    char why[200];
+    gl_json *j = gl_json_parse_file(path, why, sizeof why);
+    if (!j) return bad(err, errlen, "--model %s: %s", path, why);
+    memset(t, 0, sizeof *t);
+    gl_sched_program_init(p);
+    int rc = 0;
+    const gl_json *streams = gl_json_get(j, "streams"), *ops = gl_json_get(j, "ops");
+    if (strcmp(gl_json_str(gl_json_get(j, "format"), ""), FORMAT) != 0) {
+        rc = bad(err, errlen, "--model %s: not a replay model (its \"format\" is not \"%s\": replay --export-model "
+                 "writes one)", path, FORMAT);
+    } else if (!streams || streams->type != GL_JSON_ARRAY || !ops || ops->type != GL_JSON_ARRAY || ops->n < 1) {
+        rc = bad(err, errlen, "--model %s: \"streams\" and \"ops\" must be arrays, with at least one op", path);
+    }
+    double span_ms = gl_json_num(gl_json_get(j, "recorded_makespan_ms"), NAN);
+    int events = (int)whole(gl_json_get(j, "events"), 0, 1 << 24), threads = (int)whole(gl_json_get(j, "threads"), 1, 4096);
+    t->sms = (int)whole(gl_json_get(j, "sms"), 1, 100000);
+    t->recorded_connections = (int)whole(gl_json_get(j, "recorded_connections"), 1, 32);
+    if (!rc && (!(span_ms > 0) || events < 0 || threads < 1 || t->sms < 1 || t->recorded_connections < 1))
+        rc = bad(err, errlen, "--model %s: recorded_makespan_ms (> 0), events, threads, sms and recorded_connections "
+                 "(1..32) must be given", path);
+    if (!rc) {
+        snprintf(t->gpu, sizeof t->gpu, "%s", gl_json_str(gl_json_get(j, "gpu"), "?"));
+        snprintf(t->schema, sizeof t->schema, "model");
+        t->major = (int)whole(gl_json_get(j, "major"), 0, 100), t->minor = (int)whole(gl_json_get(j, "minor"), 0, 100);
+        t->lazy = gl_json_num(gl_json_get(j, "lazy"), 1) != 0;
+        t->gpu_first_ns = 0, t->gpu_last_ns = span_ms * 1e6;
+        *dispatch_ns = gl_json_num(gl_json_get(j, "dispatch_ns"), *dispatch_ns);
+        *latency_ns = gl_json_num(gl_json_get(j, "latency_ns"), *latency_ns);
+        for (int i = 0; i < streams->n && !rc; i++) {
+            const gl_json *s = gl_json_at(streams, i);
+            long long kind = whole(gl_json_at(s, 0), GL_SCHED_STREAM_BLOCKING, GL_SCHED_STREAM_NONBLOCKING);
+            long long prio = whole(gl_json_at(s, 1), -1000, 1000);
+            if (kind < GL_SCHED_STREAM_BLOCKING || prio < -1000)
+                rc = bad(err, errlen, "--model %s: stream %d is not [kind 1..2, priority]", path, i + 1);
+            else
+                gl_sched_stream_new(p, (int)kind, (int)prio, -1);
+        }
+        for (int e = 0; e < events; e++) gl_sched_event_new(p);
+    }
+    double *rs = (double *)gl_xmalloc(sizeof(double) * (size_t)(ops ? ops->n + 1 : 1));
+    double *re = (double *)gl_xmalloc(sizeof(double) * (size_t)(ops ? ops->n + 1 : 1));
+    for (int i = 0, kernels = 0; !rc && i < ops->n; i++) {
+        const gl_json *o = gl_json_at(ops, i);
+        double v[N_FIELDS];
+        for (int k = 0; k < N_FIELDS; k++) v[k] = gl_json_num(gl_json_at(o, k), NAN);
+        int kind = (int)v[0], th = (int)v[1], st = (int)v[2], ev = (int)v[3];
+        int ok = o && o->type == GL_JSON_ARRAY && o->n == N_FIELDS && v[0] == kind && kind >= GL_SCHED_LAUNCH &&
+                 kind <= GL_SCHED_LOAD && kind != GL_SCHED_CREATE && th >= 0 && th < threads &&
+                 st >= -1 && st < p->n_streams && ev >= -1 && ev < p->n_events && isfinite(v[8]); /* < 0: machine's */
+        ok = ok && (kind == GL_SCHED_HOST || kind == GL_SCHED_SYNC || st >= 0) &&
+             (!(kind == GL_SCHED_RECORD || kind == GL_SCHED_WAIT) || ev >= 0);
+        if (ok && kind == GL_SCHED_LAUNCH)
+            ok = v[4] >= 1 && v[4] <= 2147483647.0 && v[5] >= 1 && v[5] <= 1024 && v[6] >= 1 && v[7] >= 0;
+        if (ok && kind == GL_SCHED_COPY) ok = v[9] >= 0 && v[9] < GL_SCHED_DIRS && v[11] >= 0 && v[12] >= 0;
+        if (!ok) {
+            rc = bad(err, errlen, "--model %s: op %d is not [kind, thread, stream, event, blocks, threads, "
+                     "blocks_per_sm, block_ns, issue_ns, dir, pageable, bytes, copy_ns, start, end] of this program",
+                     path, i);
+            break;
+        }
+        int op;
+        switch (kind) {
+        case GL_SCHED_LAUNCH: op = gl_sched_launch(p, th, st, (int)v[4], (int)v[5], (int)v[6], v[7], kernels++); break;
+        case GL_SCHED_RECORD: op = gl_sched_record(p, th, st, ev); break;
+        case GL_SCHED_WAIT: op = gl_sched_wait(p, th, st, ev); break;
+        case GL_SCHED_SYNC: op = ev >= 0 ? gl_sched_sync_event(p, th, ev) : gl_sched_sync_stream(p, th, st); break;
+        case GL_SCHED_COPY:
+            op = gl_sched_copy(p, th, st, (int)v[9], v[11], v[10] != 0);
+            p->ops[op].copy_ns = v[12];
+            break;
+        case GL_SCHED_HOSTFN: op = gl_sched_hostfn(p, th, st, isfinite(v[7]) ? v[7] : 0); break;
+        case GL_SCHED_LOAD: op = gl_sched_load(p, th, st); break;
+        default: op = gl_sched_host(p, th, v[8]); break;
+        }
+        p->ops[op].issue_ns = v[8];
+        rs[op] = v[13], re[op] = v[14];
+    }
+    gl_json_free(j);
+    if (rc) {
+        free(rs), free(re);
+        gl_sched_program_free(p);
+        return rc;
+    }
+    t->n_threads = p->n_threads, t->n_streams = p->n_streams, t->n_events = p->n_events;
+    *rs_out = rs, *re_out = re;
+    return 0;
+}
