@@ -72,13 +72,17 @@ int rp_fit_kernels(gl_sched_program *p, const gl_sched_machine *m, const double 
         gl_sched_result r;
         char err[160];
         if (gl_sched_simulate(p, m, &r, err, sizeof err) != 0) break;
+        int moved = 0; /* kernels whose time moved by over 0.1%: none, and the fit is done */
         for (int i = 0; i < p->n_ops; i++) {
             gl_sched_op *o = &p->ops[i];
             double sim = o->end_ns - o->start_ns, rec = re[i] - rs[i];
             /* Sharing only slows a kernel: its time alone is never above its recorded one. */
-            if (o->kind == GL_SCHED_LAUNCH && sim > 0 && rec > 0 && !isnan(rec))
-                o->block_ns = fmin(first[i], o->block_ns * rec / sim);
+            if (o->kind != GL_SCHED_LAUNCH || !(sim > 0) || !(rec > 0)) continue;
+            double fitted = fmin(first[i], o->block_ns * rec / sim);
+            moved += fabs(fitted - o->block_ns) > 1e-3 * o->block_ns;
+            o->block_ns = fitted;
         }
+        if (!moved) break;
     }
     int changed = 0;
     for (int i = 0; i < p->n_ops; i++)
