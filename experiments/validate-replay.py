@@ -36,6 +36,7 @@ import statistics
 import sqlite3
 import subprocess
 import sys
+import tempfile
 
 CONNECTIONS = [1, 2, 4, 8, 16, 32]
 
@@ -153,13 +154,16 @@ def judge_models(args):
             continue
         name = re.sub(r"-c\d+-[a-z0-9]+\.json$", "", os.path.basename(path))
         base = model["recorded_connections"]
-        out = path + ".replay.json"
+        out = os.path.join(tempfile.mkdtemp(prefix="validate-replay-"), "replay.json")  # not in tests/data
         p = subprocess.run([args.bin, "--model", path, "--connections", ",".join(map(str, sorted(by_c))), "--json", out],
                            capture_output=True, text=True)
         if p.returncode != 0:
             raise RuntimeError("replay --model %s: exit %d: %s" % (path, p.returncode, p.stderr.strip()))
         j = json.load(open(out))
         os.remove(out)
+        os.rmdir(os.path.dirname(out))
+        if base not in by_c:
+            raise RuntimeError("%s: its recorded setting C=%d has no recorded spans" % (path, base))
         pred = {x["connections"]: x["predicted_makespan_ms"] for x in j["predictions"]}
         m = re.search(r"^\|\s*%d\s*\|[^|]*\|[^|]*\|[^|]*\|[^|]*\|\s*([0-9.]+)\s*\|" % base, p.stdout, re.M)
         own_err = 100 * (j["replayed_makespan_ms"] - model["recorded_makespan_ms"]) / model["recorded_makespan_ms"]

@@ -149,7 +149,7 @@ c.commit()' "$f" "$@"
     crafted nocalls "delete from CUPTI_ACTIVITY_KIND_RUNTIME"
     expect "replay a trace with GPU work and no runtime calls exits 2" 2 "no CUDA runtime call of the GPU's process" "$b" "$rd/nocalls.sqlite"
     crafted huge "update CUPTI_ACTIVITY_KIND_KERNEL set gridX = 2147483647, gridY = 2 where rowid = 1"
-    expect "replay a grid of more than 2^31-1 blocks exits 2" 2 "a kernel of 4294967294 blocks: the replay takes grids of 1 to 2\\^31-1" "$b" "$rd/huge.sqlite"
+    expect "replay a grid of more than 2^26 blocks exits 2" 2 "a kernel of 4294967294 blocks: the replay takes grids of 1 to 2\\^26 blocks" "$b" "$rd/huge.sqlite"
     crafted lost "update CUPTI_ACTIVITY_KIND_KERNEL set streamId = 999 where rowid = 1"
     expect "replay says what it left out: a kernel on a stream the trace does not list" 0 "^left out: 1 kernels, copies or memsets" "$b" "$rd/lost.sqlite"
     crafted old "alter table CUPTI_ACTIVITY_KIND_KERNEL rename column gridX to gridSizeX"
@@ -238,6 +238,25 @@ c.commit()' "$f" "$@"
 j = json.load(open(sys.argv[1])); j["ops"][0][1] = 99; json.dump(j, open(sys.argv[2], "w"))' "$md/asyncAPI-c8-h200.json" "$rd/badop.json"
     expect "replay --model with an op of a thread the program lacks exits 2, naming the op" 2 "op 0 is not \\[kind, thread" \
         "$b" --model "$rd/badop.json"
+    # Values a model may not hold: each refused (2), none crashing or running for minutes.
+    for bad in 'j["ops"][[o[0] for o in j["ops"]].index(0)][4] = 2147483647' \
+               'j["ops"][[o[0] for o in j["ops"]].index(0)][6] = 1e12' \
+               'j["ops"][[o[0] for o in j["ops"]].index(0)][5] = 32.5' \
+               'j["ops"][0][8] = 1e308' \
+               'j["dispatch_ns"] = 1e308' \
+               'j["dispatch_ns"] = "fast"' \
+               'j["recorded_makespan_ms"] = -1' \
+               'j["threads"] = 1.5'; do
+        python3 -c 'import json, sys
+j = json.load(open(sys.argv[1])); exec(sys.argv[3]); json.dump(j, open(sys.argv[2], "w"))' \
+            "$md/simpleHyperQ-c8-h200.json" "$rd/bad.json" "$bad"
+        expect "replay --model refuses a model where $bad" 2 "^replay: --model .*bad.json: " "$b" --model "$rd/bad.json"
+    done
+    python3 -c 'import json, sys
+j = json.load(open(sys.argv[1])); fn = [o for o in j["ops"] if o[0] == 7]
+j["ops"].append([7, 0, 1, -1, 0, 0, 0, -5, 0, 0, 0, 0, 0, None, None]); json.dump(j, open(sys.argv[2], "w"))' \
+        "$md/simpleCallback-c8-h200.json" "$rd/badfn.json"
+    expect "replay --model refuses a host function of negative time" 2 "op [0-9]+ is not \\[kind" "$b" --model "$rd/badfn.json"
     expect "replay with both a trace and --model exits 2" 2 "give a trace or --model, not both" \
         "$b" "$tr" --model "$md/asyncAPI-c8-h200.json"
     expect "replay --model with --range exits 2" 2 "are for a trace, not a --model" \

@@ -108,16 +108,22 @@ void gl_sched_run_time_pageable(gl_sched_run *r);
  * works out what each call must wait for from the other threads, so that the
  * program means what its order says, as a correct threaded program makes sure
  * (by its own locks or flags): a wait or an event synchronization after the
- * record it refers to (the latest one before it in program order); a
- * legacy-stream op after each other thread's latest op, before it, on a
- * blocking stream, and a blocking stream's op after each other thread's latest
- * legacy op; a device synchronization after each other thread's latest op; a
- * stream synchronization after that stream's latest op. The wait (a spin) is
- * part of the call's measured host time, so the model sees it. */
+ * record it refers to (the latest one before it in program order), and a
+ * record again after the other threads' waits on the one before; an op after
+ * its stream's latest op, whichever thread issued it; a legacy-stream op after
+ * each other thread's latest op, before it, on a blocking stream, and a
+ * blocking stream's op after each other thread's latest legacy op; a device
+ * synchronization after each other thread's latest op; a stream
+ * synchronization after that stream's latest op; every op after the other
+ * threads' synchronizations before it. The wait (a spin) is part of the call's
+ * measured host time, so the model sees it. */
 void gl_sched_run_begin(gl_sched_run *r);
 /* Issue host thread `thread`'s calls in program order, from the calling host
  * thread (an OpenMP experiment calls it once per thread, inside its parallel
- * region; a PER_THREAD stream means this host thread's own). */
+ * region; a PER_THREAD stream means this host thread's own). A call may spin
+ * until other threads' calls have returned (gl_sched_run_begin), so one OS
+ * thread may run several program threads in turn only where no call of one
+ * depends on another's (omp-streams: each thread its own streams, no events). */
 void gl_sched_run_thread(gl_sched_run *r, int thread);
 /* Finish a run: wait for the device (at most timeout_s), fetch the spans, give
  * every op its measured host time (its return minus the return of its

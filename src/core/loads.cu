@@ -32,11 +32,16 @@ static int launch(int k, cudaStream_t s, unsigned long long *t)
 
 int gl_load_fresh(cudaStream_t s)
 {
-    if (used >= (int)(sizeof pool / sizeof pool[0])) return -1;
-    return launch(used++, s, NULL);
+    int k = __atomic_fetch_add(&used, 1, __ATOMIC_RELAXED); /* host threads may load at once */
+    if (k >= (int)(sizeof pool / sizeof pool[0])) return -1;
+    return launch(k, s, NULL);
 }
 
-int gl_load_left(void) { return (int)(sizeof pool / sizeof pool[0]) - used; }
+int gl_load_left(void)
+{
+    int left = (int)(sizeof pool / sizeof pool[0]) - used;
+    return left > 0 ? left : 0;
+}
 
 void gl_load_calibrate(int reps, gl_load_machine *m)
 {

@@ -204,8 +204,13 @@ static void cross_thread_order(gl_sched_run *r)
     int *last_any = (int *)gl_xmalloc(sizeof(int) * 3 * (size_t)T), *last_blocking = last_any + T, *last_legacy = last_any + 2 * T;
     int *last_record = (int *)gl_xmalloc(sizeof(int) * ((size_t)p->n_events + 1));
     int *last_on = (int *)gl_xmalloc(sizeof(int) * ((size_t)p->n_streams + 1));
+    int *last_sync = (int *)gl_xmalloc(sizeof(int) * (size_t)T); /* each thread's latest synchronizing call */
+    int *waiters = (int *)gl_xmalloc(sizeof(int) * ((size_t)p->n_events * T + 1)); /* per event and thread: its
+                      latest wait or synchronization on the event since the event's last record */
     for (int t = 0; t < 3 * T; t++) last_any[t] = -1;
+    for (int t = 0; t < T; t++) last_sync[t] = -1;
     for (int e = 0; e < p->n_events; e++) last_record[e] = -1;
+    for (int k = 0; k < p->n_events * T; k++) waiters[k] = -1;
     for (int s = 0; s < p->n_streams; s++) last_on[s] = -1;
     r->prior_first = (int *)gl_xmalloc(sizeof(int) * ((size_t)p->n_ops + 1));
 #define PRIOR(j)                                                                                        \
@@ -219,7 +224,18 @@ static void cross_thread_order(gl_sched_run *r)
     for (int i = 0; i < p->n_ops; i++) {
         const gl_sched_op *o = &p->ops[i];
         r->prior_first[i] = n;
-        if ((o->kind == GL_SCHED_WAIT || o->kind == GL_SCHED_SYNC) && o->event >= 0) PRIOR(last_record[o->event]);
+        for (int t = 0; t < T; t++) PRIOR(last_sync[t]); /* what another thread issues after its sync comes after it */
+        if ((o->kind == GL_SCHED_WAIT || o->kind == GL_SCHED_SYNC) && o->event >= 0) {
+            PRIOR(last_record[o->event]);
+            waiters[o->event * T + o->thread] = i;
+        }
+        if (o->kind == GL_SCHED_RECORD) /* a record again after the waits on its last one: they keep that one */
+            for (int t = 0; t < T; t++) {
+                PRIOR(waiters[o->event * T + t]);
+                waiters[o->event * T + t] = -1;
+            }
+        if (o->stream >= 0 && o->kind != GL_SCHED_SYNC) PRIOR(last_on[o->stream]); /* a stream's order, any thread */
+        if (o->kind == GL_SCHED_SYNC) last_sync[o->thread] = i;
         if (o->kind == GL_SCHED_SYNC && o->event < 0) {
             if (o->stream >= 0) PRIOR(last_on[o->stream]);
             else for (int t = 0; t < T; t++) PRIOR(last_any[t]);
@@ -240,6 +256,8 @@ static void cross_thread_order(gl_sched_run *r)
     free(last_any);
     free(last_record);
     free(last_on);
+    free(last_sync);
+    free(waiters);
 }
 
 void gl_sched_run_begin(gl_sched_run *r)

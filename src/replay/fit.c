@@ -137,6 +137,7 @@ int rp_fit_hostfns(gl_sched_program *p, const gl_sched_machine *m, const double 
     int *next = (int *)gl_xmalloc(sizeof(int) * (size_t)(p->n_ops + 1));
     int *pending = (int *)gl_xmalloc(sizeof(int) * (size_t)(p->n_streams + 1));
     char *was_fitted = (char *)gl_xcalloc((size_t)p->n_ops + 1, 1);
+    double *added = (double *)gl_xcalloc((size_t)p->n_ops + 1, sizeof *added); /* each function's time fitted */
     for (int i = 0; i < p->n_ops; i++) n_fn += p->ops[i].kind == GL_SCHED_HOSTFN;
     for (int pass = 0; n_fn > 0 && pass < 64; pass++) {
         gl_sched_result r;
@@ -167,9 +168,11 @@ int rp_fit_hostfns(gl_sched_program *p, const gl_sched_machine *m, const double 
             if (fn->start_ns >= horizon) break;
             /* No more than that operation waited after its call returned, in the recording: a later call, not the
              * function, may be why it started late. */
-            double late = rs[nx] - o->start_ns, more = fmin(rs[nx] - FIT_GAP_NS - fn->end_ns, rs[nx] - rr[nx]);
+            double late = rs[nx] - o->start_ns;
+            double more = fmin(rs[nx] - FIT_GAP_NS - fn->end_ns, rs[nx] - rr[nx] - added[h]); /* over all passes */
             if (late > 1e3 && more > 0) { /* it ends just before that operation's recorded start */
                 p->ops[h].block_ns += more;
+                added[h] += more;
                 changed = 1;
                 fitted += !was_fitted[h];
                 was_fitted[h] = 1;
@@ -178,6 +181,6 @@ int rp_fit_hostfns(gl_sched_program *p, const gl_sched_machine *m, const double 
         }
         if (!changed) break;
     }
-    free(order), free(next), free(pending), free(was_fitted);
+    free(order), free(next), free(pending), free(was_fitted), free(added);
     return fitted;
 }

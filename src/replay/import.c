@@ -252,7 +252,7 @@ static void kernel_row(sqlite3_stmt *st, void *ctx)
     rp_call *c = work_call(k->L, st);
     if (!c) return;
     long long blocks = col_int(st, 6, 1) * col_int(st, 7, 1) * col_int(st, 8, 1);
-    if (blocks < 1 || blocks > 2147483647LL) { /* the model counts a grid's blocks in an int */
+    if (blocks < 1 || blocks > RP_MAX_BLOCKS) { /* the model hands out blocks one by one: its time grows with them */
         k->L->t->too_big = blocks;
         return;
     }
@@ -551,7 +551,8 @@ int rp_import_range(const char *path, const char *range, int lazy, rp_trace *t, 
                  t->schema);
     if (lazy >= 0) t->lazy = lazy; /* the caller knows better than the recorded environment */
     if (!rc && t->too_big)
-        rc = fail(&r, "%s: a kernel of %lld blocks: the replay takes grids of 1 to 2^31-1 blocks", path, t->too_big);
+        rc = fail(&r, "%s: a kernel of %lld blocks: the replay takes grids of 1 to 2^26 blocks (the model hands out "
+                  "blocks one at a time: 2^31 would take it minutes a setting)", path, t->too_big);
     if (!rc && !(t->gpu_last_ns > t->gpu_first_ns))
         rc = L.range ? fail(&r, "%s: the calls made in NVTX range '%s' launched no kernel, copy or memset: nothing to "
                             "replay", path, t->range)

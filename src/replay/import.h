@@ -16,6 +16,10 @@
  * estimate leaves it out. */
 #define RP_HOSTFN_NS 2600.0
 
+/* The largest grid the replay takes: the model hands blocks out one at a time, about 1.2 s per 10^7 blocks a
+ * setting on one core, so 2^26 blocks (67 million) cost seconds, 2^31 minutes. */
+#define RP_MAX_BLOCKS (1LL << 26)
+
 enum {
     RP_HOST,        /* host time only: a call the model has no operation for (counted by name) */
     RP_LAUNCH,      /* a kernel */

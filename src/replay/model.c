@@ -1,4 +1,5 @@
 /* model.c - a replayable program as JSON (model.h). */
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -11,6 +12,10 @@
 
 static const char FORMAT[] = "gridlab-replay-model 1";
 enum { N_FIELDS = 15 }; /* an op's array, in model.h's order */
+/* What a model may say, at most: a time of a day, a copy of 10 TB, a grid the simulation takes in seconds (its
+ * time grows with the blocks), 64 blocks on an SM (Hopper holds 32). */
+static const double MAX_MS = 86400e3, MAX_NS = 86400e9, MAX_BYTES = 1e13, MAX_BLOCKS = (double)RP_MAX_BLOCKS;
+enum { MAX_PER_SM = 64 };
 
 static void num(FILE *f, double v)
 {
@@ -63,6 +68,12 @@ static int bad(char *err, int errlen, const char *fmt, ...)
     return GL_EXIT_USAGE;
 }
 
+/* v as an int where it is one (a cast of NaN or of a number out of range would be undefined), else INT_MIN. */
+static int as_int(double v)
+{
+    return isfinite(v) && fabs(v) < 2e9 ? (int)v : INT_MIN;
+}
+
 /* A whole number in [lo, hi] from j, or lo - 1. */
 static long long whole(const gl_json *j, long long lo, long long hi)
 {
@@ -87,12 +98,18 @@ int rp_model_read(const char *path, rp_trace *t, gl_sched_program *p, double **r
         rc = bad(err, errlen, "--model %s: \"streams\" and \"ops\" must be arrays, with at least one op", path);
     }
     double span_ms = gl_json_num(gl_json_get(j, "recorded_makespan_ms"), NAN);
+    const gl_json *dj = gl_json_get(j, "dispatch_ns"), *lj = gl_json_get(j, "latency_ns");
+    if (!rc && (!(span_ms > 0 && span_ms <= MAX_MS) || (dj && !(gl_json_num(dj, -1) >= 0 && gl_json_num(dj, -1) <= MAX_NS)) ||
+                (lj && !(gl_json_num(lj, -1) >= 0 && gl_json_num(lj, -1) <= MAX_NS))))
+        rc = bad(err, errlen, "--model %s: recorded_makespan_ms must be a number in (0, %g], dispatch_ns and latency_ns "
+                 "numbers in [0, %g]", path, MAX_MS, MAX_NS);
     int events = (int)whole(gl_json_get(j, "events"), 0, 1 << 24), threads = (int)whole(gl_json_get(j, "threads"), 1, 4096);
+    /* whole() gives lo - 1 for anything but a whole number in range: events -1, threads 0, both refused below */
     t->sms = (int)whole(gl_json_get(j, "sms"), 1, 100000);
     t->recorded_connections = (int)whole(gl_json_get(j, "recorded_connections"), 1, 32);
-    if (!rc && (!(span_ms > 0) || events < 0 || threads < 1 || t->sms < 1 || t->recorded_connections < 1))
-        rc = bad(err, errlen, "--model %s: recorded_makespan_ms (> 0), events, threads, sms and recorded_connections "
-                 "(1..32) must be given", path);
+    if (!rc && (events < 0 || threads < 1 || t->sms < 1 || t->recorded_connections < 1))
+        rc = bad(err, errlen, "--model %s: events, threads, sms and recorded_connections (1..32) must be given, as "
+                 "whole numbers", path);
     if (!rc) {
         snprintf(t->gpu, sizeof t->gpu, "%s", gl_json_str(gl_json_get(j, "gpu"), "?"));
         snprintf(t->schema, sizeof t->schema, "model");
@@ -118,15 +135,21 @@ int rp_model_read(const char *path, rp_trace *t, gl_sched_program *p, double **r
         const gl_json *o = gl_json_at(ops, i);
         double v[N_FIELDS];
         for (int k = 0; k < N_FIELDS; k++) v[k] = gl_json_num(gl_json_at(o, k), NAN);
-        int kind = (int)v[0], th = (int)v[1], st = (int)v[2], ev = (int)v[3];
+        int kind = as_int(v[0]), th = as_int(v[1]), st = as_int(v[2]), ev = as_int(v[3]);
         int ok = o && o->type == GL_JSON_ARRAY && o->n == N_FIELDS && v[0] == kind && kind >= GL_SCHED_LAUNCH &&
-                 kind <= GL_SCHED_LOAD && kind != GL_SCHED_CREATE && th >= 0 && th < threads &&
+                 kind <= GL_SCHED_LOAD && kind != GL_SCHED_CREATE && v[1] == th && v[2] == st && v[3] == ev &&
+                 th >= 0 && th < threads && fabs(v[8]) <= MAX_NS &&
                  st >= -1 && st < p->n_streams && ev >= -1 && ev < p->n_events && isfinite(v[8]); /* < 0: machine's */
         ok = ok && (kind == GL_SCHED_HOST || kind == GL_SCHED_SYNC || st >= 0) &&
              (!(kind == GL_SCHED_RECORD || kind == GL_SCHED_WAIT) || ev >= 0);
         if (ok && kind == GL_SCHED_LAUNCH)
-            ok = v[4] >= 1 && v[4] <= 2147483647.0 && v[5] >= 1 && v[5] <= 1024 && v[6] >= 1 && v[7] >= 0;
-        if (ok && kind == GL_SCHED_COPY) ok = v[9] >= 0 && v[9] < GL_SCHED_DIRS && v[11] >= 0 && v[12] >= 0;
+            ok = v[4] >= 1 && v[4] <= MAX_BLOCKS && v[4] == floor(v[4]) && v[5] >= 1 && v[5] <= 1024 &&
+                 v[5] == floor(v[5]) && v[6] >= 1 && v[6] <= MAX_PER_SM && v[6] == floor(v[6]) && v[7] >= 0 &&
+                 v[7] <= MAX_NS;
+        if (ok && kind == GL_SCHED_HOSTFN) ok = isnan(v[7]) || (v[7] >= 0 && v[7] <= MAX_NS);
+        if (ok && kind == GL_SCHED_COPY)
+            ok = v[9] >= 0 && v[9] < GL_SCHED_DIRS && v[9] == floor(v[9]) && v[11] >= 0 && v[11] <= MAX_BYTES &&
+                 v[12] >= 0 && v[12] <= MAX_NS;
         if (!ok) {
             rc = bad(err, errlen, "--model %s: op %d is not [kind, thread, stream, event, blocks, threads, "
                      "blocks_per_sm, block_ns, issue_ns, dir, pageable, bytes, copy_ns, start, end] of this program",

@@ -340,7 +340,7 @@ int main(int argc, char **argv)
             gl_sched_result r;
             if (gl_sched_simulate(&p, &m, &r, err, sizeof err) != 0) {
                 fprintf(stderr, "replay: the model refused the program at C=%d: %s\n", C, err);
-                return GL_EXIT_INTERNAL;
+                return a.model ? GL_EXIT_USAGE : GL_EXIT_INTERNAL; /* a --model file's fault; a trace's, ours */
             }
             err_at[C] = start_error_p95(&p, rs, t.gpu_last_ns - t.gpu_first_ns);
             if (err_at[C] < best) best = err_at[C], best_c = C;
@@ -376,7 +376,7 @@ int main(int argc, char **argv)
         gl_sched_result r;
         if (gl_sched_simulate(&p, &m, &r, err, sizeof err) != 0) {
             fprintf(stderr, "replay: the model refused the program at C=%d: %s\n", C, err);
-            return GL_EXIT_INTERNAL;
+            return a.model ? GL_EXIT_USAGE : GL_EXIT_INTERNAL; /* a --model file's fault; a trace's, ours */
         }
         double ms = r.span_ns / 1e6;
         if (C == recorded) {

@@ -295,6 +295,7 @@ static int random_program(const program_lab *L, unsigned long long seed, program
      * by thread (k - 1) mod T, the legacy stream's ops by thread 0; the run keeps program order across threads
      * where the program depends on it (gl_schedrun.h, gl_sched_run_begin), as a threaded program must. */
     ps->host_threads = L->host_threads > 1 ? draw_int(&d, 1, L->host_threads) : 1;
+    if (ps->host_threads > p->n_streams - 1) ps->host_threads = p->n_streams > 1 ? p->n_streams - 1 : 1; /* one a stream */
     if (ps->host_threads > 1) {
         for (int i = 0; i < p->n_ops; i++)
             if (p->ops[i].stream > 0) p->ops[i].thread = (p->ops[i].stream - 1) % ps->host_threads;
