@@ -89,6 +89,31 @@ void gl_fill_f64(double *x, size_t n, unsigned long long seed, unsigned stream, 
     }
 }
 
+void gl_draws_init(gl_draws *d, unsigned long long seed, unsigned first_stream)
+{
+    d->seed = seed, d->stream = first_stream, d->next = GL_DRAW_CHUNK;
+}
+
+double gl_draw_u(gl_draws *d)
+{
+    if (d->next == GL_DRAW_CHUNK) {
+        gl_fill_f64(d->u, GL_DRAW_CHUNK, d->seed, d->stream++, 0.0, 1.0);
+        d->next = 0;
+    }
+    return d->u[d->next++];
+}
+
+int gl_draw_int(gl_draws *d, int lo, int hi)
+{
+    return lo + (int)fmin(hi - lo, floor(gl_draw_u(d) * (hi - lo + 1)));
+}
+
+int gl_draw_log_int(gl_draws *d, int lo, int hi)
+{
+    double x = exp(log((double)lo) + gl_draw_u(d) * (log(hi + 1.0) - log((double)lo)));
+    return (int)fmax(lo, fmin(hi, floor(x)));
+}
+
 void gl_fill_bytes(uint8_t *x, size_t n, unsigned long long seed, unsigned stream)
 {
     uint64_t state = start(seed, stream);

@@ -60,6 +60,25 @@ void gl_fill_f64(double *x, size_t n, unsigned long long seed, unsigned stream, 
 /* Uniform bytes over all 256 values, eight to a draw, low byte first. */
 void gl_fill_bytes(uint8_t *x, size_t n, unsigned long long seed, unsigned stream);
 
+/* Draws taken one at a time, as a random program is built: uniform in [0, 1), a
+ * chunk at a time from streams first_stream, first_stream + 1, ... of one seed,
+ * so that a seed gives the same sequence on every machine. */
+enum { GL_DRAW_CHUNK = 256 };
+typedef struct gl_draws {
+    unsigned long long seed; /* the sequence's seed */
+    unsigned stream;         /* the stream of the next chunk */
+    int next;                /* the next unused draw in u (GL_DRAW_CHUNK: none left) */
+    double u[GL_DRAW_CHUNK]; /* the current chunk */
+} gl_draws;
+
+void gl_draws_init(gl_draws *d, unsigned long long seed, unsigned first_stream);
+/* The next draw, in [0, 1). */
+double gl_draw_u(gl_draws *d);
+/* An integer uniformly in [lo, hi]. */
+int gl_draw_int(gl_draws *d, int lo, int hi);
+/* An integer in [lo, hi], log-uniformly: as many of 2..3 as of 32..63. */
+int gl_draw_log_int(gl_draws *d, int lo, int hi);
+
 /* ---- comparison --------------------------------------------------------------- */
 
 typedef enum { GL_I32, GL_U32, GL_I64, GL_U64, GL_U8, GL_F32, GL_F64 } gl_elem_type;

@@ -345,6 +345,8 @@ int gl_sched_stream_new(gl_sched_program *p, int kind, int priority, int thread)
 /* A new stream made by a call of thread, which costs that call's issue time
  * (the op is the last one added); returns the stream's index. */
 int gl_sched_stream_create(gl_sched_program *p, int thread, int kind, int priority);
+/* Whether a stream synchronizes with the legacy stream (cudaStreamCreate's, and a per-thread default stream). */
+int gl_sched_stream_blocking(const gl_sched_stream *st);
 /* A new event; returns its index. */
 int gl_sched_event_new(gl_sched_program *p);
 

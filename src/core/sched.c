@@ -409,7 +409,7 @@ static int first_unfinished(const sim *s, int op)
 static int deps_done(const sim *s, int op) { return first_unfinished(s, op) < 0; }
 
 /* Whether a stream synchronizes with the legacy stream. */
-static int is_blocking(const gl_sched_stream *st)
+int gl_sched_stream_blocking(const gl_sched_stream *st)
 {
     return st->kind == GL_SCHED_STREAM_BLOCKING || st->kind == GL_SCHED_STREAM_PER_THREAD;
 }
@@ -533,8 +533,8 @@ static void submit(sim *s, int t)
         }
         if (ss->kind == GL_SCHED_STREAM_LEGACY) {
             for (int i = 0; i < p->n_streams; i++)
-                if (is_blocking(&p->streams[i])) add_dep(s, s->stream_last[i]);
-        } else if (is_blocking(ss)) {
+                if (gl_sched_stream_blocking(&p->streams[i])) add_dep(s, s->stream_last[i]);
+        } else if (gl_sched_stream_blocking(ss)) {
             add_dep(s, s->stream_last[GL_SCHED_LEGACY]);
         }
         if (o->kind == GL_SCHED_WAIT) add_dep(s, s->event_last[o->event]);
@@ -1294,9 +1294,9 @@ int gl_sched_edges(const gl_sched_program *p, int kinds, gl_sched_edge **edges)
             const gl_sched_stream *st = &p->streams[o->stream];
             if (st->kind == GL_SCHED_STREAM_LEGACY) {
                 for (int s = 0; s < p->n_streams; s++)
-                    if (is_blocking(&p->streams[s]))
+                    if (gl_sched_stream_blocking(&p->streams[s]))
                         add_edge(&e, &n, &cap, last_launch_before(p, s, i), i, GL_SCHED_EDGE_LEGACY);
-            } else if (is_blocking(st)) {
+            } else if (gl_sched_stream_blocking(st)) {
                 int legacy = last_launch_before(p, GL_SCHED_LEGACY, i);
                 /* Only the stream's first kernel after that legacy kernel: the rest follow in stream order. */
                 if (legacy >= 0 && last_launch_before(p, o->stream, i) < legacy)

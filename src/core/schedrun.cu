@@ -191,11 +191,6 @@ void gl_sched_run_create(gl_sched_run *r, gl_sched_program *prog, const gl_sched
     copies_create(r);
 }
 
-static int is_blocking_stream(const gl_sched_stream *s)
-{
-    return s->kind == GL_SCHED_STREAM_BLOCKING || s->kind == GL_SCHED_STREAM_PER_THREAD;
-}
-
 /* The other threads' ops each op must see returned first (gl_schedrun.h, gl_sched_run_begin). */
 static void cross_thread_order(gl_sched_run *r)
 {
@@ -243,11 +238,11 @@ static void cross_thread_order(gl_sched_run *r)
             const gl_sched_stream *ss = &p->streams[o->stream];
             if (ss->kind == GL_SCHED_STREAM_LEGACY)
                 for (int t = 0; t < T; t++) PRIOR(last_blocking[t]);
-            else if (is_blocking_stream(ss))
+            else if (gl_sched_stream_blocking(ss))
                 for (int t = 0; t < T; t++) PRIOR(last_legacy[t]);
             last_any[o->thread] = last_on[o->stream] = i;
             if (ss->kind == GL_SCHED_STREAM_LEGACY) last_legacy[o->thread] = i;
-            else if (is_blocking_stream(ss)) last_blocking[o->thread] = i;
+            else if (gl_sched_stream_blocking(ss)) last_blocking[o->thread] = i;
             if (o->kind == GL_SCHED_RECORD) last_record[o->event] = i;
         }
     }
@@ -269,12 +264,11 @@ void gl_sched_run_begin(gl_sched_run *r)
         if (p->ops[i].kind == GL_SCHED_LAUNCH) p->ops[i].id = (int)r->slot[i];
         r->call_ns[i] = r->return_ns[i] = NAN;
     }
-    free(r->prior_first);
-    free(r->prior);
-    free(r->issued);
-    r->prior_first = r->prior = NULL;
-    r->issued = (int *)gl_xcalloc((size_t)p->n_ops + 1, sizeof *r->issued);
-    if (p->n_threads > 1) cross_thread_order(r);
+    if (!r->issued) { /* the program's order across threads, worked out at its first run */
+        r->issued = (int *)gl_xcalloc((size_t)p->n_ops + 1, sizeof *r->issued);
+        if (p->n_threads > 1) cross_thread_order(r);
+    }
+    memset(r->issued, 0, sizeof *r->issued * ((size_t)p->n_ops + 1));
     r->t0_ns = gl_host_ns();
 }
 
@@ -338,7 +332,7 @@ void gl_sched_run_thread(gl_sched_run *r, int thread)
         default: break; /* CREATE: the stream was made before the run */
         }
         r->return_ns[i] = gl_host_ns();
-        __atomic_store_n(&r->issued[i], 1, __ATOMIC_RELEASE);
+        if (r->prior_first) __atomic_store_n(&r->issued[i], 1, __ATOMIC_RELEASE); /* other threads may wait on it */
     }
 }
 

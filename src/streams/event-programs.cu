@@ -2,7 +2,7 @@
  *
  * Question: does the model predict random multi-stream programs with cross-stream events and the legacy stream, run by run?
  * Build: none
- * Sanitize: --quick --profile --programs 5 --kernel-us 20 --skip-timing-claims
+ * Sanitize: --quick --profile --programs 5 --kernel-us 20 --skip-timing-claims --host-threads 4
  *
  * Programs nobody picked: program i is drawn from seed --seed + i alone, its
  * kind by seed mod 5: fan-in, fan-out, dag (as in stream-events), cross
@@ -51,7 +51,6 @@ enum { KIND_COPIES = N_KINDS };  /* a sixth kind, drawn only under --population 
 static const int RANDOM_THREADS[] = {32, 64, 128, 256};
 static const double RANDOM_WORK_NS = 20e6; /* a program's kernels end to end, each its mean time: what C=1 may cost */
 enum { RANDOM_MAX_KERNELS = 256 };          /* a few hundred kernels at most, whatever the options */
-enum { DRAW_CHUNK = 256 };                  /* draws filled at a time */
 /* A copies program's copies and host functions end to end, each reckoned at a rate that every recent machine
  * reaches (bytes per ns: pinned, pageable), not at this machine's: a seed gives the same program everywhere. */
 static const double COPIES_WORK_NS = 80e6;
@@ -59,35 +58,8 @@ static const double RECKONED_GBPS[2] = {20, 6};
 
 /* ---- drawing a program ------------------------------------------------------------------ */
 
-/* Uniform draws in [0, 1) from one seed, taken in order, a chunk at a time
- * from splitmix64 streams 2000, 2001, ... (dag_random takes 1000 + its index):
- * the same seed gives the same program on every machine. */
-typedef struct draws {
-    unsigned long long seed; /* the program's seed */
-    unsigned chunk;          /* chunks filled so far */
-    int next;                /* the next unused draw in u (DRAW_CHUNK: none left) */
-    double u[DRAW_CHUNK];    /* the current chunk */
-} draws;
-
-/* The next draw, in [0, 1). */
-static double draw_u(draws *d)
-{
-    if (d->next == DRAW_CHUNK) {
-        gl_fill_f64(d->u, DRAW_CHUNK, d->seed, 2000u + d->chunk++, 0.0, 1.0);
-        d->next = 0;
-    }
-    return d->u[d->next++];
-}
-
-/* An integer uniformly in [lo, hi]. */
-static int draw_int(draws *d, int lo, int hi) { return lo + (int)fmin(hi - lo, floor(draw_u(d) * (hi - lo + 1))); }
-
-/* An integer in [lo, hi], log-uniformly: as many programs of 2..3 streams as of 32..63. */
-static int draw_log_int(draws *d, int lo, int hi)
-{
-    double x = exp(log((double)lo) + draw_u(d) * (log(hi + 1.0) - log((double)lo)));
-    return (int)fmax(lo, fmin(hi, floor(x)));
-}
+/* A program's draws are gl_draws from streams 2000, 2001, ... of its seed (dag_random takes 1000 + its index): the
+ * same seed gives the same program on every machine. */
 
 /* The shortest T a program draws: kernel-us/20, but not under 20 us (where the
  * host's few us per launch would be most of a kernel) unless --kernel-us is. */
@@ -118,7 +90,7 @@ static int spec_kernels(const program_spec *ps)
  * before a kernel (one time in two) a wait for one or two records, recent or any so far; after it (two in five) a
  * record, of a new event or (one in four) of one recorded before; one record in five is waited for at once by
  * 2..S-1 other streams. */
-static void build_cross(gl_sched_program *p, const program_spec *ps, draws *d)
+static void build_cross(gl_sched_program *p, const program_spec *ps, gl_draws *d)
 {
     int S = ps->streams, n = S * ps->kernels, n_rec = 0, st[MAX_STREAMS], others[MAX_STREAMS];
     /* n <= RANDOM_MAX_KERNELS (random_program), and so are the events */
@@ -126,28 +98,28 @@ static void build_cross(gl_sched_program *p, const program_spec *ps, draws *d)
     int recorded_on[RANDOM_MAX_KERNELS]; /* each event's latest recording stream */
     new_streams(p, st, S);
     for (int j = 0; j < n; j++) {
-        int s = draw_int(d, 0, S - 1);
-        if (n_rec > 0 && draw_u(d) < 0.5) {
-            int waits = draw_u(d) < 0.3 ? 2 : 1;
+        int s = gl_draw_int(d, 0, S - 1);
+        if (n_rec > 0 && gl_draw_u(d) < 0.5) {
+            int waits = gl_draw_u(d) < 0.3 ? 2 : 1;
             for (int w = 0; w < waits; w++) {
-                int recent = draw_u(d) < 0.5;
-                int r = recent ? n_rec - 1 - draw_int(d, 0, n_rec < 4 ? n_rec - 1 : 3) : draw_int(d, 0, n_rec - 1);
+                int recent = gl_draw_u(d) < 0.5;
+                int r = recent ? n_rec - 1 - gl_draw_int(d, 0, n_rec < 4 ? n_rec - 1 : 3) : gl_draw_int(d, 0, n_rec - 1);
                 if (recorded_on[rec[r]] != s) gl_sched_wait(p, 0, st[s], rec[r]);
             }
         }
-        launch(&ps->k, p, st[s], s, j, ps->kernel_ns * (0.5 + draw_u(d)));
-        if (draw_u(d) >= 0.4) continue;
-        int ev = n_rec > 0 && draw_u(d) < 0.25 ? rec[draw_int(d, 0, n_rec - 1)] : gl_sched_event_new(p);
+        launch(&ps->k, p, st[s], s, j, ps->kernel_ns * (0.5 + gl_draw_u(d)));
+        if (gl_draw_u(d) >= 0.4) continue;
+        int ev = n_rec > 0 && gl_draw_u(d) < 0.25 ? rec[gl_draw_int(d, 0, n_rec - 1)] : gl_sched_event_new(p);
         gl_sched_record(p, 0, st[s], ev);
         recorded_on[ev] = s;
         rec[n_rec++] = ev;
-        if (S > 2 && draw_u(d) < 0.2) {
+        if (S > 2 && gl_draw_u(d) < 0.2) {
             /* 2..S-1 of the other streams, a partial shuffle of them. */
-            int n_others = 0, m = draw_int(d, 2, S - 1);
+            int n_others = 0, m = gl_draw_int(d, 2, S - 1);
             for (int o = 0; o < S; o++)
                 if (o != s) others[n_others++] = o;
             for (int i = 0; i < m; i++) {
-                int pick = draw_int(d, i, n_others - 1), o = others[pick];
+                int pick = gl_draw_int(d, i, n_others - 1), o = others[pick];
                 others[pick] = others[i];
                 others[i] = o;
                 gl_sched_wait(p, 0, st[o], ev);
@@ -160,29 +132,29 @@ static void build_cross(gl_sched_program *p, const program_spec *ps, draws *d)
  * but never the first; a phase gives each K kernels of T/2..3T/2, depth- or breadth-first): one or two between
  * phases, and one time in two one before the first or after the last; one legacy kernel in two is recorded, and a
  * non-blocking stream waits for it. */
-static void build_legacy(gl_sched_program *p, const program_spec *ps, draws *d)
+static void build_legacy(gl_sched_program *p, const program_spec *ps, gl_draws *d)
 {
     int S = ps->streams, K = ps->kernels, P = ps->phases, label = 0, n_nb = 0, st[MAX_STREAMS], nonblocking[MAX_STREAMS];
     for (int s = 0; s < S; s++) {
-        int nb = s > 0 && draw_u(d) < 0.25;
+        int nb = s > 0 && gl_draw_u(d) < 0.25;
         st[s] = gl_sched_stream_new(p, nb ? GL_SCHED_STREAM_NONBLOCKING : GL_SCHED_STREAM_BLOCKING, 0, -1);
         if (nb) nonblocking[n_nb++] = s;
     }
-    int order = draw_u(d) < 0.5 ? GL_SCHED_DEPTH_FIRST : GL_SCHED_BREADTH_FIRST;
+    int order = gl_draw_u(d) < 0.5 ? GL_SCHED_DEPTH_FIRST : GL_SCHED_BREADTH_FIRST;
     for (int phase = 0; phase <= P; phase++) {
-        int n_legacy = phase > 0 && phase < P ? draw_int(d, 1, 2) : draw_u(d) < 0.5;
+        int n_legacy = phase > 0 && phase < P ? gl_draw_int(d, 1, 2) : gl_draw_u(d) < 0.5;
         for (int l = 0; l < n_legacy; l++) {
-            launch(&ps->k, p, GL_SCHED_LEGACY, S, label++, ps->kernel_ns * (0.5 + draw_u(d)));
-            if (n_nb > 0 && draw_u(d) < 0.5) {
+            launch(&ps->k, p, GL_SCHED_LEGACY, S, label++, ps->kernel_ns * (0.5 + gl_draw_u(d)));
+            if (n_nb > 0 && gl_draw_u(d) < 0.5) {
                 int ev = gl_sched_event_new(p);
                 gl_sched_record(p, 0, GL_SCHED_LEGACY, ev);
-                gl_sched_wait(p, 0, st[nonblocking[draw_int(d, 0, n_nb - 1)]], ev);
+                gl_sched_wait(p, 0, st[nonblocking[gl_draw_int(d, 0, n_nb - 1)]], ev);
             }
         }
         for (int n = 0; phase < P && n < S * K; n++) {
             int s, j;
             gl_sched_issue_order(order, S, K, n, &s, &j);
-            launch(&ps->k, p, st[s], s, label++, ps->kernel_ns * (0.5 + draw_u(d)));
+            launch(&ps->k, p, st[s], s, label++, ps->kernel_ns * (0.5 + gl_draw_u(d)));
         }
     }
 }
@@ -196,13 +168,13 @@ static void build_legacy(gl_sched_program *p, const program_spec *ps, draws *d)
  * or a D2D (8 in 100), or a wait for a record made then on another stream (12 in 100); a copy, host function or
  * wide kernel that would take the program's past COPIES_WORK_NS (reckoned) is left out. Last, a closing kernel on
  * the first waits for all the others. */
-static void build_copies(gl_sched_program *p, const program_lab *L, const program_spec *ps, draws *d)
+static void build_copies(gl_sched_program *p, const program_lab *L, const program_spec *ps, gl_draws *d)
 {
     int S = ps->streams, n = (int)fmin(RANDOM_MAX_KERNELS, fmax(8, 2 * S * ps->kernels)), label = 0, st[MAX_STREAMS];
     double budget_ns = COPIES_WORK_NS;
     for (int s = 0; s < S; s++) {
-        int kind = draw_u(d) < 0.5 ? GL_SCHED_STREAM_BLOCKING : GL_SCHED_STREAM_NONBLOCKING;
-        int priority = draw_u(d) < 1.0 / 3 ? draw_int(d, L->prio_greatest, L->prio_least) : 0;
+        int kind = gl_draw_u(d) < 0.5 ? GL_SCHED_STREAM_BLOCKING : GL_SCHED_STREAM_NONBLOCKING;
+        int priority = gl_draw_u(d) < 1.0 / 3 ? gl_draw_int(d, L->prio_greatest, L->prio_least) : 0;
         st[s] = gl_sched_stream_new(p, kind, priority, -1);
     }
     int ev = gl_sched_event_new(p);
@@ -210,30 +182,30 @@ static void build_copies(gl_sched_program *p, const program_lab *L, const progra
     gl_sched_record(p, 0, st[0], ev);
     for (int s = 1; s < S; s++) gl_sched_wait(p, 0, st[s], ev);
     for (int j = 0; j < n; j++) {
-        int s = draw_int(d, 0, S - 1);
-        double u = draw_u(d), ns = 0;
+        int s = gl_draw_int(d, 0, S - 1);
+        double u = gl_draw_u(d), ns = 0;
         if (u < 0.3) {
-            double T = ps->kernel_ns * (0.5 + draw_u(d)), kind = draw_u(d);
+            double T = ps->kernel_ns * (0.5 + gl_draw_u(d)), kind = gl_draw_u(d);
             if (kind < 0.25) { /* wide: waves of blocks, reckoned at 2112 slots (128 threads, 132 SMs) */
-                grid wide = {draw_log_int(d, 512, 8192), 128, gl_work_blocks_per_sm(128)};
+                grid wide = {gl_draw_log_int(d, 512, 8192), 128, gl_work_blocks_per_sm(128)};
                 ns = T * ceil(wide.blocks / 2112.0);
                 if (ns <= budget_ns) launch(&wide, p, st[s], s, label++, T);
             } else {
                 launch(&ps->k, p, kind < 0.3 ? GL_SCHED_LEGACY : st[s], s, label++, T);
             }
         } else if (u < 0.4) {
-            ns = round(exp(log(10e3) + draw_u(d) * log(200.0)) / 100) * 100;
+            ns = round(exp(log(10e3) + gl_draw_u(d) * log(200.0)) / 100) * 100;
             if (ns <= budget_ns) gl_sched_hostfn(p, 0, st[s], ns);
         } else if (u < 0.88) {
             int dir = u < 0.6 ? GL_SCHED_H2D : u < 0.8 ? GL_SCHED_D2H
-                    : draw_u(d) < 0.5 ? GL_SCHED_MEMSET : GL_SCHED_D2D;
-            int pageable = dir <= GL_SCHED_D2H && draw_u(d) < 1.0 / 3;
-            double bytes = 4096 * floor(exp(draw_u(d) * log(L->copy_max_bytes / 4096)));
+                    : gl_draw_u(d) < 0.5 ? GL_SCHED_MEMSET : GL_SCHED_D2D;
+            int pageable = dir <= GL_SCHED_D2H && gl_draw_u(d) < 1.0 / 3;
+            double bytes = 4096 * floor(exp(gl_draw_u(d) * log(L->copy_max_bytes / 4096)));
             ns = bytes / RECKONED_GBPS[pageable];
             if (ns <= budget_ns) gl_sched_copy(p, 0, st[s], dir, bytes, pageable);
         } else {
             ev = gl_sched_event_new(p);
-            gl_sched_record(p, 0, st[(s + draw_int(d, 1, S - 1)) % S], ev);
+            gl_sched_record(p, 0, st[(s + gl_draw_int(d, 1, S - 1)) % S], ev);
             gl_sched_wait(p, 0, st[s], ev);
         }
         if (ns <= budget_ns) budget_ns -= ns;
@@ -254,22 +226,23 @@ static void build_copies(gl_sched_program *p, const program_lab *L, const progra
 static int random_program(const program_lab *L, unsigned long long seed, program_spec *ps, gl_sched_program *p,
                           gl_sched_edge **edges)
 {
-    draws d = {seed, 0, DRAW_CHUNK, {0}};
+    gl_draws d;
+    gl_draws_init(&d, seed, 2000);
     memset(ps, 0, sizeof *ps);
     ps->seed = seed;
     ps->kind = L->population == POP_COPIES ? KIND_COPIES : (int)(seed % N_KINDS);
-    ps->streams = draw_log_int(&d, L->streams_min, L->streams_max);
-    int K = draw_int(&d, 1, L->kernels);
-    ps->phases = draw_int(&d, 2, 3);
+    ps->streams = gl_draw_log_int(&d, L->streams_min, L->streams_max);
+    int K = gl_draw_int(&d, 1, L->kernels);
+    ps->phases = gl_draw_int(&d, 2, 3);
     ps->kernels = ps->kind == KIND_LEGACY ? (K / ps->phases > 1 ? K / ps->phases : 1) : K;
     double lo = random_min_us(L->kernel_us) * 1e3, hi = L->kernel_us * 1e3;
-    ps->kernel_ns = exp(log(lo) + draw_u(&d) * (log(hi) - log(lo)));
-    if (draw_u(&d) < 1.0 / 6) {
-        ps->k.blocks = draw_log_int(&d, 2, 16);
-        ps->k.threads = draw_u(&d) < 0.5 ? 64 : 128;
+    ps->kernel_ns = exp(log(lo) + gl_draw_u(&d) * (log(hi) - log(lo)));
+    if (gl_draw_u(&d) < 1.0 / 6) {
+        ps->k.blocks = gl_draw_log_int(&d, 2, 16);
+        ps->k.threads = gl_draw_u(&d) < 0.5 ? 64 : 128;
     } else {
         ps->k.blocks = 1;
-        ps->k.threads = RANDOM_THREADS[draw_int(&d, 0, GL_ARRAY_LEN(RANDOM_THREADS) - 1)];
+        ps->k.threads = RANDOM_THREADS[gl_draw_int(&d, 0, GL_ARRAY_LEN(RANDOM_THREADS) - 1)];
     }
     ps->k.per_sm = gl_work_blocks_per_sm(ps->k.threads);
     while (ps->kernels > 1 && spec_kernels(ps) > RANDOM_MAX_KERNELS) ps->kernels--;
@@ -294,7 +267,7 @@ static int random_program(const program_lab *L, unsigned long long seed, program
     /* Host threads, drawn last so that a seed's program is the same with one thread: stream k (from 1) is issued
      * by thread (k - 1) mod T, the legacy stream's ops by thread 0; the run keeps program order across threads
      * where the program depends on it (gl_schedrun.h, gl_sched_run_begin), as a threaded program must. */
-    ps->host_threads = L->host_threads > 1 ? draw_int(&d, 1, L->host_threads) : 1;
+    ps->host_threads = L->host_threads > 1 ? gl_draw_int(&d, 1, L->host_threads) : 1;
     if (ps->host_threads > p->n_streams - 1) ps->host_threads = p->n_streams > 1 ? p->n_streams - 1 : 1; /* one a stream */
     if (ps->host_threads > 1) {
         for (int i = 0; i < p->n_ops; i++)

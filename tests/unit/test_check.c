@@ -144,6 +144,25 @@ int main(void)
     for (int i = 0; i < N; i++) all_lo &= d[i] == 1.0;
     test_cond("f64 never rounds up to hi: [1, next double) is all 1", all_lo);
 
+    /* ---- draws taken one at a time: the same as filling each stream's chunk, across chunk ends ---- */
+    gl_draws dr;
+    gl_draws_init(&dr, 11, 2000);
+    static double chunks[2][GL_DRAW_CHUNK];
+    gl_fill_f64(chunks[0], GL_DRAW_CHUNK, 11, 2000, 0.0, 1.0);
+    gl_fill_f64(chunks[1], GL_DRAW_CHUNK, 11, 2001, 0.0, 1.0);
+    int same = 1, ints_inside = 1, logs_inside = 1;
+    for (int i = 0; i < 2 * GL_DRAW_CHUNK; i++) same &= gl_draw_u(&dr) == chunks[i / GL_DRAW_CHUNK][i % GL_DRAW_CHUNK];
+    test_cond("draws one at a time are streams 2000, 2001, ... of the seed, chunk after chunk", same);
+    int reached[4] = {0, 0, 0, 0};
+    for (int i = 0; i < 4000; i++) {
+        int v = gl_draw_int(&dr, 3, 6), w = gl_draw_log_int(&dr, 2, 63);
+        ints_inside &= v >= 3 && v <= 6;
+        if (v >= 3 && v <= 6) reached[v - 3] = 1;
+        logs_inside &= w >= 2 && w <= 63;
+    }
+    test_cond("integer draws stay in [lo, hi] and reach both ends; log-uniform ones stay in [lo, hi]",
+              ints_inside && reached[0] && reached[1] && reached[2] && reached[3] && logs_inside);
+
     /* ---- bytes ---- */
     size_t mb = (size_t)1 << 20;
     uint8_t *bytes = (uint8_t *)gl_xmalloc(mb);
