@@ -324,6 +324,7 @@ typedef struct sim {
     thread_state *th;          /* the host threads */
     int *stream_last;  /* last op submitted to each stream, -1 */
     int *stream_queued; /* last op of each stream that went into a queue (not a record or wait), -1 */
+    int *stream_work;   /* last op of each stream that is not a record (records hold nothing), -1 */
     int *event_last;   /* last RECORD submitted for each event, -1 */
     double *sm_free;   /* free share of each SM, 1 = empty */
     double free_sum;   /* sum of sm_free: no block fits when below the smallest share */
@@ -525,6 +526,8 @@ static void submit(sim *s, int t)
         th->blocked = op; /* finished when its dependencies are, in progress() */
     } else {
         const gl_sched_stream *ss = &p->streams[o->stream];
+        int prev = s->stream_work[o->stream]; /* its stream's last op before it but records, -1: none */
+        if (o->kind != GL_SCHED_RECORD) s->stream_work[o->stream] = op;
         add_dep(s, s->stream_last[o->stream]);
         add_dep(s, s->load); /* a lazy load holds back everything issued after it */
         if (o->kind == GL_SCHED_LOAD) {
@@ -552,6 +555,9 @@ static void submit(sim *s, int t)
                 st->mark_queue = choose_queue(s, o->stream, s->stream_queued[o->stream], 0);
                 st->mark_pos = s->q[st->mark_queue].n;
             }
+        } else if (o->kind == GL_SCHED_HOSTFN && prev >= 0 && p->ops[prev].kind == GL_SCHED_COPY &&
+                   p->ops[prev].queue < 0) {
+            o->queue = -1; /* behind an engine's copy, it waits there, off its queue (gl_sched.h, "Host functions") */
         } else if (o->kind == GL_SCHED_COPY && !copy_queued(s->m, o)) {
             o->queue = -1; /* an engine's alone (gl_sched.h, "Engines") */
             gl_grow((void **)&s->wfifo[o->dir], &s->wcap[o->dir], s->wn[o->dir] + 1, sizeof **s->wfifo);
@@ -885,6 +891,9 @@ static void progress(sim *s)
                 s->os[op].started = 1;
                 s->p->ops[op].start_ns = s->now;
                 heap_push(s, s->now + s->m->load_ns, EV_LOADED, op, 0, 0);
+            } else if (s->p->ops[op].kind == GL_SCHED_HOSTFN) { /* off its queue: its stream is done */
+                s->p->ops[op].go_ns = s->now;
+                hostfn_ready(s, op);
             } else {
                 finish(s, op);
             }
@@ -977,6 +986,7 @@ static void sim_free(sim *s)
     free(s->th);
     free(s->stream_last);
     free(s->stream_queued);
+    free(s->stream_work);
     free(s->event_last);
     free(s->sm_free);
     free(s->cwd);
@@ -1051,7 +1061,8 @@ int gl_sched_simulate(gl_sched_program *p, const gl_sched_machine *m, gl_sched_r
     s.stream_last = (int *)gl_xmalloc(sizeof(int) * ((size_t)p->n_streams + 1));
     s.event_last = (int *)gl_xmalloc(sizeof(int) * ((size_t)p->n_events + 1));
     s.stream_queued = (int *)gl_xmalloc(sizeof(int) * ((size_t)p->n_streams + 1));
-    for (int i = 0; i < p->n_streams; i++) s.stream_last[i] = s.stream_queued[i] = -1;
+    s.stream_work = (int *)gl_xmalloc(sizeof(int) * ((size_t)p->n_streams + 1));
+    for (int i = 0; i < p->n_streams; i++) s.stream_last[i] = s.stream_queued[i] = s.stream_work[i] = -1;
     for (int i = 0; i < p->n_events; i++) s.event_last[i] = -1;
     s.sm_free = (double *)gl_xmalloc(sizeof(double) * (size_t)m->sms);
     for (int i = 0; i < m->sms; i++) s.sm_free[i] = 1.0;

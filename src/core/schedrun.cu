@@ -357,6 +357,36 @@ static void measured_issue_times(gl_sched_run *r)
     free(prev);
 }
 
+/* GRIDLAB_SCHED_DUMP=FILE appends each run's ops, simulated and measured, one line each (us; the model's from
+ * its first kernel's start, the run's from its first kernel's): a debugging aid for finding where a run parts
+ * from its model, which the Perfetto trace (kernels only) cannot show for copies and host functions. */
+static void dump_run(const gl_sched_run *r)
+{
+    const char *path = getenv("GRIDLAB_SCHED_DUMP");
+    if (!path || !*path) return;
+    FILE *f = fopen(path, "a");
+    if (!f) gl_die(GL_EXIT_IO, "GRIDLAB_SCHED_DUMP: cannot open %s", path);
+    const gl_sched_program *p = r->prog;
+    double m0 = INFINITY;
+    for (int i = 0; i < p->n_ops; i++)
+        if (p->ops[i].kind == GL_SCHED_LAUNCH && p->ops[i].start_ns >= 0) m0 = fmin(m0, p->ops[i].start_ns);
+    if (!isfinite(m0)) m0 = 0;
+    fprintf(f, "# run %d: op kind thread stream queue dir bytes pageable own_us | model call submit go start end |"
+               " measured start end (kernels), end (copies)\n", r->runs);
+    for (int i = 0; i < p->n_ops; i++) {
+        const gl_sched_op *o = &p->ops[i];
+        const gl_interval *k = o->kind == GL_SCHED_LAUNCH ? gl_sched_run_kernel(r, i) : NULL;
+        double ms = k ? k->start_ns / 1e3 : NAN, me = k ? k->end_ns / 1e3 : NAN;
+        if (o->kind == GL_SCHED_COPY && r->copy_end_ns) me = r->copy_end_ns[i] / 1e3;
+        fprintf(f, "%d %d %d %d %d %d %.0f %d %.1f | %.1f %.1f %.1f %.1f %.1f | %.1f %.1f\n", i, o->kind, o->thread,
+                o->stream, o->queue, o->dir, o->bytes, o->pageable,
+                (o->kind == GL_SCHED_COPY ? o->copy_ns : o->block_ns) / 1e3, (o->call_ns - m0) / 1e3,
+                (o->submit_ns - m0) / 1e3, (o->go_ns - m0) / 1e3, (o->start_ns - m0) / 1e3, (o->end_ns - m0) / 1e3,
+                ms, me);
+    }
+    fclose(f);
+}
+
 void gl_sched_run_end(gl_sched_run *r)
 {
     gl_sched_program *p = r->prog;
@@ -398,6 +428,7 @@ void gl_sched_run_end(gl_sched_run *r)
         gl_die(GL_EXIT_INTERNAL, "the scheduling model refused this run: %s", err);
     gl_sched_timeline(p, &r->model_tl);
     r->errors = gl_sched_compare(&r->tl, &r->model_tl);
+    dump_run(r);
 }
 
 typedef struct run_thread_arg {

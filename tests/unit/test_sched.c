@@ -870,6 +870,20 @@ static void test_host_functions(void)
     run(&p, &four);
     test_cond("four queues: the other stream's kernel runs beside both", p.ops[k].start_ns == 0);
     gl_sched_program_free(&p);
+    /* One queue. A: a pinned H2D (3000 B: 3000 ns on its engine), a host function; B: a kernel; A: a kernel. Behind
+     * an engine's copy the function waits beside it, not at the head: B's kernel starts at once, the function as
+     * the copy ends, A's kernel as the function returns (H200: such a kernel started 1080 us before the H2D its
+     * queue-mate's function waited for ended; event-programs' copies seed 20261129 at C=1). */
+    two_streams(&p, s);
+    int c = gl_sched_copy(&p, 0, s[0], GL_SCHED_H2D, 3000, 0);
+    h = gl_sched_hostfn(&p, 0, s[0], 1000);
+    k = gl_sched_launch(&p, 0, s[1], 1, 32, 1, 500, 1);
+    after = gl_sched_launch(&p, 0, s[0], 1, 32, 1, 500, 0);
+    run(&p, &one);
+    test_cond("one queue: a host function behind an engine's copy waits off the queue; another stream's kernel goes",
+              p.ops[c].end_ns == 3000 && p.ops[h].start_ns == 3000 && p.ops[h].end_ns == 4100 &&
+                  p.ops[after].start_ns == 4100 && p.ops[k].start_ns == 0);
+    gl_sched_program_free(&p);
     /* The driver's thread sleeps when no function ran: the first after GPU work costs hostfn_wake_ns (600), and
      * once awake it takes the earliest-issued waiting function, not the first ready. A: a 1000 ns kernel, then a
      * host function; B (issued after): a 200 ns kernel, then one. B's is ready at 200, the thread awake at 700;
