@@ -150,11 +150,13 @@
  *           function] started as the function began, not as it ended); it runs
  *           there (hostfn_serial: one at a time across streams, measured) for
  *           hostfn_ns plus its own time, and its stream's next op waits for it.
- *           Behind a copy that an engine took (its stream's last op), it
- *           waits beside that copy, off its queue: at C=1 a kernel of another
+ *           Behind a copy that an engine took (its stream's last op but
+ *           records), it leaves the head without waiting for its stream, and
+ *           the driver's thread waits for the copy: at C=1 a kernel of another
  *           stream queued behind [a 73 MB pinned H2D, a host function] started
  *           1080 us before the copy ended (H200, event-programs' copies seed
- *           20261129, GRIDLAB_SCHED_DUMP).
+ *           20261129, GRIDLAB_SCHED_DUMP), while a function whose copy had
+ *           long ended still waited for its turn in the queue (seed 20261124).
  *           A thread that ran no function sleeps: the first function after
  *           GPU work costs hostfn_wake_ns (about 100 us on the H200, against
  *           1.9 us back to back), and once awake the thread takes the

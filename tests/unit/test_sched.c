@@ -880,9 +880,21 @@ static void test_host_functions(void)
     k = gl_sched_launch(&p, 0, s[1], 1, 32, 1, 500, 1);
     after = gl_sched_launch(&p, 0, s[0], 1, 32, 1, 500, 0);
     run(&p, &one);
-    test_cond("one queue: a host function behind an engine's copy waits off the queue; another stream's kernel goes",
+    test_cond("one queue: a host function behind an engine's copy leaves the head at once; another stream's kernel goes",
               p.ops[c].end_ns == 3000 && p.ops[h].start_ns == 3000 && p.ops[h].end_ns == 4100 &&
                   p.ops[after].start_ns == 4100 && p.ops[k].start_ns == 0);
+    gl_sched_program_free(&p);
+    /* ... but it is still a queue entry: behind B's two 1000 ns kernels (the second holds the head until the first
+     * ends) it waits its turn, though its copy (500 B) ended at 500 (H200: event-programs' copies seed 20261124 at
+     * C=1, a function behind a copy ended 2 ms later got its turn in the queue). */
+    two_streams(&p, s);
+    c = gl_sched_copy(&p, 0, s[0], GL_SCHED_H2D, 500, 0);
+    gl_sched_launch(&p, 0, s[1], 1, 32, 1, 1000, 0);
+    gl_sched_launch(&p, 0, s[1], 1, 32, 1, 1000, 1);
+    h = gl_sched_hostfn(&p, 0, s[0], 1000);
+    run(&p, &one);
+    test_cond("... yet waits its turn in its queue (the head free at 1000, its copy done at 500)",
+              p.ops[c].end_ns == 500 && p.ops[h].start_ns == 1000 && p.ops[h].end_ns == 2100);
     gl_sched_program_free(&p);
     /* The driver's thread sleeps when no function ran: the first after GPU work costs hostfn_wake_ns (600), and
      * once awake it takes the earliest-issued waiting function, not the first ready. A: a 1000 ns kernel, then a
