@@ -313,7 +313,7 @@ validate-replay: $(REPLAY) $(foreach e,$(REPLAY_PROGRAMS),$(BUILD)/bin/$(e))
 	    --program "random=$(BUILD)/bin/event-programs --population copies --programs 40 --host-threads 8 --profile" \
 	    --split "random=random " --split "callbacks=" --split "priorities=" --split "false-dependency=" \
 	    --split "copy-overlap=" \
-	    $(foreach s,simpleHyperQ simpleStreams asyncAPI simpleCallback,$(if $(SAMPLES_BIN),--program "$(s)=$(SAMPLES_BIN)/$(s)")) \
+	    $(foreach s,simpleHyperQ simpleStreams asyncAPI simpleCallback simpleCudaGraphs,$(if $(SAMPLES_BIN),--program "$(s)=$(SAMPLES_BIN)/$(s)")) \
 	    $(if $(SAMPLES_BIN),--program "simpleHyperQ-eager=CUDA_MODULE_LOADING=EAGER $(SAMPLES_BIN)/simpleHyperQ") \
 	    $(ARGS)
 

@@ -2,7 +2,7 @@
 """validate-replay.py - the replay against recordings of the same programs at every CUDA_DEVICE_MAX_CONNECTIONS.
 
 Record (GPU, Nsight Systems on PATH: source shared/device/nsys-env.sh): each program runs under
-`nsys profile -t cuda,nvtx --cuda-event-trace=true` --repeats times per C in --connections, and is exported to
+`nsys profile -t cuda,nvtx --cuda-event-trace=true --cuda-graph-trace=node` --repeats times per C in --connections, and is exported to
 SQLite as DIR/<name>-c<C>-r<k>.sqlite (the exports run after all the recordings, so that they do not share the
 CPU with one). Judge (no GPU; --from DIR judges recordings made before): each recording is replayed at its own C;
 every C is predicted from the recordings at 8 and from those at 1 (the median of each repeat's prediction), each
@@ -80,6 +80,7 @@ def record(args):
                 env = dict(os.environ, CUDA_DEVICE_MAX_CONNECTIONS=str(c))
                 env.update(w.split("=", 1) for w in env_words)
                 p = subprocess.run(["nsys", "profile", "-t", "cuda,nvtx", "--cuda-event-trace=true",
+                                    "--cuda-graph-trace=node",
                                     "--force-overwrite", "true", "-o", stem] + words, env=env,
                                    capture_output=True, text=True)
                 if not os.path.exists(stem + ".nsys-rep"):
@@ -309,7 +310,7 @@ def main():
     ap.add_argument("--repeats", type=int, default=2, help="recordings per program and setting (default 2)")
     ap.add_argument("--split", action="append", default=[],
                     help="NAME=PREFIX: each NVTX range of NAME's recordings named PREFIX... is a program (repeatable)")
-    ap.add_argument("--third-party", default="simpleHyperQ,simpleStreams,asyncAPI,simpleCallback",
+    ap.add_argument("--third-party", default="simpleHyperQ,simpleStreams,asyncAPI,simpleCallback,simpleCudaGraphs",
                     help="the programs gridlab did not write (a name's part before its first '-')")
     ap.add_argument("--bin", default="build/bin/replay", help="the replay binary")
     ap.add_argument("--out", help="write validate-replay.{csv,json,txt} here (default experiments/results/<gpu>)")

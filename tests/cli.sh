@@ -174,6 +174,16 @@ c.commit()' "$f" "$@"
         "^\\|  *8 \\|  *5\\.2[0-9]* \\|  *[0-9]+ \\|  *5\\.270 \\|  *[-+]0\\.[0-9] \\|" "$b" tests/data/simpleCallback-c8-h200.sqlite
     expect "replay simpleCallback: each host function placed in its thread's stream" 0 \
         "^host functions: 8, each in the stream of its thread's previous stream call" "$b" tests/data/simpleCallback-c8-h200.sqlite
+    g=tests/data/simpleCudaGraphs-c8-h200.sqlite
+    expect "replay NVIDIA's simpleCudaGraphs (traced node by node): 12 launches, 72 nodes, 12 host nodes" 0 \
+        "^graph launches: 12, node by node \\(72 kernels, copies and memsets; 12 host nodes" "$b" "$g"
+    expect "replay simpleCudaGraphs: its recorded span at C=8 within 1%, starts within 1% at p95" 0 \
+        "^\\|  *8 \\|  *16\\.[89][0-9]* \\|  *[0-9]+ \\|  *16\\.945 \\|  *[-+]0\\.[0-9] \\|  *0\\.[0-9]+ \\|" "$b" "$g"
+    expect "replay simpleCudaGraphs: the calls made while capturing its second graph ran nothing (host time)" 0 \
+        "kept as host time \\(not modelled\\):.*cudaStreamWaitEvent x4.*cudaLaunchHostFunc x1" "$b" "$g"
+    expect "replay a trace whose graphs were traced whole exits 2, saying how to record them" 2 \
+        "only graph launches traced whole: record with nsys profile --cuda-graph-trace=node" "$b" \
+        tests/data/simpleCudaGraphs-whole-c8-h200.sqlite
     crafted ranged "create table NVTX_EVENTS (start INTEGER, end INTEGER, text TEXT, textId INTEGER, eventType INTEGER)" \
         "insert into NVTX_EVENTS values (402594003, 553800000, 'step 1 (a)', NULL, 59)" \
         "insert into NVTX_EVENTS values (553800001, 575811429, 'step 10 (b)', NULL, 59)" \

@@ -110,7 +110,9 @@ int rp_place_hostfns(const rp_trace *t, gl_sched_program *p, const gl_sched_mach
         for (int i = 0; i < t->n_calls; i++) {
             const rp_call *c = &t->calls[i];
             if (c->thread != th || c->kind != RP_HOSTFN) continue;
-            while (op < p->n_ops && !(p->ops[op].kind == GL_SCHED_HOSTFN && p->ops[op].thread == th)) op++;
+            while (op < p->n_ops && !(p->ops[op].kind == GL_SCHED_HOSTFN && p->ops[op].thread == th &&
+                                      p->ops[op].id != RP_GRAPH_HOST_NODE)) /* a graph's host node is no call's */
+                op++;
             if (op >= p->n_ops) break;
             double late[4] = {0, 0, 0, 0};
             for (int k = 0; c->n_cand > 1 && k < c->n_cand; k++) /* the candidate's next kernel or copy after it */
@@ -150,6 +152,11 @@ int rp_fit_hostfns(gl_sched_program *p, const gl_sched_machine *m, const double 
         for (int s = 0; s < p->n_streams; s++) pending[s] = -1;
         for (int k = 0; k < p->n_ops; k++) {
             const gl_sched_op *o = &p->ops[order[k]];
+            if (o->kind == GL_SCHED_SYNC && o->event < 0) { /* the host waits for the stream, or the device */
+                for (int s = o->stream < 0 ? 0 : o->stream; s < (o->stream < 0 ? p->n_streams : o->stream + 1); s++)
+                    if (pending[s] >= 0) next[pending[s]] = order[k], pending[s] = -1;
+                continue;
+            }
             if (o->stream < 0 || o->kind == GL_SCHED_SYNC) continue;
             if (o->kind == GL_SCHED_HOSTFN) pending[o->stream] = order[k];
             else if ((o->kind == GL_SCHED_LAUNCH || o->kind == GL_SCHED_COPY) && pending[o->stream] >= 0)
@@ -163,13 +170,16 @@ int rp_fit_hostfns(gl_sched_program *p, const gl_sched_machine *m, const double 
         qsort(order, (size_t)p->n_ops, sizeof *order, by_start);
         for (int k = 0; k < p->n_ops; k++) {
             int h = order[k], nx = next[h];
-            if (p->ops[h].kind != GL_SCHED_HOSTFN || nx < 0 || isnan(rs[nx])) continue;
+            if (p->ops[h].kind != GL_SCHED_HOSTFN || nx < 0) continue;
             const gl_sched_op *fn = &p->ops[h], *o = &p->ops[nx];
+            int sync = o->kind == GL_SCHED_SYNC; /* a host wait that returned late (rr: its recorded return) */
+            if (isnan(sync ? rr[nx] : rs[nx])) continue;
             if (fn->start_ns >= horizon) break;
             /* No more than that operation waited after its call returned, in the recording: a later call, not the
-             * function, may be why it started late. */
-            double late = rs[nx] - o->start_ns;
-            double more = fmin(rs[nx] - FIT_GAP_NS - fn->end_ns, rs[nx] - rr[nx] - added[h]); /* over all passes */
+             * function, may be why it started late. A wait: no more than it returned late. */
+            double late = sync ? rr[nx] - o->end_ns : rs[nx] - o->start_ns;
+            double more = sync ? fmin(rr[nx] - FIT_GAP_NS - fn->end_ns, late)
+                               : fmin(rs[nx] - FIT_GAP_NS - fn->end_ns, rs[nx] - rr[nx] - added[h]); /* all passes */
             if (late > 1e3 && more > 0) { /* it ends just before that operation's recorded start */
                 p->ops[h].block_ns += more;
                 added[h] += more;

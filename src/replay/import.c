@@ -56,6 +56,18 @@ static int has_table(reader *r, const char *name)
     return found;
 }
 
+/* Whether table has a column called name (an export of another nsys version may lack it). */
+static int has_column(reader *r, const char *table, const char *name)
+{
+    sqlite3_stmt *st;
+    char sql[200];
+    snprintf(sql, sizeof sql, "SELECT 1 FROM pragma_table_info('%s') WHERE name='%s'", table, name);
+    if (prepare(r, sql, &st)) return 0;
+    int found = sqlite3_step(st) == SQLITE_ROW;
+    sqlite3_finalize(st);
+    return found;
+}
+
 /* Run sql, calling row(st, ctx) for each row; a step that fails (a truncated file found late) is said in err. */
 static int each_row(reader *r, const char *sql, void (*row)(sqlite3_stmt *, void *), void *ctx)
 {
@@ -129,6 +141,8 @@ typedef struct loading {
     int processes, devices;
     long long pid, dev;
     const char *range; /* the NVTX range's name, or NULL: every call */
+    int cap_nodes;     /* room in t->nodes */
+    long long whole;   /* CUPTI_ACTIVITY_KIND_GRAPH_TRACE rows: graph launches traced whole */
 } loading;
 
 static int name_index(loading *L, long long string_id, const char *text)
@@ -240,45 +254,72 @@ typedef struct kernel_ctx {
     int gpu[4]; /* max blocks, warps, registers and shared memory per SM */
 } kernel_ctx;
 
+/* A row whose column col holds a graphNodeId: a node of its call's graph launch, kept in t->nodes (its call, by
+ * index before the calls are sorted, is marked RP_GRAPH); NULL for a row that is no node, or one left out. */
+static rp_node *graph_node(loading *L, sqlite3_stmt *st, int col)
+{
+    if (sqlite3_column_type(st, col) == SQLITE_NULL) return NULL;
+    rp_trace *t = L->t;
+    int i = idmap_find(&L->corr, sqlite3_column_int64(st, 3));
+    if (i == OUT_OF_RANGE) return NULL;
+    work_call_span(L, st);
+    int stream = stream_of(L, sqlite3_column_int64(st, 2));
+    if (i < 0 || stream < 0 || !(col_num(st, 1) >= col_num(st, 0))) {
+        t->dropped++;
+        return NULL;
+    }
+    gl_grow((void **)&t->nodes, &L->cap_nodes, t->n_nodes + 1, sizeof *t->nodes);
+    rp_node *n = &t->nodes[t->n_nodes++];
+    memset(n, 0, sizeof *n);
+    n->call = i, n->stream = stream, n->gpu_start_ns = col_num(st, 0), n->gpu_end_ns = col_num(st, 1);
+    n->graph = (long long)((unsigned long long)sqlite3_column_int64(st, col) >> 32);
+    t->calls[i].kind = RP_GRAPH;
+    t->calls[i].node_first = i; /* a key that outlives the sort (graphs_finish) */
+    return n;
+}
+
 static void kernel_row(sqlite3_stmt *st, void *ctx)
 {
     kernel_ctx *k = (kernel_ctx *)ctx;
-    if (sqlite3_column_type(st, 15) != SQLITE_NULL) { /* a graph's node: not replayed yet (its call stays host time) */
-        if (idmap_find(&k->L->corr, sqlite3_column_int64(st, 3)) == OUT_OF_RANGE) return;
-        work_call_span(k->L, st);
-        k->L->t->graph_kernels++;
+    rp_node *n = NULL;
+    rp_call *c = NULL;
+    if (sqlite3_column_type(st, 15) != SQLITE_NULL) {
+        if (!(n = graph_node(k->L, st, 15))) return;
+        n->kind = RP_LAUNCH;
+    } else if (!(c = work_call(k->L, st))) {
         return;
     }
-    rp_call *c = work_call(k->L, st);
-    if (!c) return;
     long long blocks = col_int(st, 6, 1) * col_int(st, 7, 1) * col_int(st, 8, 1);
     if (blocks < 1 || blocks > RP_MAX_BLOCKS) { /* the model hands out blocks one by one: its time grows with them */
         k->L->t->too_big = blocks;
         return;
     }
-    c->kind = RP_LAUNCH;
-    c->blocks = (int)blocks;
-    c->threads = (int)(col_int(st, 9, 1) * col_int(st, 10, 1) * col_int(st, 11, 1));
-    c->blocks_per_sm = blocks_per_sm(k->gpu, c->threads, (int)col_int(st, 12, 0),
-                                     (int)(col_int(st, 13, 0) + col_int(st, 14, 0)));
+    int threads = (int)(col_int(st, 9, 1) * col_int(st, 10, 1) * col_int(st, 11, 1));
+    int per_sm = blocks_per_sm(k->gpu, threads, (int)col_int(st, 12, 0), (int)(col_int(st, 13, 0) + col_int(st, 14, 0)));
+    if (n) n->blocks = (int)blocks, n->threads = threads, n->blocks_per_sm = per_sm;
+    else c->kind = RP_LAUNCH, c->blocks = (int)blocks, c->threads = threads, c->blocks_per_sm = per_sm;
 }
 
 static void memcpy_row(sqlite3_stmt *st, void *ctx)
 {
-    rp_call *c = work_call((loading *)ctx, st);
-    if (!c) return;
+    loading *L = (loading *)ctx;
+    rp_node *n = sqlite3_column_count(st) > 10 ? graph_node(L, st, 10) : NULL;
+    rp_call *c = n ? NULL : work_call(L, st);
+    if (!n && !c) return;
     long long kind = col_int(st, 7, 0), src = col_int(st, 8, 1), dst = col_int(st, 9, 1);
-    c->kind = RP_COPY;
-    c->bytes = col_num(st, 6);
-    c->dir = kind == 1 ? GL_SCHED_H2D : kind == 2 ? GL_SCHED_D2H : GL_SCHED_D2D;
-    c->pageable = (kind == 1 && src == 0) || (kind == 2 && dst == 0); /* ENUM_CUDA_MEM_KIND 0: pageable */
+    int dir = kind == 1 ? GL_SCHED_H2D : kind == 2 ? GL_SCHED_D2H : GL_SCHED_D2D;
+    int pageable = (kind == 1 && src == 0) || (kind == 2 && dst == 0); /* ENUM_CUDA_MEM_KIND 0: pageable */
+    if (n) n->kind = RP_COPY, n->bytes = col_num(st, 6), n->dir = dir, n->pageable = pageable;
+    else c->kind = RP_COPY, c->bytes = col_num(st, 6), c->dir = dir, c->pageable = pageable;
 }
 
 static void memset_row(sqlite3_stmt *st, void *ctx)
 {
-    rp_call *c = work_call((loading *)ctx, st);
-    if (!c) return;
-    c->kind = RP_COPY, c->dir = GL_SCHED_MEMSET, c->bytes = col_num(st, 6);
+    loading *L = (loading *)ctx;
+    rp_node *n = sqlite3_column_count(st) > 7 ? graph_node(L, st, 7) : NULL;
+    rp_call *c = n ? NULL : work_call(L, st);
+    if (n) n->kind = RP_COPY, n->dir = GL_SCHED_MEMSET, n->bytes = col_num(st, 6);
+    else if (c) c->kind = RP_COPY, c->dir = GL_SCHED_MEMSET, c->bytes = col_num(st, 6);
 }
 
 static int event_of(loading *L, long long id)
@@ -417,8 +458,8 @@ static void host_functions(rp_trace *t)
     for (int i = 0; i < t->n_calls; i++) {
         rp_call *c = &t->calls[i];
         const char *n = t->names[c->name];
-        if (strcmp(n, "cudaLaunchHostFunc") && strcmp(n, "cudaStreamAddCallback") && strcmp(n, "cuLaunchHostFunc") &&
-            strcmp(n, "cuStreamAddCallback"))
+        if (c->captured || (strcmp(n, "cudaLaunchHostFunc") && strcmp(n, "cudaStreamAddCallback") &&
+                             strcmp(n, "cuLaunchHostFunc") && strcmp(n, "cuStreamAddCallback")))
             continue;
         t->hostfns++;
         for (int j = i - 1; j >= 0 && t->calls[j].thread == c->thread && c->n_cand < 4; j--) {
@@ -456,6 +497,118 @@ static void host_waits(rp_trace *t)
         last_end[c->stream] = fmax(last_end[c->stream], c->gpu_end_ns);
     }
     free(order), free(last_end);
+}
+
+static void count_row(sqlite3_stmt *st, void *ctx) { *(long long *)ctx = sqlite3_column_int64(st, 0); }
+
+/* The call of thread that was under way at time at (calls sorted by thread, then start), or -1. */
+static int call_at(const rp_trace *t, int thread, double at)
+{
+    int lo = 0, hi = t->n_calls - 1, found = -1;
+    while (lo <= hi) { /* the last call of the thread that started at or before at */
+        int mid = (lo + hi) / 2;
+        const rp_call *c = &t->calls[mid];
+        if (c->thread < thread || (c->thread == thread && c->start_ns <= at)) {
+            if (c->thread == thread) found = mid;
+            lo = mid + 1;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    return found >= 0 && at <= t->calls[found].end_ns ? found : -1;
+}
+
+/* CUDA_GRAPH_NODE_EVENTS rows (start, globalTid, graphNodeId, originalGraphNodeId) in start order: a node made by a
+ * call (cudaGraphAddHostNode, or cudaLaunchHostFunc while capturing) is a host node or not by that call's name; one
+ * instantiated or cloned from another (its origin named) is what its origin is. host: node id -> 1 or 0; count:
+ * executable graph (the id's upper 32 bits) -> its host nodes. */
+typedef struct node_types {
+    loading *L;
+    idmap host, count;
+} node_types;
+
+static void node_event_row(sqlite3_stmt *st, void *ctx)
+{
+    node_types *nt = (node_types *)ctx;
+    const rp_trace *t = nt->L->t;
+    long long id = sqlite3_column_int64(st, 2);
+    int host;
+    if (sqlite3_column_type(st, 3) != SQLITE_NULL) {
+        host = idmap_find(&nt->host, sqlite3_column_int64(st, 3)) == 1;
+    } else {
+        int th = idmap_find(&nt->L->threads, sqlite3_column_int64(st, 1));
+        int i = th < 0 ? -1 : call_at(t, th, col_num(st, 0));
+        const char *n = i < 0 ? "" : t->names[t->calls[i].name];
+        if (strstr(n, "Instantiate") || strstr(n, "Clone")) return; /* the row naming its origin follows */
+        host = strstr(n, "AddHostNode") || strstr(n, "LaunchHostFunc") || strstr(n, "StreamAddCallback");
+    }
+    if (idmap_find(&nt->host, id) >= 0) return;
+    idmap_put(&nt->host, id, host);
+    if (!host) return;
+    long long graph = (long long)((unsigned long long)id >> 32);
+    int had = idmap_find(&nt->count, graph);
+    if (had < 0) idmap_put(&nt->count, graph, 1);
+    else
+        for (int k = 0; k < nt->count.n; k++)
+            if (nt->count.key[k] == graph) nt->count.val[k] = had + 1;
+}
+
+static int by_launch_then_start(const void *a, const void *b)
+{
+    const rp_node *x = (const rp_node *)a, *y = (const rp_node *)b;
+    if (x->call != y->call) return x->call - y->call;
+    return (x->gpu_start_ns > y->gpu_start_ns) - (x->gpu_start_ns < y->gpu_start_ns);
+}
+
+/* After the calls are sorted: the calls a thread made while capturing a stream into a graph ran nothing (a
+ * captured cudaStreamWaitEvent still has a SYNCHRONIZATION row) and stay host time; each graph launch gets its
+ * nodes, by recorded start, its stream (that of the node that ended last: the launch joins its branches there)
+ * and its graph's host nodes. */
+static int graphs_finish(reader *r, loading *L)
+{
+    rp_trace *t = L->t;
+    int *capturing = (int *)gl_xcalloc((size_t)t->n_threads + 1, sizeof(int));
+    for (int i = 0; i < t->n_calls; i++) {
+        rp_call *c = &t->calls[i];
+        const char *n = t->names[c->name];
+        if (strstr(n, "StreamEndCapture")) capturing[c->thread] = 0;
+        else if (capturing[c->thread]) {
+            c->captured = 1;
+            if (c->kind != RP_LAUNCH && c->kind != RP_COPY && c->kind != RP_GRAPH) c->kind = RP_HOST;
+        }
+        if (strstr(n, "StreamBeginCapture")) capturing[c->thread] = 1;
+    }
+    free(capturing);
+    if (t->n_nodes == 0) return 0;
+    int *sorted = (int *)gl_xmalloc(sizeof(int) * (size_t)(t->n_calls + 1)); /* index before the sort -> after */
+    for (int i = 0; i < t->n_calls; i++)
+        if (t->calls[i].kind == RP_GRAPH) sorted[t->calls[i].node_first] = i, t->calls[i].n_nodes = 0;
+    for (int k = 0; k < t->n_nodes; k++) t->nodes[k].call = sorted[t->nodes[k].call];
+    free(sorted);
+    qsort(t->nodes, (size_t)t->n_nodes, sizeof *t->nodes, by_launch_then_start);
+    for (int k = 0; k < t->n_nodes; k++) {
+        rp_call *c = &t->calls[t->nodes[k].call];
+        if (c->n_nodes++ == 0) c->node_first = k, t->graph_launches++;
+        if (c->n_nodes == 1 || t->nodes[k].gpu_end_ns >= c->gpu_end_ns)
+            c->stream = t->nodes[k].stream, c->gpu_end_ns = t->nodes[k].gpu_end_ns;
+        if (c->n_nodes == 1 || t->nodes[k].gpu_start_ns < c->gpu_start_ns) c->gpu_start_ns = t->nodes[k].gpu_start_ns;
+    }
+    node_types nt;
+    memset(&nt, 0, sizeof nt);
+    nt.L = L;
+    int rc = has_table(r, "CUDA_GRAPH_NODE_EVENTS") == 1
+                 ? each_row(r, "SELECT start, globalTid, graphNodeId, originalGraphNodeId FROM CUDA_GRAPH_NODE_EVENTS "
+                            "ORDER BY start", node_event_row, &nt)
+                 : 0;
+    for (int i = 0; i < t->n_calls && !rc; i++) {
+        rp_call *c = &t->calls[i];
+        if (c->kind != RP_GRAPH || c->n_nodes == 0) continue;
+        int hn = idmap_find(&nt.count, t->nodes[c->node_first].graph);
+        c->host_nodes = hn > 0 ? hn : 0;
+        t->graph_host_nodes += c->host_nodes;
+    }
+    idmap_free(&nt.host), idmap_free(&nt.count);
+    return rc;
 }
 
 static int by_thread_then_start(const void *a, const void *b)
@@ -514,6 +667,9 @@ int rp_import_range(const char *path, const char *range, int lazy, rp_trace *t, 
         rc = each_row(&r, "SELECT value FROM META_DATA_CAPTURE WHERE name LIKE '%ENVIRONMENT_VARIABLE'", env_row, &L);
     if (!rc)
         rc = count_processes(&r, &L);
+    if (!rc && L.processes == 0 && has_table(&r, "CUPTI_ACTIVITY_KIND_GRAPH_TRACE") == 1)
+        rc = fail(&r, "%s: the trace has no kernel, copy or memset, only graph launches traced whole: record with nsys "
+                  "profile --cuda-graph-trace=node, whose rows the replay takes node by node", path);
     if (!rc && L.processes == 0) rc = fail(&r, "%s: the trace has no kernel, copy or memset: nothing to replay", path);
     if (!rc && L.processes > 1)
         rc = fail(&r, "%s: GPU work of %d processes; the replay takes one process at a time", path, L.processes);
@@ -541,8 +697,8 @@ int rp_import_range(const char *path, const char *range, int lazy, rp_trace *t, 
          "gridZ, blockX, blockY, blockZ, registersPerThread, staticSharedMemory, dynamicSharedMemory, graphNodeId "
          "FROM CUPTI_ACTIVITY_KIND_KERNEL"},
         {"CUPTI_ACTIVITY_KIND_MEMCPY", "SELECT start, end, streamId, correlationId, globalPid, deviceId, bytes, "
-         "copyKind, srcKind, dstKind FROM CUPTI_ACTIVITY_KIND_MEMCPY"},
-        {"CUPTI_ACTIVITY_KIND_MEMSET", "SELECT start, end, streamId, correlationId, globalPid, deviceId, bytes FROM "
+         "copyKind, srcKind, dstKind%s FROM CUPTI_ACTIVITY_KIND_MEMCPY"},
+        {"CUPTI_ACTIVITY_KIND_MEMSET", "SELECT start, end, streamId, correlationId, globalPid, deviceId, bytes%s FROM "
          "CUPTI_ACTIVITY_KIND_MEMSET"},
         {"CUPTI_ACTIVITY_KIND_CUDA_EVENT",
          "SELECT correlationId, streamId, eventId FROM CUPTI_ACTIVITY_KIND_CUDA_EVENT"},
@@ -550,8 +706,15 @@ int rp_import_range(const char *path, const char *range, int lazy, rp_trace *t, 
          "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"}};
     void (*rows[])(sqlite3_stmt *, void *) = {kernel_row, memcpy_row, memset_row, record_row, sync_row};
     void *ctxs[] = {&k, &L, &L, &L, &L};
-    for (int i = 0; i < 5 && !rc; i++)
-        if (has_table(&r, work[i][0]) == 1) rc = each_row(&r, work[i][1], rows[i], ctxs[i]);
+    for (int i = 0; i < 5 && !rc; i++) {
+        if (has_table(&r, work[i][0]) != 1) continue;
+        char sql[400]; /* a copy's or memset's graphNodeId where the export has one (a kernel's is required) */
+        snprintf(sql, sizeof sql, work[i][1], has_column(&r, work[i][0], "graphNodeId") ? ", graphNodeId" : "");
+        rc = each_row(&r, sql, rows[i], ctxs[i]);
+    }
+    if (!rc && has_table(&r, "CUPTI_ACTIVITY_KIND_GRAPH_TRACE") == 1)
+        rc = each_row(&r, "SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_GRAPH_TRACE", count_row, &L.whole);
+    t->graphs_whole = (int)L.whole;
     if (rc && strstr(err, "no such column"))
         snprintf(err + strlen(err), (size_t)(errlen - (int)strlen(err)), " (export schema %s; the replay reads 3.20)",
                  t->schema);
@@ -566,6 +729,9 @@ int rp_import_range(const char *path, const char *range, int lazy, rp_trace *t, 
     if (!rc && t->sms <= 0) t->sms = 132;
     if (!rc) {
         qsort(t->calls, (size_t)t->n_calls, sizeof *t->calls, by_thread_then_start);
+        rc = graphs_finish(&r, &L);
+    }
+    if (!rc) {
         for (int i = 0; i < t->n_calls; i++) {
             rp_call *c = &t->calls[i];
             const char *n = t->names[c->name];
@@ -612,7 +778,7 @@ void rp_program(const rp_trace *t, gl_sched_program *p, double **rec_start, doub
     for (int e = 0; e < t->n_events; e++) gl_sched_event_new(p);
     double t0 = INFINITY;
     for (int i = 0; i < t->n_calls; i++) t0 = fmin(t0, t->calls[i].start_ns);
-    int cap = t->n_calls * 2 + 2, kernels = 0, filled = 0;
+    int cap = t->n_calls * 2 + 2, kernels = 0, filled = 0, *node_op = NULL, cap_node_op = 0;
     double *rs = (double *)gl_xmalloc(sizeof(double) * (size_t)cap);
     double *re = (double *)gl_xmalloc(sizeof(double) * (size_t)cap);
     double *rr = (double *)gl_xmalloc(sizeof(double) * (size_t)cap);
@@ -650,12 +816,16 @@ void rp_program(const rp_trace *t, gl_sched_program *p, double **rec_start, doub
         case RP_SYNC_EVENT: op = gl_sched_sync_event(p, th, c->event); break;
         case RP_SYNC_STREAM: op = gl_sched_sync_stream(p, th, c->stream); break;
         case RP_SYNC_DEVICE: op = gl_sched_sync_stream(p, th, -1); break;
+        case RP_GRAPH:
+            gl_grow((void **)&node_op, &cap_node_op, c->n_nodes + 1, sizeof *node_op);
+            op = rp_graph_ops(t, c, th, p, &kernels, node_op); /* the launch call's op: it keeps its host time */
+            break;
         default: op = gl_sched_host(p, th, 0); break;
         }
         /* A waiting call's time is the wait, which the model works out; other calls keep their own. */
         /* A pageable copy the host waits for (a D2H, or an H2D over the 2 MiB staged at once) is the wait too. */
         int waits = c->kind >= RP_SYNC_EVENT || c->waits;
-        p->ops[op].issue_ns = waits ? 0 : c->end_ns - c->start_ns;
+        if (c->kind != RP_GRAPH) p->ops[op].issue_ns = waits ? 0 : c->end_ns - c->start_ns; /* graph.c sets it */
         if (c->kind == RP_HOST) p->ops[op].issue_ns = c->end_ns - c->start_ns;
         if (c->sync) gl_sched_sync_stream(p, th, c->stream); /* cudaMemcpy returns once its copy has ended */
         if (c->post_ns > 0) gl_sched_host(p, th, c->post_ns);  /* host_waits: after it, before the return */
@@ -667,7 +837,16 @@ void rp_program(const rp_trace *t, gl_sched_program *p, double **rec_start, doub
         for (; filled < p->n_ops; filled++) rs[filled] = re[filled] = rr[filled] = NAN;
         if (c->kind == RP_LAUNCH || c->kind == RP_COPY)
             rs[op] = c->gpu_start_ns - t0, re[op] = c->gpu_end_ns - t0, rr[op] = c->end_ns - t0;
+        if (c->kind == RP_SYNC_STREAM || c->kind == RP_SYNC_DEVICE) rr[op] = c->end_ns - t0; /* when the wait ended */
+        for (int k = 0; c->kind == RP_GRAPH && k < c->n_nodes; k++) {
+            const rp_node *n = &t->nodes[c->node_first + k];
+            /* its call "returned" (handed it over) as the model's call op was submitted: a launch that waited
+             * for a node returns after its nodes have started */
+            double handed = c->start_ns + p->ops[op].issue_ns;
+            rs[node_op[k]] = n->gpu_start_ns - t0, re[node_op[k]] = n->gpu_end_ns - t0, rr[node_op[k]] = handed - t0;
+        }
     }
+    free(node_op);
     *rec_start = rs, *rec_end = re;
     if (rec_return) *rec_return = rr;
     else free(rr);

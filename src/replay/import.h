@@ -29,8 +29,21 @@ enum {
     RP_HOSTFN,      /* cudaLaunchHostFunc, cudaStreamAddCallback: its stream is its thread's previous call's */
     RP_SYNC_EVENT,  /* cudaEventSynchronize */
     RP_SYNC_STREAM, /* cudaStreamSynchronize */
-    RP_SYNC_DEVICE  /* cudaDeviceSynchronize */
+    RP_SYNC_DEVICE, /* cudaDeviceSynchronize */
+    RP_GRAPH        /* cudaGraphLaunch whose nodes were traced (nsys --cuda-graph-trace=node): rp_call.node_* */
 };
+
+/* One node of a graph launch as it ran (a kernel, copy or memset row with a graphNodeId). */
+typedef struct rp_node {
+    int call;                        /* its launch's index in rp_trace.calls */
+    int kind;                        /* RP_LAUNCH or RP_COPY */
+    int stream;                      /* the stream it ran in: the launch's, or one the graph's branches took */
+    double gpu_start_ns, gpu_end_ns; /* as recorded */
+    int blocks, threads, blocks_per_sm; /* RP_LAUNCH */
+    int dir, pageable;               /* RP_COPY */
+    double bytes;                    /* RP_COPY */
+    long long graph;                 /* its executable graph (the node id's upper 32 bits) */
+} rp_node;
 
 typedef struct rp_call {
     int kind;                    /* RP_* */
@@ -46,6 +59,9 @@ typedef struct rp_call {
     int waits;                   /* COPY: the call returns once the copy has ended (cudaMemcpy; a pageable one) */
     int cand[4], n_cand;         /* HOSTFN: the distinct streams of its thread's latest calls, the latest first */
     double pre_ns, post_ns;      /* such a call's own host time before its copy (the stream idle) and after it */
+    int node_first, n_nodes;     /* GRAPH: its nodes, rp_trace.nodes[node_first..], by recorded start */
+    int host_nodes;              /* GRAPH: its graph's host nodes, which no activity row shows */
+    int captured;                /* made while its thread captured a stream into a graph: nothing ran */
 } rp_call;
 
 typedef struct rp_trace {
@@ -63,7 +79,9 @@ typedef struct rp_trace {
     int recorded_connections;   /* CUDA_DEVICE_MAX_CONNECTIONS in the recorded environment (0: not set) */
     int lazy;                   /* CUDA_MODULE_LOADING: 1 lazy, 0 eager (unset: the CUDA 13 default, lazy) */
     double gpu_first_ns, gpu_last_ns; /* the recorded GPU span: first kernel, copy or memset start to last end */
-    int graph_kernels;          /* kernels launched from graphs (not replayed node by node) */
+    rp_node *nodes;             /* the nodes of graph launches traced node by node, by launch, then start */
+    int n_nodes, graph_launches, graph_host_nodes; /* ...how many, of how many launches; host nodes run */
+    int graphs_whole;           /* graph launches traced whole (CUPTI_ACTIVITY_KIND_GRAPH_TRACE): not replayed */
     int dropped;                /* kernels, copies and memsets matched to no call or stream: left out */
     long long too_big;          /* a grid of more blocks than the model counts (the trace is refused) */
     int hostfns, hostfns_lost;  /* host functions, and those with no earlier stream call on their thread (host time) */
@@ -89,5 +107,14 @@ void rp_trace_free(rp_trace *t);
  * (NAN where none; recorded_return may be NULL); the caller frees them. */
 void rp_program(const rp_trace *t, gl_sched_program *p, double **recorded_start, double **recorded_end,
                 double **recorded_return);
+
+/* A graph launch's nodes as model operations (graph.c), issued by thread th: each node in the stream it ran in;
+ * the branches' first nodes wait for the launch stream's earlier work; a node waits for each other stream's
+ * latest node of the launch that had ended before it started (the trace holds no edges); the launch stream
+ * then waits for every branch, and runs the graph's host nodes (host functions, their time fitted later,
+ * marked id RP_GRAPH_HOST_NODE). node_op[k] gets the op of the call's k-th node; *kernels counts kernel ids.
+ * Returns the op that stands for the call (a record on the launch stream), which takes the call's host time. */
+enum { RP_GRAPH_HOST_NODE = -2 };
+int rp_graph_ops(const rp_trace *t, const rp_call *c, int th, gl_sched_program *p, int *kernels, int *node_op);
 
 #endif

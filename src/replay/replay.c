@@ -25,7 +25,7 @@
  *        [--range NAME] [--module-loading lazy|eager] [--explain N]
  *        [--json FILE] [--trace FILE: the recording and the replay side by side, for Perfetto]
  *        make replay TRACE=TRACE.sqlite
- * Record: nsys profile -t cuda --cuda-event-trace=true -o run ./program; nsys export --type sqlite run.nsys-rep
+ * Record: nsys profile -t cuda --cuda-event-trace=true --cuda-graph-trace=node -o run ./program; nsys export --type sqlite run.nsys-rep
  * GRIDLAB_REPLAY_DUMP=FILE writes each model operation at the recorded setting, recorded and replayed (kind, thread,
  * stream, direction, recorded start and end, call, submission, start, end, own time; us): for finding where a
  * replay parts from its recording.
@@ -262,27 +262,32 @@ static int from_trace(const args *a_, rp_trace *t_, gl_sched_program *p_, double
     if (t.dropped)
         printf("left out: %d kernels, copies or memsets that match no call of the process or ran on a stream the "
                "trace does not list (they still count in the recorded span)\n", t.dropped);
-    if (t.graph_kernels)
-        printf("graph launches: %d kernels came from graphs, which the replay does not model yet: their launch calls "
-               "are kept as host time\n", t.graph_kernels);
+    if (t.graph_launches)
+        printf("graph launches: %d, node by node (%d kernels, copies and memsets; %d host nodes, at each launch's end, "
+               "their time fitted): a node waits for each other stream's latest node of its launch that had ended "
+               "before it started (the trace has no edges)\n", t.graph_launches, t.n_nodes, t.graph_host_nodes);
+    if (t.graphs_whole)
+        printf("graph launches traced whole: %d (nsys's default, --cuda-graph-trace=graph): their calls are kept as "
+               "host time and their work is not replayed; record with --cuda-graph-trace=node\n", t.graphs_whole);
     int n_gap = 0, n_latency = 0;
     rp_fit(&t, &fit_dispatch_ns, &n_gap, &fit_latency_ns, &n_latency);
     {
         gl_sched_machine m = machine_for(&t, recorded);
         int changed = rp_fit_kernels(&p, &m, rs, re), kernels = 0;
-        for (int i = 0; i < t.n_calls; i++) kernels += t.calls[i].kind == RP_LAUNCH;
+        for (int i = 0; i < p.n_ops; i++) kernels += p.ops[i].kind == GL_SCHED_LAUNCH;
         printf("kernel times alone: %d of %d kernels shared SMs at the recorded setting and ran longer than their "
                "waves alone; their time per wave is what is left\n", changed, kernels);
     }
-    if (t.hostfns > t.hostfns_lost) {
+    if (t.hostfns > t.hostfns_lost || t.graph_host_nodes > 0) {
         gl_sched_machine m = machine_for(&t, recorded);
-        int moved = rp_place_hostfns(&t, &p, &m, rs);
+        int moved = t.hostfns > t.hostfns_lost ? rp_place_hostfns(&t, &p, &m, rs) : 0;
         int fitted = rp_fit_hostfns(&p, &m, rs, rr);
-        printf("host function streams: %d moved from their thread's previous call's stream to one whose next work "
-               "the recording shows held\n", moved);
+        if (t.hostfns > t.hostfns_lost)
+            printf("host function streams: %d moved from their thread's previous call's stream to one whose next "
+                   "work the recording shows held\n", moved);
         printf("host function times: %d of %d fitted at the recorded setting (where one held its stream's next "
                "kernel or copy, that operation starts as recorded); the others take only the time per function\n",
-               fitted, t.hostfns - t.hostfns_lost);
+               fitted, t.hostfns - t.hostfns_lost + t.graph_host_nodes);
     }
     if (a.export_model) {
         if (rp_model_write(a.export_model, a.trace, &t, &p, rs, re, recorded, fit_dispatch_ns, fit_latency_ns) != 0) {
