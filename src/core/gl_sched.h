@@ -150,13 +150,18 @@
  *           function] started as the function began, not as it ended); it runs
  *           there (hostfn_serial: one at a time across streams, measured) for
  *           hostfn_ns plus its own time, and its stream's next op waits for it.
- *           Behind a copy that an engine took (its stream's last op but
- *           records), it leaves the head without waiting for its stream, and
- *           the driver's thread waits for the copy: at C=1 a kernel of another
- *           stream queued behind [a 73 MB pinned H2D, a host function] started
- *           1080 us before the copy ended (H200, event-programs' copies seed
- *           20261129, GRIDLAB_SCHED_DUMP), while a function whose copy had
- *           long ended still waited for its turn in the queue (seed 20261124).
+ *           That holds only behind an unfinished queue entry of its own
+ *           stream (its last op but records: a kernel). Behind a copy that
+ *           an engine took, or with its stream's work done at the call, it is
+ *           no queue entry: it waits for its stream off the queues and goes
+ *           to the driver's thread (H200, C=1: a kernel queued behind [64 MB
+ *           H2D, host function] started at 54-316 us, median 100, and the
+ *           function at the copy's end; with the queue held 2 ms by another
+ *           stream ahead, a function behind a finished 1 MB copy began at
+ *           55-430 us, one behind a finished kernel at 406 us, the median;
+ *           probe-hostfn-queue in results/h200/issue-18-probes). One program
+ *           (event-programs' copies seed 20261124 at C=1) went both ways from
+ *           run to run.
  *           A thread that ran no function sleeps: the first function after
  *           GPU work costs hostfn_wake_ns (about 100 us on the H200, against
  *           1.9 us back to back), and once awake the thread takes the

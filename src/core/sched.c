@@ -284,7 +284,6 @@ typedef struct op_state {
     double full_ns;        /* an engine copy: its whole time at full speed */
     int running;           /* LAUNCH: blocks on SMs now */
     int mark_queue, mark_pos; /* RECORD: the queue it is reached in, and how many entries were put in it before */
-    int beside;            /* HOSTFN: behind an engine's copy, it leaves its queue's head before its stream is done */
     int dep_next;          /* its dependencies before this one are known to have finished (deps_done resumes here) */
     int watch_next;        /* an engine copy waiting on a dependency: the next copy waiting on the same one (-1) */
     int ready;             /* an engine copy that has arrived, with its dependencies finished, not started */
@@ -410,18 +409,6 @@ static int first_unfinished(const sim *s, int op)
 
 static int deps_done(const sim *s, int op) { return first_unfinished(s, op) < 0; }
 
-/* A host function behind an engine's copy, at its queue's head: whether what it waits for outside its own stream
- * (the legacy stream, a load) has finished. */
-static int deps_done_beside(const sim *s, int op)
-{
-    const op_state *st = &s->os[op];
-    for (int i = st->dep_next; i < st->n_deps; i++) {
-        int d = s->deps[st->dep_first + i];
-        if (!s->os[d].finished && s->p->ops[d].stream != s->p->ops[op].stream) return 0;
-    }
-    return 1;
-}
-
 /* Whether a stream synchronizes with the legacy stream. */
 int gl_sched_stream_blocking(const gl_sched_stream *st)
 {
@@ -541,10 +528,6 @@ static void submit(sim *s, int t)
         const gl_sched_stream *ss = &p->streams[o->stream];
         int prev = s->stream_work[o->stream]; /* its stream's last op before it but records, -1: none */
         if (o->kind != GL_SCHED_RECORD) s->stream_work[o->stream] = op;
-        /* A host function behind an engine's copy leaves its queue's head without waiting for its stream; the
-         * driver's thread waits for the copy (gl_sched.h, "Host functions"). */
-        st->beside = o->kind == GL_SCHED_HOSTFN && prev >= 0 && p->ops[prev].kind == GL_SCHED_COPY &&
-                     p->ops[prev].queue < 0;
         add_dep(s, s->stream_last[o->stream]);
         add_dep(s, s->load); /* a lazy load holds back everything issued after it */
         if (o->kind == GL_SCHED_LOAD) {
@@ -572,6 +555,12 @@ static void submit(sim *s, int t)
                 st->mark_queue = choose_queue(s, o->stream, s->stream_queued[o->stream], 0);
                 st->mark_pos = s->q[st->mark_queue].n;
             }
+        } else if (o->kind == GL_SCHED_HOSTFN &&
+                   (prev < 0 || s->os[prev].finished || (p->ops[prev].kind == GL_SCHED_COPY && p->ops[prev].queue < 0))) {
+            /* Only an unfinished queue entry of its own stream (a kernel) holds a host function in its queue:
+             * behind an engine's copy, or with its stream's work done at the call, it waits off the queues
+             * for its stream and goes to the driver's thread (gl_sched.h, "Host functions"). */
+            o->queue = -1;
         } else if (o->kind == GL_SCHED_COPY && !copy_queued(s->m, o)) {
             o->queue = -1; /* an engine's alone (gl_sched.h, "Engines") */
             gl_grow((void **)&s->wfifo[o->dir], &s->wcap[o->dir], s->wn[o->dir] + 1, sizeof **s->wfifo);
@@ -623,7 +612,7 @@ static int head_ready(sim *s, const queue *q)
     if (q->head >= q->n || q->holding >= 0 || s->now < q->next_ns) return 0;
     int op = q->fifo[q->head];
     if (!s->os[op].arrived) return 0;
-    if (!(s->os[op].beside ? deps_done_beside(s, op) : deps_done(s, op)) || !dep_costs_passed(s, op)) return 0;
+    if (!deps_done(s, op) || !dep_costs_passed(s, op)) return 0;
     if (s->p->ops[op].kind == GL_SCHED_LAUNCH && s->resident >= s->m->resident_grids) return 0;
     if (s->p->ops[op].kind == GL_SCHED_COPY && !copy_inline(s->m, &s->p->ops[op]) &&
         s->copying[s->p->ops[op].dir] >= s->m->copy_engines[s->p->ops[op].dir])
@@ -683,8 +672,7 @@ static int advance_queues(sim *s)
                       0, 0);
             copies_rerate(s); /* an H2D or D2H here shares the link with the engine copies */
         } else if (o->kind == GL_SCHED_HOSTFN) { /* handed to the driver's thread; its queue moves on */
-            if (deps_done(s, op)) hostfn_ready(s, op);
-            else op_watch(s, op); /* behind an engine's copy: the thread takes it once the copy has ended */
+            hostfn_ready(s, op);
         } else { /* an entry of another kind ends as it leaves */
             finish(s, op);
         }
@@ -906,7 +894,8 @@ static void progress(sim *s)
                 s->os[op].started = 1;
                 s->p->ops[op].start_ns = s->now;
                 heap_push(s, s->now + s->m->load_ns, EV_LOADED, op, 0, 0);
-            } else if (s->p->ops[op].kind == GL_SCHED_HOSTFN) { /* it left its queue before its stream was done */
+            } else if (s->p->ops[op].kind == GL_SCHED_HOSTFN) { /* off the queues: its stream is done */
+                s->p->ops[op].go_ns = s->now;
                 hostfn_ready(s, op);
             } else {
                 finish(s, op);

@@ -871,30 +871,41 @@ static void test_host_functions(void)
     test_cond("four queues: the other stream's kernel runs beside both", p.ops[k].start_ns == 0);
     gl_sched_program_free(&p);
     /* One queue. A: a pinned H2D (3000 B: 3000 ns on its engine), a host function; B: a kernel; A: a kernel. Behind
-     * an engine's copy the function waits beside it, not at the head: B's kernel starts at once, the function as
-     * the copy ends, A's kernel as the function returns (H200: such a kernel started 1080 us before the H2D its
-     * queue-mate's function waited for ended; event-programs' copies seed 20261129 at C=1). */
+     * an engine's copy the function waits off the queue: B's kernel starts at once, the function as the copy ends,
+     * A's kernel as the function returns (H200, C=1: a kernel queued behind [64 MB H2D, host function] started at
+     * 54-316 us (median 100), the function at the copy's end, 1.3-1.6 ms; probe-hostfn-queue P1). */
     two_streams(&p, s);
     int c = gl_sched_copy(&p, 0, s[0], GL_SCHED_H2D, 3000, 0);
     h = gl_sched_hostfn(&p, 0, s[0], 1000);
     k = gl_sched_launch(&p, 0, s[1], 1, 32, 1, 500, 1);
     after = gl_sched_launch(&p, 0, s[0], 1, 32, 1, 500, 0);
     run(&p, &one);
-    test_cond("one queue: a host function behind an engine's copy leaves the head at once; another stream's kernel goes",
+    test_cond("one queue: a host function behind an engine's copy waits off the queue; another stream's kernel goes",
               p.ops[c].end_ns == 3000 && p.ops[h].start_ns == 3000 && p.ops[h].end_ns == 4100 &&
                   p.ops[after].start_ns == 4100 && p.ops[k].start_ns == 0);
     gl_sched_program_free(&p);
-    /* ... but it is still a queue entry: behind B's two 1000 ns kernels (the second holds the head until the first
-     * ends) it waits its turn, though its copy (500 B) ended at 500 (H200: event-programs' copies seed 20261124 at
-     * C=1, a function behind a copy ended 2 ms later got its turn in the queue). */
+    /* ... nor does it wait for its turn: behind B's two 1000 ns kernels (the second holds the head until the first
+     * ends) it starts as its copy (500 B) ends (H200, C=1: with the queue held 2 ms ahead, at 55-430 us; P2). */
     two_streams(&p, s);
     c = gl_sched_copy(&p, 0, s[0], GL_SCHED_H2D, 500, 0);
     gl_sched_launch(&p, 0, s[1], 1, 32, 1, 1000, 0);
     gl_sched_launch(&p, 0, s[1], 1, 32, 1, 1000, 1);
     h = gl_sched_hostfn(&p, 0, s[0], 1000);
     run(&p, &one);
-    test_cond("... yet waits its turn in its queue (the head free at 1000, its copy done at 500)",
-              p.ops[c].end_ns == 500 && p.ops[h].start_ns == 1000 && p.ops[h].end_ns == 2100);
+    test_cond("... nor waits for its turn in the queue (its copy done at 500, the head free only at 1000)",
+              p.ops[c].end_ns == 500 && p.ops[h].start_ns == 500 && p.ops[h].end_ns == 1600);
+    gl_sched_program_free(&p);
+    /* The same with its stream's work (a 100 ns kernel) done at the call (issued 200 ns later): it goes at once
+     * (H200, C=1: at 406 us, the median of 10, not behind the 2 ms hold; P4). */
+    two_streams(&p, s);
+    gl_sched_launch(&p, 0, s[0], 1, 32, 1, 100, 0);
+    gl_sched_launch(&p, 0, s[1], 1, 32, 1, 1000, 1);
+    gl_sched_launch(&p, 0, s[1], 1, 32, 1, 1000, 2);
+    p.ops[gl_sched_host(&p, 0, 200)].issue_ns = 200;
+    h = gl_sched_hostfn(&p, 0, s[0], 1000);
+    run(&p, &one);
+    test_cond("... and a host function whose stream was done at the call goes at once, off the queue",
+              p.ops[h].start_ns == p.ops[h].submit_ns && p.ops[h].start_ns < 1000);
     gl_sched_program_free(&p);
     /* The driver's thread sleeps when no function ran: the first after GPU work costs hostfn_wake_ns (600), and
      * once awake it takes the earliest-issued waiting function, not the first ready. A: a 1000 ns kernel, then a
