@@ -151,8 +151,9 @@
  *           there (hostfn_serial: one at a time across streams, measured) for
  *           hostfn_ns plus its own time, and its stream's next op waits for it.
  *           That holds only behind an unfinished queue entry of its own
- *           stream (its last op but records: a kernel). Behind a copy that
- *           an engine took, or with its stream's work done at the call, it is
+ *           stream (its last op but records: a kernel). Behind what is no
+ *           queue entry (a copy that an engine took, a wait, a function off
+ *           the queues), or with its stream's work done at the call, it is
  *           no queue entry: it waits for its stream off the queues and goes
  *           to the driver's thread (H200, C=1: a kernel queued behind [64 MB
  *           H2D, host function] started at 54-316 us, median 100, and the

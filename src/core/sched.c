@@ -555,11 +555,11 @@ static void submit(sim *s, int t)
                 st->mark_queue = choose_queue(s, o->stream, s->stream_queued[o->stream], 0);
                 st->mark_pos = s->q[st->mark_queue].n;
             }
-        } else if (o->kind == GL_SCHED_HOSTFN &&
-                   (prev < 0 || s->os[prev].finished || (p->ops[prev].kind == GL_SCHED_COPY && p->ops[prev].queue < 0))) {
+        } else if (o->kind == GL_SCHED_HOSTFN && (prev < 0 || s->os[prev].finished || p->ops[prev].queue < 0)) {
             /* Only an unfinished queue entry of its own stream (a kernel) holds a host function in its queue:
-             * behind an engine's copy, or with its stream's work done at the call, it waits off the queues
-             * for its stream and goes to the driver's thread (gl_sched.h, "Host functions"). */
+             * behind what is no queue entry (an engine's copy, a wait, another function off the queues), or
+             * with its stream's work done at the call, it waits off the queues for its stream and goes to the
+             * driver's thread (gl_sched.h, "Host functions"). */
             o->queue = -1;
         } else if (o->kind == GL_SCHED_COPY && !copy_queued(s->m, o)) {
             o->queue = -1; /* an engine's alone (gl_sched.h, "Engines") */

@@ -15,6 +15,13 @@
 #include "gl_common.h"
 #include "import.h"
 
+/* An op added by call, issued at no host time of its own. (Two statements: the call may move p->ops.) */
+static int free_op(gl_sched_program *p, int op)
+{
+    p->ops[op].issue_ns = 0;
+    return op;
+}
+
 int rp_graph_ops(const rp_trace *t, const rp_call *c, int th, gl_sched_program *p, int *kernels, int *node_op)
 {
     const rp_node *nd = &t->nodes[c->node_first];
@@ -42,13 +49,13 @@ int rp_graph_ops(const rp_trace *t, const rp_call *c, int th, gl_sched_program *
     for (int k = 0; k < n; k++) {
         int x = 0;
         while (st[x] != nd[k].stream) x++;
-        if (x > 0 && latest[x] < 0) p->ops[gl_sched_wait(p, th, st[x], start)].issue_ns = 0;
+        if (x > 0 && latest[x] < 0) free_op(p, gl_sched_wait(p, th, st[x], start));
         for (int y = 0; y < S; y++) { /* the other streams' latest nodes that had ended */
             int j = latest[y];
             if (y == x || j < 0 || synced[x * S + y] >= j || nd[j].gpu_end_ns > nd[k].gpu_start_ns) continue;
             int e = gl_sched_event_new(p);
-            p->ops[gl_sched_record(p, th, st[y], e)].issue_ns = 0;
-            p->ops[gl_sched_wait(p, th, st[x], e)].issue_ns = 0;
+            free_op(p, gl_sched_record(p, th, st[y], e));
+            free_op(p, gl_sched_wait(p, th, st[x], e));
             synced[x * S + y] = j;
         }
         int op;
@@ -64,12 +71,12 @@ int rp_graph_ops(const rp_trace *t, const rp_call *c, int th, gl_sched_program *
         p->ops[op].issue_ns = 0;
         node_op[k] = op;
         latest[x] = k;
-        if (k == waited) p->ops[gl_sched_record(p, th, st[x], waited_event = gl_sched_event_new(p))].issue_ns = 0;
+        if (k == waited) free_op(p, gl_sched_record(p, th, st[x], waited_event = gl_sched_event_new(p)));
     }
     for (int y = 1; y < S; y++) { /* the launch stream's later work waits for the whole graph */
         int e = gl_sched_event_new(p);
-        p->ops[gl_sched_record(p, th, st[y], e)].issue_ns = 0;
-        p->ops[gl_sched_wait(p, th, launch, e)].issue_ns = 0;
+        free_op(p, gl_sched_record(p, th, st[y], e));
+        free_op(p, gl_sched_wait(p, th, launch, e));
     }
     for (int h = 0; h < c->host_nodes; h++) {
         int op = gl_sched_hostfn(p, th, launch, 0);
@@ -77,7 +84,7 @@ int rp_graph_ops(const rp_trace *t, const rp_call *c, int th, gl_sched_program *
         p->ops[op].id = RP_GRAPH_HOST_NODE;
     }
     if (waited_event >= 0) { /* the call's wait, then its own time after the node (a staging buffer copied out) */
-        p->ops[gl_sched_sync_event(p, th, waited_event)].issue_ns = 0;
+        free_op(p, gl_sched_sync_event(p, th, waited_event));
         double post = c->end_ns - nd[waited].gpu_end_ns;
         if (post > 0) gl_sched_host(p, th, post);
     }

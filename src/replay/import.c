@@ -232,6 +232,10 @@ static rp_call *work_call(loading *L, sqlite3_stmt *st)
         return NULL;
     }
     rp_call *c = &t->calls[i];
+    if (c->kind == RP_GRAPH) { /* a graph launch's node in an export whose table has no graphNodeId: left out */
+        t->dropped++;
+        return NULL;
+    }
     c->gpu_start_ns = s, c->gpu_end_ns = e, c->stream = stream;
     return c;
 }
@@ -258,9 +262,14 @@ typedef struct kernel_ctx {
  * index before the calls are sorted, is marked RP_GRAPH); NULL for a row that is no node, or one left out. */
 static rp_node *graph_node(loading *L, sqlite3_stmt *st, int col)
 {
-    if (sqlite3_column_type(st, col) == SQLITE_NULL) return NULL;
     rp_trace *t = L->t;
     int i = idmap_find(&L->corr, sqlite3_column_int64(st, 3));
+    if (col < 0) { /* the table has no graphNodeId: a node is a row whose call is a graph launch */
+        const char *n = i >= 0 ? t->names[t->calls[i].name] : "";
+        if (!strstr(n, "GraphLaunch")) return NULL;
+    } else if (sqlite3_column_type(st, col) == SQLITE_NULL) {
+        return NULL;
+    }
     if (i == OUT_OF_RANGE) return NULL;
     work_call_span(L, st);
     int stream = stream_of(L, sqlite3_column_int64(st, 2));
@@ -272,7 +281,7 @@ static rp_node *graph_node(loading *L, sqlite3_stmt *st, int col)
     rp_node *n = &t->nodes[t->n_nodes++];
     memset(n, 0, sizeof *n);
     n->call = i, n->stream = stream, n->gpu_start_ns = col_num(st, 0), n->gpu_end_ns = col_num(st, 1);
-    n->graph = (long long)((unsigned long long)sqlite3_column_int64(st, col) >> 32);
+    n->graph = col < 0 ? -1 : (long long)((unsigned long long)sqlite3_column_int64(st, col) >> 32);
     t->calls[i].kind = RP_GRAPH;
     t->calls[i].node_first = i; /* a key that outlives the sort (graphs_finish) */
     return n;
@@ -303,7 +312,7 @@ static void kernel_row(sqlite3_stmt *st, void *ctx)
 static void memcpy_row(sqlite3_stmt *st, void *ctx)
 {
     loading *L = (loading *)ctx;
-    rp_node *n = sqlite3_column_count(st) > 10 ? graph_node(L, st, 10) : NULL;
+    rp_node *n = graph_node(L, st, sqlite3_column_count(st) > 10 ? 10 : -1);
     rp_call *c = n ? NULL : work_call(L, st);
     if (!n && !c) return;
     long long kind = col_int(st, 7, 0), src = col_int(st, 8, 1), dst = col_int(st, 9, 1);
@@ -316,7 +325,7 @@ static void memcpy_row(sqlite3_stmt *st, void *ctx)
 static void memset_row(sqlite3_stmt *st, void *ctx)
 {
     loading *L = (loading *)ctx;
-    rp_node *n = sqlite3_column_count(st) > 7 ? graph_node(L, st, 7) : NULL;
+    rp_node *n = graph_node(L, st, sqlite3_column_count(st) > 7 ? 7 : -1);
     rp_call *c = n ? NULL : work_call(L, st);
     if (n) n->kind = RP_COPY, n->dir = GL_SCHED_MEMSET, n->bytes = col_num(st, 6);
     else if (c) c->kind = RP_COPY, c->dir = GL_SCHED_MEMSET, c->bytes = col_num(st, 6);
@@ -334,6 +343,7 @@ static void record_row(sqlite3_stmt *st, void *ctx) /* CUDA_EVENT: correlationId
     int i = idmap_find(&L->corr, sqlite3_column_int64(st, 0));
     if (i < 0) return; /* no call of the process, or one outside --range */
     rp_call *c = &L->t->calls[i];
+    if (c->kind == RP_GRAPH) return; /* an event record node of a graph launch: the launch stays a graph */
     c->stream = stream_of(L, sqlite3_column_int64(st, 1));
     if (c->stream < 0) return;
     c->kind = RP_RECORD, c->event = event_of(L, sqlite3_column_int64(st, 2));
@@ -345,6 +355,7 @@ static void sync_row(sqlite3_stmt *st, void *ctx) /* SYNCHRONIZATION: correlatio
     int i = idmap_find(&L->corr, sqlite3_column_int64(st, 0));
     if (i < 0) return;
     rp_call *c = &L->t->calls[i];
+    if (c->kind == RP_GRAPH) return; /* a graph's event wait node */
     /* The call's name says what it was: nsys 2025.3 writes a cudaStreamSynchronize with syncType 2 (a stream
      * wait) and no event. An id of all ones (-1 stored unsigned) is no id. */
     const char *n = L->t->names[c->name];
@@ -485,6 +496,10 @@ static void host_waits(rp_trace *t)
     for (int s = 0; s < t->n_streams; s++) last_end[s] = -INFINITY;
     for (int k = 0; k < t->n_calls; k++) {
         rp_call *c = &t->calls[order[k]];
+        for (int n = 0; c->kind == RP_GRAPH && n < c->n_nodes; n++) { /* a graph launch keeps its streams busy */
+            const rp_node *nd = &t->nodes[c->node_first + n];
+            last_end[nd->stream] = fmax(last_end[nd->stream], nd->gpu_end_ns);
+        }
         if (c->kind != RP_LAUNCH && c->kind != RP_COPY) continue;
         if (c->kind == RP_COPY) {
             c->waits = c->sync || (c->pageable && (c->dir == GL_SCHED_D2H || c->bytes > (2 << 20)));
@@ -499,23 +514,68 @@ static void host_waits(rp_trace *t)
     free(order), free(last_end);
 }
 
-static void count_row(sqlite3_stmt *st, void *ctx) { *(long long *)ctx = sqlite3_column_int64(st, 0); }
-
-/* The call of thread that was under way at time at (calls sorted by thread, then start), or -1. */
-static int call_at(const rp_trace *t, int thread, double at)
+/* A graph launch traced whole (GRAPH_TRACE: start, end, streamId, correlationId) by a call the replay takes: its
+ * work counts in the recorded span, so that the replay, which keeps its call as host time, shows what it missed. */
+static void whole_row(sqlite3_stmt *st, void *ctx)
 {
-    int lo = 0, hi = t->n_calls - 1, found = -1;
-    while (lo <= hi) { /* the last call of the thread that started at or before at */
+    loading *L = (loading *)ctx;
+    if (idmap_find(&L->corr, sqlite3_column_int64(st, 3)) < 0) return; /* another process's, or outside --range */
+    work_call_span(L, st);
+    L->whole++;
+}
+
+/* The first call of thread that started at or after at (calls sorted by thread, then start); n_calls if none. */
+static int first_call_from(const rp_trace *t, int thread, double at)
+{
+    int lo = 0, hi = t->n_calls;
+    while (lo < hi) {
         int mid = (lo + hi) / 2;
         const rp_call *c = &t->calls[mid];
-        if (c->thread < thread || (c->thread == thread && c->start_ns <= at)) {
-            if (c->thread == thread) found = mid;
-            lo = mid + 1;
-        } else {
-            hi = mid - 1;
-        }
+        if (c->thread < thread || (c->thread == thread && c->start_ns < at)) lo = mid + 1;
+        else hi = mid;
     }
-    return found >= 0 && at <= t->calls[found].end_ns ? found : -1;
+    return lo;
+}
+
+/* The calls that build graphs or bracket a capture, read from every call of the process whatever --range takes
+ * (a graph is often built, or a capture begun, before the range): start, end, globalTid and what it is. */
+enum { MARK_OTHER, MARK_HOST, MARK_COPY_OF, MARK_BEGIN, MARK_END };
+typedef struct mark {
+    double start, end;
+    long long tid;
+    int kind;
+} mark;
+typedef struct marks {
+    mark *m;
+    int n, cap;
+} marks;
+
+static void mark_row(sqlite3_stmt *st, void *ctx) /* RUNTIME: start, end, globalTid, name */
+{
+    marks *ms = (marks *)ctx;
+    const char *n = (const char *)sqlite3_column_text(st, 3);
+    if (!n) return;
+    int kind = strstr(n, "AddHostNode") || strstr(n, "LaunchHostFunc") || strstr(n, "StreamAddCallback") ? MARK_HOST
+               : strstr(n, "Instantiate") || strstr(n, "Clone")                                          ? MARK_COPY_OF
+               : strstr(n, "BeginCapture")                                                               ? MARK_BEGIN
+               : strstr(n, "EndCapture")                                                                 ? MARK_END
+                                                                                                         : MARK_OTHER;
+    gl_grow((void **)&ms->m, &ms->cap, ms->n + 1, sizeof *ms->m);
+    ms->m[ms->n++] = (mark){col_num(st, 0), col_num(st, 1), sqlite3_column_int64(st, 2), kind};
+}
+
+/* The kind of the mark of thread tid under way at time at (marks in start order), or MARK_OTHER. */
+static int mark_at(const marks *ms, long long tid, double at)
+{
+    int lo = 0, hi = ms->n - 1, last = -1;
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2;
+        if (ms->m[mid].start <= at) last = mid, lo = mid + 1;
+        else hi = mid - 1;
+    }
+    for (int i = last, seen = 0; i >= 0 && seen < 64; i--, seen++) /* the threads' calls interleave: look back a little */
+        if (ms->m[i].tid == tid) return at <= ms->m[i].end ? ms->m[i].kind : MARK_OTHER;
+    return MARK_OTHER;
 }
 
 /* CUDA_GRAPH_NODE_EVENTS rows (start, globalTid, graphNodeId, originalGraphNodeId) in start order: a node made by a
@@ -523,24 +583,21 @@ static int call_at(const rp_trace *t, int thread, double at)
  * instantiated or cloned from another (its origin named) is what its origin is. host: node id -> 1 or 0; count:
  * executable graph (the id's upper 32 bits) -> its host nodes. */
 typedef struct node_types {
-    loading *L;
+    const marks *ms;
     idmap host, count;
 } node_types;
 
 static void node_event_row(sqlite3_stmt *st, void *ctx)
 {
     node_types *nt = (node_types *)ctx;
-    const rp_trace *t = nt->L->t;
     long long id = sqlite3_column_int64(st, 2);
     int host;
     if (sqlite3_column_type(st, 3) != SQLITE_NULL) {
         host = idmap_find(&nt->host, sqlite3_column_int64(st, 3)) == 1;
     } else {
-        int th = idmap_find(&nt->L->threads, sqlite3_column_int64(st, 1));
-        int i = th < 0 ? -1 : call_at(t, th, col_num(st, 0));
-        const char *n = i < 0 ? "" : t->names[t->calls[i].name];
-        if (strstr(n, "Instantiate") || strstr(n, "Clone")) return; /* the row naming its origin follows */
-        host = strstr(n, "AddHostNode") || strstr(n, "LaunchHostFunc") || strstr(n, "StreamAddCallback");
+        int kind = mark_at(nt->ms, sqlite3_column_int64(st, 1), col_num(st, 0));
+        if (kind == MARK_COPY_OF) return; /* the row naming its origin follows */
+        host = kind == MARK_HOST;
     }
     if (idmap_find(&nt->host, id) >= 0) return;
     idmap_put(&nt->host, id, host);
@@ -567,47 +624,86 @@ static int by_launch_then_start(const void *a, const void *b)
 static int graphs_finish(reader *r, loading *L)
 {
     rp_trace *t = L->t;
-    int *capturing = (int *)gl_xcalloc((size_t)t->n_threads + 1, sizeof(int));
-    for (int i = 0; i < t->n_calls; i++) {
-        rp_call *c = &t->calls[i];
-        const char *n = t->names[c->name];
-        if (strstr(n, "StreamEndCapture")) capturing[c->thread] = 0;
-        else if (capturing[c->thread]) {
+    marks ms = {NULL, 0, 0};
+    char sql[600];
+    snprintf(sql, sizeof sql, "SELECT r.start, r.end, r.globalTid, s.value FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN "
+             "StringIds s ON s.id = r.nameId WHERE (r.globalTid / 16777216) = %lld AND (s.value LIKE '%%AddHostNode%%' "
+             "OR s.value LIKE '%%LaunchHostFunc%%' OR s.value LIKE '%%StreamAddCallback%%' OR s.value LIKE "
+             "'%%Instantiate%%' OR s.value LIKE '%%GraphClone%%' OR s.value LIKE '%%Capture%%') ORDER BY r.start",
+             L->pid / 16777216);
+    int rc = each_row(r, sql, mark_row, &ms);
+    /* Captures, from each BeginCapture's return to its thread's next EndCapture's call: its calls in them ran
+     * nothing (those outside a --range too; a capture begun before the range still holds). */
+    for (int b = 0; b < ms.n && !rc; b++) {
+        if (ms.m[b].kind != MARK_BEGIN) continue;
+        double until = INFINITY;
+        for (int e = b + 1; e < ms.n; e++)
+            if (ms.m[e].tid == ms.m[b].tid && ms.m[e].kind == MARK_END) {
+                until = ms.m[e].start;
+                break;
+            }
+        int th = idmap_find(&L->threads, ms.m[b].tid);
+        for (int i = th < 0 ? t->n_calls : first_call_from(t, th, ms.m[b].end); i < t->n_calls; i++) {
+            rp_call *c = &t->calls[i];
+            if (c->thread != th || c->start_ns >= until) break;
             c->captured = 1;
             if (c->kind != RP_LAUNCH && c->kind != RP_COPY && c->kind != RP_GRAPH) c->kind = RP_HOST;
         }
-        if (strstr(n, "StreamBeginCapture")) capturing[c->thread] = 1;
     }
-    free(capturing);
-    if (t->n_nodes == 0) return 0;
+    if (rc || t->n_nodes == 0) {
+        free(ms.m);
+        return rc;
+    }
     int *sorted = (int *)gl_xmalloc(sizeof(int) * (size_t)(t->n_calls + 1)); /* index before the sort -> after */
+    for (int i = 0; i < t->n_calls; i++) sorted[i] = -1;
     for (int i = 0; i < t->n_calls; i++)
         if (t->calls[i].kind == RP_GRAPH) sorted[t->calls[i].node_first] = i, t->calls[i].n_nodes = 0;
-    for (int k = 0; k < t->n_nodes; k++) t->nodes[k].call = sorted[t->nodes[k].call];
+    int kept = 0; /* a node whose call is no graph launch (none should be) is left out, counted as dropped */
+    for (int k = 0; k < t->n_nodes; k++) {
+        int c = t->nodes[k].call >= 0 && t->nodes[k].call < t->n_calls ? sorted[t->nodes[k].call] : -1;
+        if (c < 0) {
+            t->dropped++;
+            continue;
+        }
+        t->nodes[kept] = t->nodes[k], t->nodes[kept++].call = c;
+    }
+    t->n_nodes = kept;
     free(sorted);
     qsort(t->nodes, (size_t)t->n_nodes, sizeof *t->nodes, by_launch_then_start);
+    /* The launch stream: of the streams its nodes ran in, the one the program's own calls use (the driver's streams
+     * for branches appear in nothing else), the one whose node ended last among those; without one, the stream of
+     * the node that ended last (the launch joins its branches there). */
+    char *used = (char *)gl_xcalloc((size_t)t->n_streams + 1, 1);
+    for (int i = 0; i < t->n_calls; i++)
+        if (t->calls[i].kind != RP_GRAPH && t->calls[i].stream >= 0) used[t->calls[i].stream] = 1;
     for (int k = 0; k < t->n_nodes; k++) {
         rp_call *c = &t->calls[t->nodes[k].call];
-        if (c->n_nodes++ == 0) c->node_first = k, t->graph_launches++;
-        if (c->n_nodes == 1 || t->nodes[k].gpu_end_ns >= c->gpu_end_ns)
-            c->stream = t->nodes[k].stream, c->gpu_end_ns = t->nodes[k].gpu_end_ns;
-        if (c->n_nodes == 1 || t->nodes[k].gpu_start_ns < c->gpu_start_ns) c->gpu_start_ns = t->nodes[k].gpu_start_ns;
+        const rp_node *n = &t->nodes[k];
+        if (c->n_nodes++ == 0) c->node_first = k, t->graph_launches++, c->stream = -1;
+        int better = c->stream < 0 || (used[n->stream] > used[c->stream]) ||
+                     (used[n->stream] == used[c->stream] && n->gpu_end_ns >= c->gpu_end_ns);
+        if (better) c->stream = n->stream, c->gpu_end_ns = n->gpu_end_ns;
+        if (c->n_nodes == 1 || n->gpu_start_ns < c->gpu_start_ns) c->gpu_start_ns = n->gpu_start_ns;
     }
+    free(used);
     node_types nt;
     memset(&nt, 0, sizeof nt);
-    nt.L = L;
-    int rc = has_table(r, "CUDA_GRAPH_NODE_EVENTS") == 1
+    nt.ms = &ms;
+    rc = has_table(r, "CUDA_GRAPH_NODE_EVENTS") == 1
                  ? each_row(r, "SELECT start, globalTid, graphNodeId, originalGraphNodeId FROM CUDA_GRAPH_NODE_EVENTS "
                             "ORDER BY start", node_event_row, &nt)
                  : 0;
     for (int i = 0; i < t->n_calls && !rc; i++) {
         rp_call *c = &t->calls[i];
         if (c->kind != RP_GRAPH || c->n_nodes == 0) continue;
-        int hn = idmap_find(&nt.count, t->nodes[c->node_first].graph);
+        long long graph = -1; /* the launch's executable graph, from a node that names it */
+        for (int k = c->node_first; k < c->node_first + c->n_nodes && graph < 0; k++) graph = t->nodes[k].graph;
+        int hn = graph < 0 ? -1 : idmap_find(&nt.count, graph);
         c->host_nodes = hn > 0 ? hn : 0;
         t->graph_host_nodes += c->host_nodes;
     }
     idmap_free(&nt.host), idmap_free(&nt.count);
+    free(ms.m);
     return rc;
 }
 
@@ -712,8 +808,9 @@ int rp_import_range(const char *path, const char *range, int lazy, rp_trace *t, 
         snprintf(sql, sizeof sql, work[i][1], has_column(&r, work[i][0], "graphNodeId") ? ", graphNodeId" : "");
         rc = each_row(&r, sql, rows[i], ctxs[i]);
     }
-    if (!rc && has_table(&r, "CUPTI_ACTIVITY_KIND_GRAPH_TRACE") == 1)
-        rc = each_row(&r, "SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_GRAPH_TRACE", count_row, &L.whole);
+    if (!rc && has_table(&r, "CUPTI_ACTIVITY_KIND_GRAPH_TRACE") == 1) /* in the recorded span, not in the replay */
+        rc = each_row(&r, "SELECT start, end, streamId, correlationId FROM CUPTI_ACTIVITY_KIND_GRAPH_TRACE", whole_row,
+                      &L);
     t->graphs_whole = (int)L.whole;
     if (rc && strstr(err, "no such column"))
         snprintf(err + strlen(err), (size_t)(errlen - (int)strlen(err)), " (export schema %s; the replay reads 3.20)",
@@ -767,7 +864,7 @@ int rp_import_range(const char *path, const char *range, int lazy, rp_trace *t, 
 void rp_trace_free(rp_trace *t)
 {
     for (int i = 0; i < t->n_names; i++) free(t->names[i]);
-    free(t->names), free(t->name_counts), free(t->name_modelled), free(t->calls), free(t->streams);
+    free(t->names), free(t->name_counts), free(t->name_modelled), free(t->calls), free(t->streams), free(t->nodes);
     memset(t, 0, sizeof *t);
 }
 

@@ -267,8 +267,9 @@ static int from_trace(const args *a_, rp_trace *t_, gl_sched_program *p_, double
                "their time fitted): a node waits for each other stream's latest node of its launch that had ended "
                "before it started (the trace has no edges)\n", t.graph_launches, t.n_nodes, t.graph_host_nodes);
     if (t.graphs_whole)
-        printf("graph launches traced whole: %d (nsys's default, --cuda-graph-trace=graph): their calls are kept as "
-               "host time and their work is not replayed; record with --cuda-graph-trace=node\n", t.graphs_whole);
+        printf("graph launches traced whole: %d (nsys's default, --cuda-graph-trace=graph): their work counts in the "
+               "recorded span but is not replayed (their calls are kept as host time); record with "
+               "--cuda-graph-trace=node\n", t.graphs_whole);
     int n_gap = 0, n_latency = 0;
     rp_fit(&t, &fit_dispatch_ns, &n_gap, &fit_latency_ns, &n_latency);
     {

@@ -901,12 +901,35 @@ static void test_host_functions(void)
     gl_sched_launch(&p, 0, s[0], 1, 32, 1, 100, 0);
     gl_sched_launch(&p, 0, s[1], 1, 32, 1, 1000, 1);
     gl_sched_launch(&p, 0, s[1], 1, 32, 1, 1000, 2);
-    p.ops[gl_sched_host(&p, 0, 200)].issue_ns = 200;
+    int gap = gl_sched_host(&p, 0, 200); /* its own statement: the call may move p.ops */
+    p.ops[gap].issue_ns = 200;
     h = gl_sched_hostfn(&p, 0, s[0], 1000);
     run(&p, &one);
     test_cond("... and a host function whose stream was done at the call goes at once, off the queue",
               p.ops[h].start_ns == p.ops[h].submit_ns && p.ops[h].start_ns < 1000);
     gl_sched_program_free(&p);
+    /* Behind what else is no queue entry: a second function after the first (both behind a 3000 ns copy), and a
+     * function after a wait for another stream's 3000 ns kernel; B's kernel, queued behind, goes at once. */
+    for (int behind_wait = 0; behind_wait < 2; behind_wait++) {
+        two_streams(&p, s);
+        int ev = gl_sched_event_new(&p);
+        if (behind_wait) {
+            int s3 = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+            gl_sched_launch(&p, 0, s3, 1, 32, 1, 3000, 2);
+            gl_sched_record(&p, 0, s3, ev);
+            gl_sched_wait(&p, 0, s[0], ev);
+        } else {
+            gl_sched_copy(&p, 0, s[0], GL_SCHED_H2D, 3000, 0);
+            gl_sched_hostfn(&p, 0, s[0], 100);
+        }
+        h = gl_sched_hostfn(&p, 0, s[0], 1000);
+        k = gl_sched_launch(&p, 0, s[1], 1, 32, 1, 500, 1);
+        run(&p, &one);
+        test_cond(behind_wait ? "... behind an unfinished wait it is off the queue too (B's kernel goes at once)"
+                              : "... so is a second function behind the first (B's kernel goes at once)",
+                  p.ops[h].queue < 0 && p.ops[k].start_ns < 100 && p.ops[h].start_ns >= 3000);
+        gl_sched_program_free(&p);
+    }
     /* The driver's thread sleeps when no function ran: the first after GPU work costs hostfn_wake_ns (600), and
      * once awake it takes the earliest-issued waiting function, not the first ready. A: a 1000 ns kernel, then a
      * host function; B (issued after): a 200 ns kernel, then one. B's is ready at 200, the thread awake at 700;
