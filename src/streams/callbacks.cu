@@ -292,7 +292,9 @@ static void slow_row(gl_sched_lab *L, const gl_common *common, gl_sampler *smp, 
     int sb = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
     static slow x;
     memset(&x, 0, sizeof x);
-    /* B's kernels are half as long, so that its function (in "two") is ready first whatever the launch order. In
+    /* B's kernels are half as long, so that its function (in "two") is ready first whatever the launch order, by
+     * T/2: more than the driver's thread takes to wake (48-270 us seen), or the order rides on the wake (with T =
+     * 200 us, --quick's before, a thread that woke after both were ready took A's, the earliest issued). In
      * "one", B's second kernel comes right behind A's function: at C=1 only the function can hold it there. */
     x.a1 = kernel(&p, sa, 0, LABEL_A1, T);
     x.b1 = kernel(&p, sb, 1, LABEL_B1, T / 2);
@@ -363,7 +365,7 @@ int main(int argc, char **argv)
     gl_option opts[] = {
         {"streams", GL_OPT_INT, &streams, 1, MAX_STREAMS, NULL, NULL, "streams of the pattern (S)", 0},
         {"elements", GL_OPT_INT, &elements, 1024, 1 << 22, NULL, "65536", "elements per stream in the pattern", 0},
-        {"kernel-us", GL_OPT_DOUBLE, &kernel_us, 20, 100000, NULL, "200", "slow rows: A's kernels (us; B's half)", 0},
+        {"kernel-us", GL_OPT_DOUBLE, &kernel_us, 20, 100000, NULL, "600", "slow rows: A's kernels (us; B's half)", 0},
         {"hostfn-us", GL_OPT_DOUBLE, &hostfn_us, 1, 1000000, NULL, "1000", "slow rows: each host function (us)", 0},
         {"functions", GL_OPT_INT, &functions, 1, 100000, NULL, "50", "empty host functions per calibration run", 0},
         {"tolerance", GL_OPT_DOUBLE, &tolerance, 0, 10, NULL, NULL, "relative tolerance of the timing claims", 0},
