@@ -131,16 +131,18 @@ if need_bin replay; then
     expect "replay a truncated export exits 2" 2 "damaged or truncated" "$b" "$rd/cut.sqlite"
     python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute("create table t (x)"); c.commit()' "$rd/other.sqlite"
     expect "replay an SQLite file without CUDA tables exits 2" 2 "has no StringIds table: not an nsys export" "$b" "$rd/other.sqlite"
-    # crafted NAME SQL...: a copy of the trace with each SQL statement applied, as $rd/NAME.sqlite
-    crafted() {
-        local f="$rd/$1.sqlite"
-        shift
-        cp "$tr" "$f" && chmod u+w "$f"
+    # crafted_from TRACE NAME SQL...: a copy of TRACE with each SQL statement applied, as $rd/NAME.sqlite;
+    # crafted NAME SQL...: the same from the probe trace
+    crafted_from() {
+        local f="$rd/$2.sqlite"
+        cp "$1" "$f" && chmod u+w "$f"
+        shift 2
         python3 -c 'import sqlite3, sys
 c = sqlite3.connect(sys.argv[1])
 for q in sys.argv[2:]: c.execute(q)
 c.commit()' "$f" "$@"
     }
+    crafted() { crafted_from "$tr" "$@"; }
     crafted idle "delete from CUPTI_ACTIVITY_KIND_KERNEL" "delete from CUPTI_ACTIVITY_KIND_MEMCPY" \
         "delete from CUPTI_ACTIVITY_KIND_MEMSET"
     expect "replay a trace with no GPU work exits 2" 2 "no kernel, copy or memset: nothing to replay" "$b" "$rd/idle.sqlite"
@@ -181,45 +183,32 @@ c.commit()' "$f" "$@"
         "^\\|  *8 \\|  *16\\.[89][0-9]* \\|  *[0-9]+ \\|  *16\\.945 \\|  *[-+]0\\.[0-9] \\|  *0\\.[0-9]+ \\|" "$b" "$g"
     expect "replay simpleCudaGraphs: the calls made while capturing its second graph ran nothing (host time)" 0 \
         "kept as host time \\(not modelled\\):.*cudaStreamWaitEvent x4.*cudaLaunchHostFunc x1" "$b" "$g"
-    craftedg() { # crafted, from the graph trace
-        local f="$rd/$1.sqlite"
-        shift
-        cp "$g" "$f" && chmod u+w "$f"
-        python3 -c 'import sqlite3, sys
-c = sqlite3.connect(sys.argv[1])
-for q in sys.argv[2:]: c.execute(q)
-c.commit()' "$f" "$@"
-    }
-    craftedg graph_event "create table CUPTI_ACTIVITY_KIND_CUDA_EVENT (correlationId INTEGER, streamId INTEGER, eventId INTEGER)" \
+    crafted_from "$g" graph_event "create table CUPTI_ACTIVITY_KIND_CUDA_EVENT (correlationId INTEGER, streamId INTEGER, eventId INTEGER)" \
         "insert into CUPTI_ACTIVITY_KIND_CUDA_EVENT values (144, 13, 7)"
     expect "replay a graph launch with an event record row (an event node) keeps it a graph launch" 0 \
         "^graph launches: 12, node by node \\(72 kernels" "$b" "$rd/graph_event.sqlite"
-    craftedg graph_nocol \
+    crafted_from "$g" graph_nocol \
         "create table m2 as select start, end, deviceId, streamId, correlationId, globalPid, bytes, copyKind, srcKind, dstKind from CUPTI_ACTIVITY_KIND_MEMCPY" \
         "drop table CUPTI_ACTIVITY_KIND_MEMCPY" "alter table m2 rename to CUPTI_ACTIVITY_KIND_MEMCPY" \
         "create table s2 as select start, end, deviceId, streamId, correlationId, globalPid, bytes from CUPTI_ACTIVITY_KIND_MEMSET" \
         "drop table CUPTI_ACTIVITY_KIND_MEMSET" "alter table s2 rename to CUPTI_ACTIVITY_KIND_MEMSET"
     expect "replay an export whose copies and memsets have no graphNodeId: a graph launch's rows are its nodes" 0 \
         "^graph launches: 12, node by node \\(72 kernels" "$b" "$rd/graph_nocol.sqlite"
-    craftedg graph_range "create table NVTX_EVENTS (start INTEGER, end INTEGER, text TEXT, textId INTEGER, eventType INTEGER)" \
+    crafted_from "$g" graph_range "create table NVTX_EVENTS (start INTEGER, end INTEGER, text TEXT, textId INTEGER, eventType INTEGER)" \
         "insert into NVTX_EVENTS values (766800000, 775030000, 'second graph', NULL, 59)"
     expect "replay --range from inside a capture: the captured calls run nothing, the graph's host nodes are found" 0 \
         "^graph launches: 6, node by node \\(36 kernels, copies and memsets; 6 host nodes" \
         "$b" "$rd/graph_range.sqlite" --range "second graph"
     expect "replay --range from inside a capture: no captured call becomes a host function" 0 \
         "kept as host time \\(not modelled\\):.*cudaLaunchHostFunc x1" "$b" "$rd/graph_range.sqlite" --range "second graph"
-    cp tests/data/simpleCudaGraphs-whole-c8-h200.sqlite "$rd/mixed.sqlite" && chmod u+w "$rd/mixed.sqlite"
-    python3 -c 'import sqlite3, sys
-c = sqlite3.connect(sys.argv[1])
-corr, end = c.execute("select correlationId, end from CUPTI_ACTIVITY_KIND_RUNTIME order by start desc limit 1").fetchone()
-pid = c.execute("select globalPid from CUPTI_ACTIVITY_KIND_GRAPH_TRACE limit 1").fetchone()[0]
-c.execute("create table CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER, end INTEGER, deviceId INTEGER, streamId INTEGER, "
-          "correlationId INTEGER, globalPid INTEGER, gridX INTEGER, gridY INTEGER, gridZ INTEGER, blockX INTEGER, "
-          "blockY INTEGER, blockZ INTEGER, registersPerThread INTEGER, staticSharedMemory INTEGER, "
-          "dynamicSharedMemory INTEGER, graphNodeId INTEGER)")
-c.execute("insert into CUPTI_ACTIVITY_KIND_KERNEL values (?, ?, 0, 13, ?, ?, 1, 1, 1, 32, 1, 1, 16, 0, 0, NULL)",
-          (end + 1000, end + 11000, corr, pid))
-c.commit()' "$rd/mixed.sqlite"
+    crafted_from tests/data/simpleCudaGraphs-whole-c8-h200.sqlite mixed \
+        "create table CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER, end INTEGER, deviceId INTEGER, streamId INTEGER,
+         correlationId INTEGER, globalPid INTEGER, gridX INTEGER, gridY INTEGER, gridZ INTEGER, blockX INTEGER,
+         blockY INTEGER, blockZ INTEGER, registersPerThread INTEGER, staticSharedMemory INTEGER,
+         dynamicSharedMemory INTEGER, graphNodeId INTEGER)" \
+        "insert into CUPTI_ACTIVITY_KIND_KERNEL select r.end + 1000, r.end + 11000, 0, 13, r.correlationId,
+         (select globalPid from CUPTI_ACTIVITY_KIND_GRAPH_TRACE limit 1), 1, 1, 1, 32, 1, 1, 16, 0, 0, NULL
+         from CUPTI_ACTIVITY_KIND_RUNTIME r order by r.start desc limit 1"
     expect "replay a trace of graphs traced whole and one kernel: says so, and the recorded span holds the graphs" 0 \
         "^graph launches traced whole: 12 .*record with --cuda-graph-trace=node" "$b" "$rd/mixed.sqlite"
     expect "replay a trace of graphs traced whole and one kernel: the replay misses them, and its error shows it" 0 \

@@ -398,7 +398,7 @@ static void add_dep(sim *s, int on)
     s->deps[s->n_deps++] = on;
 }
 
-/* Whether everything op waits for has finished. */
+/* The first op that op waits for and that has not finished, -1 if none. */
 static int first_unfinished(const sim *s, int op)
 {
     op_state *st = &s->os[op];
@@ -415,11 +415,10 @@ int gl_sched_stream_blocking(const gl_sched_stream *st)
     return st->kind == GL_SCHED_STREAM_BLOCKING || st->kind == GL_SCHED_STREAM_PER_THREAD;
 }
 
-static int first_unfinished(const sim *s, int op);
-
-/* An engine copy, record, wait or load that has arrived: once its dependencies have finished, a copy is ready to
- * start and the others are pending (a record may still wait for its queue); until then it waits on the first
- * that has not, and is looked at again only when that one finishes. */
+/* An op that is no queue entry (an engine copy, record, wait, load, or a host function off the queues) and has
+ * arrived: once its dependencies have finished, a copy is ready to start and the others are pending (a record may
+ * still wait for its queue); until then it waits on the first that has not, and is looked at again only when that
+ * one finishes. */
 static void op_watch(sim *s, int op)
 {
     op_state *st = &s->os[op];
@@ -919,8 +918,7 @@ static void handle(sim *s, const event *e)
         break;
     case EV_ARRIVE:
         s->os[e->op].arrived = 1;
-        if (s->p->ops[e->op].kind == GL_SCHED_COPY && s->p->ops[e->op].queue < 0) op_watch(s, e->op);
-        if (s->p->ops[e->op].queue < 0 && s->p->ops[e->op].kind != GL_SCHED_COPY) op_watch(s, e->op); /* a record, .. */
+        if (s->p->ops[e->op].queue < 0) op_watch(s, e->op); /* no queue entry: an engine copy, a record, a wait.. */
         break;
     case EV_WAKE: /* a queue may move on now */
         break;

@@ -44,7 +44,7 @@ int rp_graph_ops(const rp_trace *t, const rp_call *c, int th, gl_sched_program *
     int start = gl_sched_event_new(p), waited_event = -1; /* the launch: branches wait for its stream's earlier work */
     int call_op = gl_sched_record(p, th, launch, start);
     double issue = c->end_ns - c->start_ns;
-    if (waited >= 0) issue = nd[0].gpu_start_ns - c->start_ns < 0 ? 0 : fmin(issue, nd[0].gpu_start_ns - c->start_ns);
+    if (waited >= 0) issue = fmax(0, fmin(issue, nd[0].gpu_start_ns - c->start_ns));
     p->ops[call_op].issue_ns = issue;
     for (int k = 0; k < n; k++) {
         int x = 0;
@@ -58,18 +58,7 @@ int rp_graph_ops(const rp_trace *t, const rp_call *c, int th, gl_sched_program *
             free_op(p, gl_sched_wait(p, th, st[x], e));
             synced[x * S + y] = j;
         }
-        int op;
-        if (nd[k].kind == RP_LAUNCH) {
-            long long per_wave = (long long)nd[k].blocks_per_sm * t->sms;
-            long long waves = per_wave > 0 ? (nd[k].blocks + per_wave - 1) / per_wave : 1;
-            op = gl_sched_launch(p, th, st[x], nd[k].blocks, nd[k].threads, nd[k].blocks_per_sm,
-                                 (nd[k].gpu_end_ns - nd[k].gpu_start_ns) / (double)(waves > 0 ? waves : 1), (*kernels)++);
-        } else {
-            op = gl_sched_copy(p, th, st[x], nd[k].dir, nd[k].bytes, nd[k].pageable);
-            p->ops[op].copy_ns = nd[k].gpu_end_ns - nd[k].gpu_start_ns > 1 ? nd[k].gpu_end_ns - nd[k].gpu_start_ns : 1;
-        }
-        p->ops[op].issue_ns = 0;
-        node_op[k] = op;
+        node_op[k] = free_op(p, rp_work_op(t, p, th, &nd[k], kernels)); /* in the stream it ran in, st[x] */
         latest[x] = k;
         if (k == waited) free_op(p, gl_sched_record(p, th, st[x], waited_event = gl_sched_event_new(p)));
     }

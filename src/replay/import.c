@@ -125,6 +125,22 @@ static void idmap_put(idmap *m, long long key, int val)
     m->key[i] = key, m->val[i] = val;
 }
 
+/* Add one to key's value (a new key gets 1). */
+static void idmap_inc(idmap *m, long long key)
+{
+    int lo = 0, hi = m->n - 1;
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2;
+        if (m->key[mid] == key) {
+            m->val[mid]++;
+            return;
+        }
+        if (m->key[mid] < key) lo = mid + 1;
+        else hi = mid - 1;
+    }
+    idmap_put(m, key, 1);
+}
+
 static void idmap_free(idmap *m) { free(m->key), free(m->val); }
 
 /* ---- the rows ------------------------------------------------------------------------------------------ */
@@ -602,12 +618,7 @@ static void node_event_row(sqlite3_stmt *st, void *ctx)
     if (idmap_find(&nt->host, id) >= 0) return;
     idmap_put(&nt->host, id, host);
     if (!host) return;
-    long long graph = (long long)((unsigned long long)id >> 32);
-    int had = idmap_find(&nt->count, graph);
-    if (had < 0) idmap_put(&nt->count, graph, 1);
-    else
-        for (int k = 0; k < nt->count.n; k++)
-            if (nt->count.key[k] == graph) nt->count.val[k] = had + 1;
+    idmap_inc(&nt->count, (long long)((unsigned long long)id >> 32));
 }
 
 static int by_launch_then_start(const void *a, const void *b)
@@ -868,6 +879,19 @@ void rp_trace_free(rp_trace *t)
     memset(t, 0, sizeof *t);
 }
 
+int rp_work_op(const rp_trace *t, gl_sched_program *p, int th, const rp_node *w, int *kernels)
+{
+    if (w->kind == RP_COPY) {
+        int op = gl_sched_copy(p, th, w->stream, w->dir, w->bytes, w->pageable);
+        p->ops[op].copy_ns = fmax(1, w->gpu_end_ns - w->gpu_start_ns);
+        return op;
+    }
+    long long per_wave = (long long)w->blocks_per_sm * t->sms;
+    long long waves = per_wave > 0 ? (w->blocks + per_wave - 1) / per_wave : 1;
+    return gl_sched_launch(p, th, w->stream, w->blocks, w->threads, w->blocks_per_sm,
+                           (w->gpu_end_ns - w->gpu_start_ns) / (double)(waves > 0 ? waves : 1), (*kernels)++);
+}
+
 void rp_program(const rp_trace *t, gl_sched_program *p, double **rec_start, double **rec_end, double **rec_return)
 {
     gl_sched_program_init(p);
@@ -895,18 +919,17 @@ void rp_program(const rp_trace *t, gl_sched_program *p, double **rec_start, doub
         last_end = fmax(last_end, c->end_ns);
         int op, th = c->thread;
         switch (c->kind) {
-        case RP_LAUNCH: {
+        case RP_LAUNCH:
+        case RP_COPY: {
             if (c->load) gl_sched_load(p, th, c->stream);
-            long long per_wave = (long long)c->blocks_per_sm * t->sms, waves = (c->blocks + per_wave - 1) / per_wave;
-            op = gl_sched_launch(p, th, c->stream, c->blocks, c->threads, c->blocks_per_sm,
-                                 (c->gpu_end_ns - c->gpu_start_ns) / (waves > 0 ? waves : 1), kernels++);
+            if (c->pre_ns > 0) gl_sched_host(p, th, c->pre_ns); /* host_waits: staging, before the copy */
+            rp_node w = {.call = i, .kind = c->kind, .stream = c->stream, .gpu_start_ns = c->gpu_start_ns,
+                         .gpu_end_ns = c->gpu_end_ns, .blocks = c->blocks, .threads = c->threads,
+                         .blocks_per_sm = c->blocks_per_sm, .dir = c->dir, .pageable = c->pageable,
+                         .bytes = c->bytes, .graph = -1}; /* the call's work, in a node's shape */
+            op = rp_work_op(t, p, th, &w, &kernels);
             break;
         }
-        case RP_COPY:
-            if (c->pre_ns > 0) gl_sched_host(p, th, c->pre_ns); /* host_waits: staging, before the copy */
-            op = gl_sched_copy(p, th, c->stream, c->dir, c->bytes, c->pageable);
-            p->ops[op].copy_ns = fmax(1, c->gpu_end_ns - c->gpu_start_ns);
-            break;
         case RP_RECORD: op = gl_sched_record(p, th, c->stream, c->event); break;
         case RP_WAIT: op = gl_sched_wait(p, th, c->stream, c->event); break;
         case RP_HOSTFN: op = gl_sched_hostfn(p, th, c->stream, 0); break; /* its time: rp_fit_hostfns */

@@ -115,6 +115,9 @@ void rp_program(const rp_trace *t, gl_sched_program *p, double **recorded_start,
  * marked id RP_GRAPH_HOST_NODE). node_op[k] gets the op of the call's k-th node; *kernels counts kernel ids.
  * Returns the op that stands for the call (a record on the launch stream), which takes the call's host time. */
 enum { RP_GRAPH_HOST_NODE = -2 };
+/* One kernel or copy (w: a node, or a call's work in a node's shape) as a model op of thread th, at its recorded
+ * time (a kernel's per wave; *kernels counts kernel ids); returns the op. */
+int rp_work_op(const rp_trace *t, gl_sched_program *p, int th, const rp_node *w, int *kernels);
 int rp_graph_ops(const rp_trace *t, const rp_call *c, int th, gl_sched_program *p, int *kernels, int *node_op);
 
 #endif
