@@ -160,9 +160,19 @@
  *           function at the copy's end; with the queue held 2 ms by another
  *           stream ahead, a function behind a finished 1 MB copy began at
  *           55-430 us, one behind a finished kernel at 406 us, the median;
- *           probe-hostfn-queue in results/h200/issue-18-probes). One program
- *           (event-programs' copies seed 20261124 at C=1) went both ways from
- *           run to run.
+ *           probe-hostfn-queue in results/h200/issue-18-probes). Behind an
+ *           engine's unfinished copy it also waits for every copy of that
+ *           direction issued before it to its queue's engine channel (the
+ *           queue of its stream's last queue entry, or the stream's own by
+ *           number): its trigger goes in that channel, in issue order (H200,
+ *           C=1, 20 runs each: behind [8 MiB H2D] with another stream's
+ *           32 MiB H2D issued between, the function began after that copy,
+ *           862-1086 us, never as its own ended; at C=8 it did, 244-281 us;
+ *           an H2D between did not hold one behind a D2H, 316-616 us;
+ *           probe-hostfn-race). One program (event-programs' copies seed
+ *           20261124 at C=1: a function behind a D2H, two D2H of other
+ *           streams between) went both ways from run to run, 4 of 8 runs
+ *           each; the rule gives the slower way.
  *           A thread that ran no function sleeps: the first function after
  *           GPU work costs hostfn_wake_ns (about 100 us on the H200, against
  *           1.9 us back to back), and once awake the thread takes the

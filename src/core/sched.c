@@ -346,6 +346,10 @@ typedef struct sim {
     int *ready[GL_SCHED_DIRS], rn[GL_SCHED_DIRS], rcap[GL_SCHED_DIRS];
     int *running, n_running, cap_running;
     int *watch_head;
+    /* Engine copies per direction and home queue (copy_home) not yet seen
+     * finished, in submission order: a host function behind one waits for all of them ("Host functions"). */
+    int *homed[GL_SCHED_DIRS][GL_SCHED_MAX_QUEUES], hn[GL_SCHED_DIRS][GL_SCHED_MAX_QUEUES],
+        hcap[GL_SCHED_DIRS][GL_SCHED_MAX_QUEUES];
     int hostfn_busy;              /* host functions running on the driver's thread */
     int *hostfns;                 /* host functions handed to the driver's thread, not started */
     int n_hostfns, cap_hostfns;   /* how many, and room */
@@ -499,6 +503,29 @@ static int choose_queue(sim *s, int stream, int prev, int commit)
     return pick;
 }
 
+/* The queue whose engine channel a stream's copies go to: where its last queue entry went, or before it has one
+ * its own by number (which channel the driver gives such a stream is not measured; with one queue it is that). */
+static int copy_home(const sim *s, int stream)
+{
+    int last = s->stream_queued[stream];
+    return last >= 0 ? s->p->ops[last].queue : stream == GL_SCHED_LEGACY ? 0 : (stream - 1) % s->m->connections;
+}
+
+/* A host function behind an unfinished engine copy of direction d waits for every engine copy of d submitted
+ * before it whose home is queue c, its own stream's (gl_sched.h, "Host functions"). Those seen finished leave
+ * the list here, so each copy is dropped once however many functions look. */
+static void wait_homed_copies(sim *s, int d, int c)
+{
+    int n = 0;
+    for (int i = 0; i < s->hn[d][c]; i++) {
+        int op = s->homed[d][c][i];
+        if (s->os[op].finished) continue;
+        s->homed[d][c][n++] = op;
+        add_dep(s, op);
+    }
+    s->hn[d][c] = n;
+}
+
 /* The call returns: work out what the op depends on and put it in its queue. */
 static void submit(sim *s, int t)
 {
@@ -540,6 +567,9 @@ static void submit(sim *s, int t)
             add_dep(s, s->stream_last[GL_SCHED_LEGACY]);
         }
         if (o->kind == GL_SCHED_WAIT) add_dep(s, s->event_last[o->event]);
+        int behind_copy = prev >= 0 && !s->os[prev].finished && p->ops[prev].kind == GL_SCHED_COPY && p->ops[prev].queue < 0;
+        if (o->kind == GL_SCHED_HOSTFN && behind_copy) /* its trigger goes in that copy's engine channel */
+            wait_homed_copies(s, p->ops[prev].dir, copy_home(s, o->stream));
         st->n_deps = s->n_deps - st->dep_first;
         s->stream_last[o->stream] = op;
         if (o->kind == GL_SCHED_RECORD) s->event_last[o->event] = op;
@@ -564,6 +594,9 @@ static void submit(sim *s, int t)
             o->queue = -1; /* an engine's alone (gl_sched.h, "Engines") */
             gl_grow((void **)&s->wfifo[o->dir], &s->wcap[o->dir], s->wn[o->dir] + 1, sizeof **s->wfifo);
             s->wfifo[o->dir][s->wn[o->dir]++] = op;
+            int home = copy_home(s, o->stream), d = o->dir;
+            gl_grow((void **)&s->homed[d][home], &s->hcap[d][home], s->hn[d][home] + 1, sizeof **s->homed[d]);
+            s->homed[d][home][s->hn[d][home]++] = op;
             if (gl_sched_copy_blocks_host(s->m, o)) th->blocked = op; /* the call returns when it has ended */
         } else {
             o->queue = choose_queue(s, o->stream, s->stream_queued[o->stream], 1);
@@ -992,7 +1025,10 @@ static void sim_free(sim *s)
     free(s->sm_free);
     free(s->cwd);
     free(s->pending);
-    for (int d = 0; d < GL_SCHED_DIRS; d++) free(s->wfifo[d]), free(s->ready[d]);
+    for (int d = 0; d < GL_SCHED_DIRS; d++) {
+        free(s->wfifo[d]), free(s->ready[d]);
+        for (int c = 0; c < GL_SCHED_MAX_QUEUES; c++) free(s->homed[d][c]);
+    }
     free(s->running);
     free(s->watch_head);
     free(s->hostfns);

@@ -895,6 +895,33 @@ static void test_host_functions(void)
     test_cond("... nor waits for its turn in the queue (its copy done at 500, the head free only at 1000)",
               p.ops[c].end_ns == 500 && p.ops[h].start_ns == 500 && p.ops[h].end_ns == 1600);
     gl_sched_program_free(&p);
+    /* Its trigger goes in its copy's engine channel, behind every copy of that direction issued before it to its
+     * queue. One engine: A's H2D (1000 B), then B's (3000 B), then A's function. With one queue the function
+     * starts as B's copy ends (4000), not as A's own does (1000); with four queues B's copy is in another channel
+     * and it starts at 1000 (H200, C=1: a function behind [8 MiB H2D] with another stream's 32 MiB H2D issued
+     * between, 20 of 20 began after that copy, at 862-1086 us, and at C=8 at 244-281 us, as its own ended; the
+     * same behind [wait, 512 KiB D2H] beside that H2D: 316-616 us; probe-hostfn-race P7, P10). */
+    for (int queues = 1; queues <= 4; queues += 3) {
+        two_streams(&p, s);
+        c = gl_sched_copy(&p, 0, s[0], GL_SCHED_H2D, 1000, 0);
+        int cb = gl_sched_copy(&p, 0, s[1], GL_SCHED_H2D, 3000, 0);
+        h = gl_sched_hostfn(&p, 0, s[0], 1000);
+        run(&p, queues == 1 ? &one : &four);
+        test_cond(queues == 1 ? "one queue: a host function behind its engine copy (0..1000) waits for that "
+                                "direction's copies issued before it: another stream's, to 4000"
+                              : "four queues: another stream's copy is in another channel: it goes as its own ends",
+                  p.ops[c].end_ns == 1000 && p.ops[cb].end_ns == 4000 && p.ops[h].start_ns == (queues == 1 ? 4000 : 1000));
+        gl_sched_program_free(&p);
+    }
+    /* ... a D2H issued between holds it not */
+    two_streams(&p, s);
+    c = gl_sched_copy(&p, 0, s[0], GL_SCHED_H2D, 1000, 0);
+    int d2h = gl_sched_copy(&p, 0, s[1], GL_SCHED_D2H, 3000, 0);
+    h = gl_sched_hostfn(&p, 0, s[0], 1000);
+    run(&p, &one);
+    test_cond("... and not for a copy of the other direction",
+              p.ops[h].start_ns == p.ops[c].end_ns && p.ops[c].end_ns < p.ops[d2h].end_ns);
+    gl_sched_program_free(&p);
     /* The same with its stream's work (a 100 ns kernel) done at the call (issued 200 ns later): it goes at once
      * (H200, C=1: at 406 us, the median of 10, not behind the 2 ms hold; P4). */
     two_streams(&p, s);
