@@ -67,7 +67,11 @@
  *           rule would give it has let go of all put in it before (a record
  *           on a stream behind nothing, issued after a held queue's entries
  *           at C = 1, ended when the queue let the last one go: 4.01 ms where
- *           its stream was idle; issue 18's probe); a wait finishes
+ *           its stream was idle; issue 18's probe), but its stream's next
+ *           op does not wait for that: it waits for the op before the
+ *           record (validate-replay's random 20 at C=1: a 7 MB pageable H2D
+ *           behind two records of its stream started 1.3 ms before the held
+ *           queue let go of them); a wait finishes
  *           when the record it refers to (the latest one issued before the
  *           wait) has, and its stream's later work waits for it. Neither is a
  *           queue entry: neither holds a queue nor moves the queue
@@ -139,7 +143,12 @@
  *           small and a large one) plus its bytes at pageable_gbps, or the
  *           time it was timed at just before the run (copy_ns: the host's
  *           memory pace switched between two levels on the H200). It holds
- *           its engine while it runs, and the shared link adds to it what
+ *           no engine: its pieces go between the engine's copies, so a
+ *           pinned copy of its direction goes at once, at full speed, and
+ *           the pageable one stops while it runs (validate-replay's random
+ *           30: a 156 MB pinned D2H took 2.82 ms inside a 14 MB pageable
+ *           D2H of 3.79 ms, which alone takes about 0.97; a replay takes
+ *           what is left as its time alone). The shared link adds to it what
  *           it adds to a pinned copy of its size (its DMA). A smaller
  *           pageable H2D returns once staged (its
  *           call's time) and is then copied from the staging buffer at the

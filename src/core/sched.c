@@ -148,9 +148,11 @@ static int copy_queued(const gl_sched_machine *m, const gl_sched_op *o)
 }
 
 /* A copy that takes no engine: a small pageable H2D goes inline, in the queue's own commands (gl_sched.h "Queue
- * copies"), and a pinned H2D of at most pinned_beside_bytes goes beside the engine's copy ("Engines"). */
+ * copies"), a pinned H2D of at most pinned_beside_bytes goes beside the engine's copy ("Engines"), and a pageable
+ * copy the host waits for holds none between its pieces ("Pageable"). */
 static int copy_inline(const gl_sched_machine *m, const gl_sched_op *o)
 {
+    if (gl_sched_copy_blocks_host(m, o)) return 1; /* host-paced: its pieces go between the engine's copies */
     return o->dir == GL_SCHED_H2D && (o->pageable ? o->bytes <= m->pageable_inline_bytes : o->bytes <= m->pinned_beside_bytes);
 }
 
@@ -554,7 +556,8 @@ static void submit(sim *s, int t)
         const gl_sched_stream *ss = &p->streams[o->stream];
         int prev = s->stream_work[o->stream]; /* its stream's last op before it but records, -1: none */
         if (o->kind != GL_SCHED_RECORD) s->stream_work[o->stream] = op;
-        add_dep(s, s->stream_last[o->stream]);
+        /* A record holds not its stream's next op (gl_sched.h, "Events"): that waits for the op before it. */
+        add_dep(s, o->kind == GL_SCHED_RECORD ? s->stream_last[o->stream] : prev);
         add_dep(s, s->load); /* a lazy load holds back everything issued after it */
         if (o->kind == GL_SCHED_LOAD) {
             for (int i = 0; i < p->n_streams; i++) add_dep(s, s->stream_last[i]);
@@ -822,7 +825,9 @@ static double bidir_rate(const gl_sched_machine *m, const gl_sched_op *o, double
 }
 
 /* Bring each running engine copy's time left up to now, and give it its speed from now on: the shared
- * link's when the opposite direction runs too (a fresh EV_COPIED replaces the one before). */
+ * link's when the opposite direction runs too, none for a pageable copy the host waits for while an engine
+ * copy of its direction runs (its next piece waits behind that copy; gl_sched.h "Pageable"). A fresh
+ * EV_COPIED replaces the one before; a copy at no speed has none until its speed changes. */
 static void copies_rerate(sim *s)
 {
     const gl_sched_machine *m = s->m;
@@ -833,9 +838,11 @@ static void copies_rerate(sim *s)
         st->left_ns -= (s->now - st->since_ns) * st->rate;
         st->since_ns = s->now;
         double rate = s->linked[1 - o->dir] > 0 ? bidir_rate(m, o, st->full_ns) : 1;
+        if (gl_sched_copy_blocks_host(m, o) && s->copying[o->dir] > 0) rate = 0;
         if (rate == st->rate && st->version > 0) continue;
         st->rate = rate;
-        heap_push(s, s->now + fmax(0, st->left_ns) / rate, EV_COPIED, op, 0, ++st->version);
+        ++st->version;
+        if (rate > 0) heap_push(s, s->now + fmax(0, st->left_ns) / rate, EV_COPIED, op, 0, st->version);
     }
 }
 

@@ -16,9 +16,12 @@ void rp_fit(const rp_trace *t, double *dispatch_ns, int *n_gap, double *latency_
  * took longer than its waves alone would; its block time is scaled by recorded over simulated duration, three
  * times over, so that at the recorded setting each kernel lasts as recorded and elsewhere its blocks take their
  * own time. A kernel slowed by sharing memory bandwidth, not SMs, keeps the slower time. Returns the kernels whose
- * time changed by over 1%. */
+ * time changed by over 1%. A pageable copy the host waited for likewise gets its time alone (copy_ns): its pieces
+ * waited behind the engine copies of its direction that ran meanwhile (gl_sched.h, "Pageable"), which the
+ * simulation adds again, so what the simulation adds is taken off its recorded time; *copies_changed (if not
+ * NULL) gets how many such copies changed by over 1%. */
 int rp_fit_kernels(gl_sched_program *p, const gl_sched_machine *m, const double *recorded_start,
-                   const double *recorded_end);
+                   const double *recorded_end, int *copies_changed);
 /* Place each host function whose thread called into several streams lately (rp_call.cand) in the candidate whose
  * next kernel or copy starts latest behind its recorded start, simulated on m with every function taking no time
  * of its own (over 20 us: an unmodelled hold, which a function in that stream explains), where the stream of its

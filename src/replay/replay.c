@@ -274,10 +274,16 @@ static int from_trace(const args *a_, rp_trace *t_, gl_sched_program *p_, double
     rp_fit(&t, &fit_dispatch_ns, &n_gap, &fit_latency_ns, &n_latency);
     {
         gl_sched_machine m = machine_for(&t, recorded);
-        int changed = rp_fit_kernels(&p, &m, rs, re), kernels = 0;
-        for (int i = 0; i < p.n_ops; i++) kernels += p.ops[i].kind == GL_SCHED_LAUNCH;
+        int copies = 0, changed = rp_fit_kernels(&p, &m, rs, re, &copies), kernels = 0, paged = 0;
+        for (int i = 0; i < p.n_ops; i++) {
+            kernels += p.ops[i].kind == GL_SCHED_LAUNCH;
+            paged += gl_sched_copy_blocks_host(&m, &p.ops[i]);
+        }
         printf("kernel times alone: %d of %d kernels shared SMs at the recorded setting and ran longer than their "
                "waves alone; their time per wave is what is left\n", changed, kernels);
+        if (paged)
+            printf("pageable copy times alone: %d of %d the host waited for ran while engine copies of their "
+                   "direction did, which held their pieces back; their time is what is left\n", copies, paged);
     }
     if (t.hostfns > t.hostfns_lost || t.graph_host_nodes > 0) {
         gl_sched_machine m = machine_for(&t, recorded);

@@ -602,6 +602,27 @@ static void two_streams(gl_sched_program *p, int *s)
     streams(p, s, 2, GL_SCHED_STREAM_NONBLOCKING);
 }
 
+static void test_record_holds_not(void)
+{
+    /* A record waits for its queue (test_record_reached), but its stream's next op does not wait for it: [A: 1,1] holds the one queue to 1 ms; B: a record, then a
+     * pinned H2D (500 ns), which starts at once (validate-replay's random 20 at C=1: a 7 MB pageable H2D behind two
+     * records went 1.3 ms before its queue let go of them). */
+    int s2[2];
+    gl_sched_program p;
+    gl_sched_program_init(&p);
+    streams(&p, s2, 2, GL_SCHED_STREAM_NONBLOCKING);
+    int ev = gl_sched_event_new(&p);
+    gl_sched_launch(&p, 0, s2[0], 1, 32, 1, 1000, 0);
+    gl_sched_launch(&p, 0, s2[0], 1, 32, 1, 1000, 1);
+    int rec = gl_sched_record(&p, 0, s2[1], ev);
+    int c = gl_sched_copy(&p, 0, s2[1], GL_SCHED_H2D, 500, 0);
+    gl_sched_machine m = copier(1);
+    run(&p, &m);
+    test_cond("a record holds not its stream's next op: a copy behind it starts at once, the record ends at 1 ms",
+              p.ops[rec].end_ns == 1000 && p.ops[c].start_ns == 0);
+    gl_sched_program_free(&p);
+}
+
 /* The shared link's time per copy: a small copy slows more than a large one while the other direction runs. */
 static void test_bidir_small(void)
 {
@@ -913,6 +934,23 @@ static void test_host_functions(void)
                   p.ops[c].end_ns == 1000 && p.ops[cb].end_ns == 4000 && p.ops[h].start_ns == (queues == 1 ? 4000 : 1000));
         gl_sched_program_free(&p);
     }
+    /* A pageable copy the host waits for takes no engine: its pieces go between the engine's copies, and it stops
+     * while one of its direction runs. One queue, one engine per direction: A's pageable D2H (its own 4000 ns);
+     * B's pinned D2H (1000 B: 1000 ns) from 1000 ns, at once: A's ends at 5000 (validate-replay's random 30: a
+     * 156 MB pinned D2H ran at full speed, 2.82 ms, inside a 14 MB pageable one of 3.79 ms, which alone takes about
+     * 0.97; the replay takes its time alone as what is left, rp_fit_kernels). */
+    two_streams(&p, s);
+    gl_sched_machine pg = copier(1);
+    pg.pageable_gbps[1] = 0.5; /* 2000 B: 4000 ns */
+    c = gl_sched_copy(&p, 0, s[0], GL_SCHED_D2H, 2000, 1);
+    int gap1 = gl_sched_host(&p, 1, 1000);
+    p.ops[gap1].issue_ns = 1000;
+    int pin = gl_sched_copy(&p, 1, s[1], GL_SCHED_D2H, 1000, 0);
+    run(&p, &pg);
+    test_cond("a pageable D2H holds no engine: a pinned D2H beside it goes at once, and the pageable one stops meanwhile",
+              p.ops[pin].start_ns < 1100 && p.ops[pin].end_ns - p.ops[pin].start_ns == 1000 &&
+                  p.ops[c].end_ns == 4000 + (p.ops[pin].end_ns - p.ops[pin].start_ns));
+    gl_sched_program_free(&p);
     /* ... a D2H issued between holds it not */
     two_streams(&p, s);
     c = gl_sched_copy(&p, 0, s[0], GL_SCHED_H2D, 1000, 0);
@@ -1425,6 +1463,7 @@ int main(void)
     test_legacy_stream();
     test_events();
     test_record_reached();
+    test_record_holds_not();
     test_fan_in_more_streams_than_queues();
     test_host();
     test_dispatch_latency();
