@@ -191,6 +191,21 @@ int rp_fit_hostfns(gl_sched_program *p, const gl_sched_machine *m, const double 
             double late = sync ? rr[nx] - o->end_ns : rs[nx] - o->start_ns;
             double more = sync ? fmin(rr[nx] - FIT_GAP_NS - fn->end_ns, late)
                                : fmin(rs[nx] - FIT_GAP_NS - fn->end_ns, rs[nx] - rr[nx] - added[h]); /* all passes */
+            if (m->hostfn_serial && late > 1e3 && more > 0) {
+                /* One driver thread: a function that became ready before this one's new end, and ran after it,
+                 * waits for it, so this one ends no later than that one's stream's next op started in the
+                 * recording, less that function's own least time (random 32 at C=1: a function fitted to
+                 * 4.77 ms where the next one's stream went on 1.87 ms after the first could begin). */
+                double end = fn->end_ns + more;
+                for (int j = k + 1; j < p->n_ops && p->ops[order[j]].start_ns < end; j++) {
+                    int g = order[j], gx = next[g];
+                    if (p->ops[g].kind != GL_SCHED_HOSTFN || gx < 0 || p->ops[gx].kind == GL_SCHED_SYNC ||
+                        isnan(rs[gx]) || !(p->ops[g].go_ns < end))
+                        continue;
+                    end = fmin(end, fmax(fn->end_ns, rs[gx] - FIT_GAP_NS - m->hostfn_ns));
+                }
+                more = end - fn->end_ns;
+            }
             if (late > 1e3 && more > 0) { /* it ends just before that operation's recorded start */
                 p->ops[h].block_ns += more;
                 added[h] += more;
