@@ -327,6 +327,7 @@ typedef struct sim {
     int *stream_last;  /* last op submitted to each stream, -1 */
     int *stream_queued; /* last op of each stream that went into a queue (not a record or wait), -1 */
     int *stream_work;   /* last op of each stream that is not a record (records hold nothing), -1 */
+    int *stream_rec;    /* last record of each stream, -1: with stream_last, all issued to it (add_stream_dep) */
     int *event_last;   /* last RECORD submitted for each event, -1 */
     double *sm_free;   /* free share of each SM, 1 = empty */
     double free_sum;   /* sum of sm_free: no block fits when below the smallest share */
@@ -348,8 +349,10 @@ typedef struct sim {
     int *ready[GL_SCHED_DIRS], rn[GL_SCHED_DIRS], rcap[GL_SCHED_DIRS];
     int *running, n_running, cap_running;
     int *watch_head;
-    /* Engine copies per direction and home queue (copy_home) not yet seen
-     * finished, in submission order: a host function behind one waits for all of them ("Host functions"). */
+    int *seen, stamp; /* per stream: the stamp of the last wait_homed_copies that took its copy */
+    /* Copies per direction and home queue (copy_home) not yet seen
+     * finished, in submission order, those that take no engine too: a host function behind one waits for the
+     * latest of each stream (wait_homed_copies, "Host functions"). */
     int *homed[GL_SCHED_DIRS][GL_SCHED_MAX_QUEUES], hn[GL_SCHED_DIRS][GL_SCHED_MAX_QUEUES],
         hcap[GL_SCHED_DIRS][GL_SCHED_MAX_QUEUES];
     int hostfn_busy;              /* host functions running on the driver's thread */
@@ -402,6 +405,14 @@ static void add_dep(sim *s, int on)
     if (on < 0) return;
     gl_grow((void **)&s->deps, &s->cap_deps, s->n_deps + 1, sizeof *s->deps);
     s->deps[s->n_deps++] = on;
+}
+
+/* Everything issued to stream st: its last op and its last record, which its later ops do not wait for, so that
+ * a sync, a legacy barrier or a load waits for the records too (records chain to each other). */
+static void add_stream_dep(sim *s, int st)
+{
+    add_dep(s, s->stream_last[st]);
+    if (s->stream_rec[st] != s->stream_last[st]) add_dep(s, s->stream_rec[st]);
 }
 
 /* The first op that op waits for and that has not finished, -1 if none. */
@@ -518,14 +529,20 @@ static int copy_home(const sim *s, int stream)
  * the list here, so each copy is dropped once however many functions look. */
 static void wait_homed_copies(sim *s, int d, int c)
 {
-    int n = 0;
-    for (int i = 0; i < s->hn[d][c]; i++) {
-        int op = s->homed[d][c][i];
-        if (s->os[op].finished) continue;
-        s->homed[d][c][n++] = op;
+    /* From the latest: a stream's earlier copy ends before its later one (stream order), so only the latest
+     * unfinished one of each stream is waited for and kept; the list stays as long as the streams with copies
+     * in flight, however many functions and copies a loop issues. */
+    int *l = s->homed[d][c], n = s->hn[d][c], kept = n;
+    s->stamp++;
+    for (int i = n - 1; i >= 0; i--) { /* kept > i throughout: each write lands where was already read */
+        int op = l[i], st = s->p->ops[op].stream;
+        if (s->os[op].finished || s->seen[st] == s->stamp) continue;
+        s->seen[st] = s->stamp;
+        l[--kept] = op;
         add_dep(s, op);
     }
-    s->hn[d][c] = n;
+    memmove(l, l + kept, sizeof *l * (size_t)(n - kept));
+    s->hn[d][c] = n - kept;
 }
 
 /* The call returns: work out what the op depends on and put it in its queue. */
@@ -547,9 +564,9 @@ static void submit(sim *s, int t)
         if (o->event >= 0)
             add_dep(s, s->event_last[o->event]);
         else if (o->stream >= 0)
-            add_dep(s, s->stream_last[o->stream]);
+            add_stream_dep(s, o->stream);
         else
-            for (int i = 0; i < p->n_streams; i++) add_dep(s, s->stream_last[i]);
+            for (int i = 0; i < p->n_streams; i++) add_stream_dep(s, i);
         st->n_deps = s->n_deps - st->dep_first;
         th->blocked = op; /* finished when its dependencies are, in progress() */
     } else {
@@ -557,17 +574,18 @@ static void submit(sim *s, int t)
         int prev = s->stream_work[o->stream]; /* its stream's last op before it but records, -1: none */
         if (o->kind != GL_SCHED_RECORD) s->stream_work[o->stream] = op;
         /* A record holds not its stream's next op (gl_sched.h, "Events"): that waits for the op before it. */
-        add_dep(s, o->kind == GL_SCHED_RECORD ? s->stream_last[o->stream] : prev);
+        if (o->kind == GL_SCHED_RECORD) add_stream_dep(s, o->stream);
+        else add_dep(s, prev);
         add_dep(s, s->load); /* a lazy load holds back everything issued after it */
         if (o->kind == GL_SCHED_LOAD) {
-            for (int i = 0; i < p->n_streams; i++) add_dep(s, s->stream_last[i]);
+            for (int i = 0; i < p->n_streams; i++) add_stream_dep(s, i);
             s->load = op;
         }
         if (ss->kind == GL_SCHED_STREAM_LEGACY) {
             for (int i = 0; i < p->n_streams; i++)
-                if (gl_sched_stream_blocking(&p->streams[i])) add_dep(s, s->stream_last[i]);
+                if (gl_sched_stream_blocking(&p->streams[i])) add_stream_dep(s, i);
         } else if (gl_sched_stream_blocking(ss)) {
-            add_dep(s, s->stream_last[GL_SCHED_LEGACY]);
+            add_stream_dep(s, GL_SCHED_LEGACY);
         }
         if (o->kind == GL_SCHED_WAIT) add_dep(s, s->event_last[o->event]);
         int behind_copy = prev >= 0 && !s->os[prev].finished && p->ops[prev].kind == GL_SCHED_COPY && p->ops[prev].queue < 0;
@@ -575,7 +593,7 @@ static void submit(sim *s, int t)
             wait_homed_copies(s, p->ops[prev].dir, copy_home(s, o->stream));
         st->n_deps = s->n_deps - st->dep_first;
         s->stream_last[o->stream] = op;
-        if (o->kind == GL_SCHED_RECORD) s->event_last[o->event] = op;
+        if (o->kind == GL_SCHED_RECORD) s->event_last[o->event] = s->stream_rec[o->stream] = op;
         if (o->kind == GL_SCHED_LAUNCH) st->remaining = o->blocks;
         if (o->kind == GL_SCHED_RECORD || o->kind == GL_SCHED_WAIT || o->kind == GL_SCHED_LOAD) {
             /* Not a queue entry: it moves no queue rule and holds no queue
@@ -1028,6 +1046,7 @@ static void sim_free(sim *s)
     free(s->stream_last);
     free(s->stream_queued);
     free(s->stream_work);
+    free(s->stream_rec);
     free(s->event_last);
     free(s->sm_free);
     free(s->cwd);
@@ -1038,6 +1057,7 @@ static void sim_free(sim *s)
     }
     free(s->running);
     free(s->watch_head);
+    free(s->seen);
     free(s->hostfns);
 }
 
@@ -1095,6 +1115,7 @@ int gl_sched_simulate(gl_sched_program *p, const gl_sched_machine *m, gl_sched_r
     s.m = m;
     s.os = (op_state *)gl_xcalloc((size_t)p->n_ops + 1, sizeof *s.os);
     s.watch_head = (int *)gl_xmalloc(sizeof(int) * ((size_t)p->n_ops + 1));
+    s.seen = (int *)gl_xcalloc((size_t)p->n_streams + 1, sizeof(int));
     for (int i = 0; i < p->n_ops; i++) s.os[i].mark_queue = -1, s.os[i].watch_next = -1, s.watch_head[i] = -1;
     s.q = (queue *)gl_xcalloc((size_t)m->connections, sizeof *s.q);
     for (int c = 0; c < m->connections; c++) {
@@ -1106,7 +1127,8 @@ int gl_sched_simulate(gl_sched_program *p, const gl_sched_machine *m, gl_sched_r
     s.event_last = (int *)gl_xmalloc(sizeof(int) * ((size_t)p->n_events + 1));
     s.stream_queued = (int *)gl_xmalloc(sizeof(int) * ((size_t)p->n_streams + 1));
     s.stream_work = (int *)gl_xmalloc(sizeof(int) * ((size_t)p->n_streams + 1));
-    for (int i = 0; i < p->n_streams; i++) s.stream_last[i] = s.stream_queued[i] = s.stream_work[i] = -1;
+    s.stream_rec = (int *)gl_xmalloc(sizeof(int) * ((size_t)p->n_streams + 1));
+    for (int i = 0; i < p->n_streams; i++) s.stream_last[i] = s.stream_queued[i] = s.stream_work[i] = s.stream_rec[i] = -1;
     for (int i = 0; i < p->n_events; i++) s.event_last[i] = -1;
     s.sm_free = (double *)gl_xmalloc(sizeof(double) * (size_t)m->sms);
     for (int i = 0; i < m->sms; i++) s.sm_free[i] = 1.0;

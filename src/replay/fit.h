@@ -6,7 +6,7 @@
 
 /* The launch latency and dispatch gap the trace shows (ns), where it shows them: the dispatch gap is the median
  * over kernels that waited for their stream's previous kernel of the time from its end to their start; the launch
- * latency, the first quartile over kernels launched into an idle stream of the time from their call's return to
+ * latency, the tenth percentile over kernels launched into an idle stream of the time from their call's return to
  * their start, less that gap. n_gap and n_latency: how many kernels each came from (0: keep the caller's, also
  * where fewer than 8 kernels show it). */
 void rp_fit(const rp_trace *t, double *dispatch_ns, int *n_gap, double *latency_ns, int *n_latency);
@@ -18,8 +18,9 @@ void rp_fit(const rp_trace *t, double *dispatch_ns, int *n_gap, double *latency_
  * own time. A kernel slowed by sharing memory bandwidth, not SMs, keeps the slower time. Returns the kernels whose
  * time changed by over 1%. A pageable copy the host waited for likewise gets its time alone (copy_ns): its pieces
  * waited behind the engine copies of its direction that ran meanwhile (gl_sched.h, "Pageable"), which the
- * simulation adds again, so what the simulation adds is taken off its recorded time; *copies_changed (if not
- * NULL) gets how many such copies changed by over 1%. */
+ * simulation adds again, so what the simulation adds is taken off its recorded time, bracketed over up to twelve
+ * passes, keeping the time whose simulation came nearest the recording; *copies_changed (if not NULL) gets how
+ * many such copies changed by over 1%. */
 int rp_fit_kernels(gl_sched_program *p, const gl_sched_machine *m, const double *recorded_start,
                    const double *recorded_end, int *copies_changed);
 /* Place each host function whose thread called into several streams lately (rp_call.cand) in the candidate whose

@@ -282,8 +282,9 @@ static int from_trace(const args *a_, rp_trace *t_, gl_sched_program *p_, double
         printf("kernel times alone: %d of %d kernels shared SMs at the recorded setting and ran longer than their "
                "waves alone; their time per wave is what is left\n", changed, kernels);
         if (paged)
-            printf("pageable copy times alone: %d of %d the host waited for ran while engine copies of their "
-                   "direction did, which held their pieces back; their time is what is left\n", copies, paged);
+            printf("pageable copy times alone: %d of %d the host waited for took longer in the simulation than "
+                   "recorded (paused behind engine copies of their direction, or slowed by the shared link); "
+                   "their time is what is left\n", copies, paged);
     }
     if (t.hostfns > t.hostfns_lost || t.graph_host_nodes > 0) {
         gl_sched_machine m = machine_for(&t, recorded);

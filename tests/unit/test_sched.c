@@ -621,6 +621,24 @@ static void test_record_holds_not(void)
     test_cond("a record holds not its stream's next op: a copy behind it starts at once, the record ends at 1 ms",
               p.ops[rec].end_ns == 1000 && p.ops[c].start_ns == 0);
     gl_sched_program_free(&p);
+    /* ... but what waits for everything issued to its stream waits for it: a sync of that stream, and (the stream
+     * blocking) a legacy-stream copy issued after it. */
+    for (int legacy = 0; legacy < 2; legacy++) {
+        gl_sched_program_init(&p);
+        s2[0] = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+        s2[1] = gl_sched_stream_new(&p, legacy ? GL_SCHED_STREAM_BLOCKING : GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+        ev = gl_sched_event_new(&p);
+        gl_sched_launch(&p, 0, s2[0], 1, 32, 1, 1000, 0);
+        gl_sched_launch(&p, 0, s2[0], 1, 32, 1, 1000, 1);
+        rec = gl_sched_record(&p, 0, s2[1], ev);
+        gl_sched_copy(&p, 0, s2[1], GL_SCHED_H2D, 500, 0);
+        int after = legacy ? gl_sched_copy(&p, 0, GL_SCHED_LEGACY, GL_SCHED_D2H, 100, 0) : gl_sched_sync_stream(&p, 0, s2[1]);
+        run(&p, &m);
+        test_cond(legacy ? "... a legacy-stream copy after it (its stream blocking) starts when it has ended (1 ms)"
+                         : "... a sync of its stream returns when it has ended (1 ms), not with the copy (500 ns)",
+                  p.ops[rec].end_ns == 1000 && (legacy ? p.ops[after].start_ns : p.ops[after].end_ns) == 1000);
+        gl_sched_program_free(&p);
+    }
 }
 
 /* The shared link's time per copy: a small copy slows more than a large one while the other direction runs. */
