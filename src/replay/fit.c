@@ -83,11 +83,12 @@ int rp_fit_kernels(gl_sched_program *p, const gl_sched_machine *m, const double 
      * swing between two values (a 3.79 us one between 3.79 and 0.97 for ever), and the time may jump past the
      * recorded one (a copy that ends before an engine copy starts or waits all of it out): it keeps the time
      * that came nearest. */
-    for (int pass = 0; pass < 12; pass++) {
+    for (int pass = 0, copies_moved = 1; pass < 12 && (pass < 3 || copies_moved); pass++) {
         gl_sched_result r;
         char err[160];
         if (gl_sched_simulate(p, m, &r, err, sizeof err) != 0) break;
         int moved = 0; /* times that moved by over 0.1%: none, and the fit is done */
+        copies_moved = 0;
         for (int i = 0; i < p->n_ops; i++) {
             gl_sched_op *o = &p->ops[i];
             double sim = o->end_ns - o->start_ns, rec = re[i] - rs[i];
@@ -99,6 +100,7 @@ int rp_fit_kernels(gl_sched_program *p, const gl_sched_machine *m, const double 
                 else lo[i] = o->copy_ns;
                 double next = o->copy_ns - (sim - rec);
                 if (!(next > lo[i] && next < hi[i])) next = 0.5 * (lo[i] + hi[i]);
+                copies_moved += fabs(next - o->copy_ns) > 1e-3 * o->copy_ns;
                 moved += fabs(next - o->copy_ns) > 1e-3 * o->copy_ns;
                 o->copy_ns = next;
                 continue;
