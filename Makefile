@@ -180,7 +180,7 @@ $(REPLAY): $(patsubst src/replay/%.c,$(BUILD)/obj/replay/%.o,$(REPLAY_SRCS)) $(L
 $(BUILD)/tests/test_replay_fit: tests/unit/test_replay_fit.c tests/unit/harness.h $(BUILD)/obj/replay/fit.o $(LIB_HOST) $(STAMP)
 	$(call msg,CC,$<)
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/unit -Isrc/replay -MMD -MP -MF $@.d $< $(BUILD)/obj/replay/fit.o $(LIB_HOST) -lm -o $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -Itests/unit -Isrc/replay -MMD -MP -MF $@.d $< $(BUILD)/obj/replay/fit.o $(LIB_HOST) -lm -o $@
 
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/harness.h $(LIB_HOST) $(STAMP)
 	$(call msg,CC,$<)

@@ -541,7 +541,7 @@ static void wait_homed_copies(sim *s, int d, int c)
         l[--kept] = op;
         add_dep(s, op);
     }
-    memmove(l, l + kept, sizeof *l * (size_t)(n - kept));
+    if (kept > 0) memmove(l, l + kept, sizeof *l * (size_t)(n - kept));
     s->hn[d][c] = n - kept;
 }
 

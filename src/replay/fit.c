@@ -72,29 +72,39 @@ int rp_fit_kernels(gl_sched_program *p, const gl_sched_machine *m, const double 
     double *first = (double *)gl_xmalloc(sizeof(double) * (size_t)(p->n_ops + 1));
     double *lo = (double *)gl_xmalloc(sizeof(double) * (size_t)(p->n_ops + 1));
     double *hi = (double *)gl_xmalloc(sizeof(double) * (size_t)(p->n_ops + 1));
-    double *best = (double *)gl_xmalloc(sizeof(double) * (size_t)(p->n_ops + 1)); /* a copy's time that came nearest */
-    double *best_err = (double *)gl_xmalloc(sizeof(double) * (size_t)(p->n_ops + 1));
+    double *best = (double *)gl_xmalloc(sizeof(double) * (size_t)(p->n_ops + 1)); /* the copies' times of the best pass */
+    double best_score = INFINITY;
     for (int i = 0; i < p->n_ops; i++) {
         first[i] = p->ops[i].kind == GL_SCHED_COPY ? p->ops[i].copy_ns : p->ops[i].block_ns;
-        lo[i] = 0.05 * first[i], hi[i] = best[i] = first[i], best_err[i] = INFINITY;
+        lo[i] = 0.05 * first[i], hi[i] = first[i];
     }
     /* Kernels in three passes; a pageable copy in up to twelve, bracketed: its simulated time grows with its own,
      * but its pauses do too (a longer copy overlaps more engine copies), so the step by difference alone can
      * swing between two values (a 3.79 us one between 3.79 and 0.97 for ever), and the time may jump past the
-     * recorded one (a copy that ends before an engine copy starts or waits all of it out): it keeps the time
-     * that came nearest. */
+     * recorded one (a copy that ends before an engine copy starts or waits all of it out). Of the passes after
+     * the kernels' last (simulated with their final times), the copies keep the times of the one whose
+     * simulation put them nearest the recording, summed: a set of times that was simulated together. */
     for (int pass = 0, copies_moved = 1; pass < 12 && (pass < 3 || copies_moved); pass++) {
         gl_sched_result r;
         char err[160];
         if (gl_sched_simulate(p, m, &r, err, sizeof err) != 0) break;
         int moved = 0; /* times that moved by over 0.1%: none, and the fit is done */
+        double score = 0;
         copies_moved = 0;
+        for (int i = 0; i < p->n_ops; i++) {
+            const gl_sched_op *o = &p->ops[i];
+            double sim = o->end_ns - o->start_ns, rec = re[i] - rs[i];
+            if (gl_sched_copy_blocks_host(m, o) && sim > 0 && rec > 0 && o->copy_ns > 0) score += fabs(sim - rec);
+        }
+        if (pass >= 3 && score < best_score) {
+            best_score = score;
+            for (int i = 0; i < p->n_ops; i++) best[i] = p->ops[i].copy_ns;
+        }
         for (int i = 0; i < p->n_ops; i++) {
             gl_sched_op *o = &p->ops[i];
             double sim = o->end_ns - o->start_ns, rec = re[i] - rs[i];
             if (gl_sched_copy_blocks_host(m, o) && sim > 0 && rec > 0 && o->copy_ns > 0) {
                 /* what the simulation added to it (its pauses behind engine copies) comes off */
-                if (fabs(sim - rec) < best_err[i]) best_err[i] = fabs(sim - rec), best[i] = o->copy_ns;
                 if (fabs(sim - rec) <= 1e-3 * rec) continue;
                 if (sim > rec) hi[i] = o->copy_ns;
                 else lo[i] = o->copy_ns;
@@ -113,15 +123,16 @@ int rp_fit_kernels(gl_sched_program *p, const gl_sched_machine *m, const double 
         }
         if (!moved) break;
     }
+    if (isfinite(best_score))
+        for (int i = 0; i < p->n_ops; i++)
+            if (gl_sched_copy_blocks_host(m, &p->ops[i])) p->ops[i].copy_ns = best[i];
     int changed = 0, copies = 0;
-    for (int i = 0; i < p->n_ops; i++)
-        if (gl_sched_copy_blocks_host(m, &p->ops[i]) && isfinite(best_err[i])) p->ops[i].copy_ns = best[i];
     for (int i = 0; i < p->n_ops; i++) {
         changed += p->ops[i].kind == GL_SCHED_LAUNCH && fabs(p->ops[i].block_ns - first[i]) > 0.01 * first[i];
         copies += gl_sched_copy_blocks_host(m, &p->ops[i]) && fabs(p->ops[i].copy_ns - first[i]) > 0.01 * first[i];
     }
     if (copies_changed) *copies_changed = copies;
-    free(first), free(lo), free(hi), free(best), free(best_err);
+    free(first), free(lo), free(hi), free(best);
     return changed;
 }
 

@@ -19,8 +19,8 @@ void rp_fit(const rp_trace *t, double *dispatch_ns, int *n_gap, double *latency_
  * time changed by over 1%. A pageable copy the host waited for likewise gets its time alone (copy_ns): its pieces
  * waited behind the engine copies of its direction that ran meanwhile (gl_sched.h, "Pageable"), which the
  * simulation adds again, so what the simulation adds is taken off its recorded time, bracketed over up to twelve
- * passes, keeping the time whose simulation came nearest the recording; *copies_changed (if not NULL) gets how
- * many such copies changed by over 1%. */
+ * passes, keeping the times of the pass (after the kernels' last) whose simulation put the copies nearest the
+ * recording; *copies_changed (if not NULL) gets how many such copies changed by over 1%. */
 int rp_fit_kernels(gl_sched_program *p, const gl_sched_machine *m, const double *recorded_start,
                    const double *recorded_end, int *copies_changed);
 /* Place each host function whose thread called into several streams lately (rp_call.cand) in the candidate whose
