@@ -524,14 +524,12 @@ static int copy_home(const sim *s, int stream)
     return last >= 0 ? s->p->ops[last].queue : stream == GL_SCHED_LEGACY ? 0 : (stream - 1) % s->m->connections;
 }
 
-/* A host function behind an unfinished engine copy of direction d waits for every engine copy of d submitted
- * before it whose home is queue c, its own stream's (gl_sched.h, "Host functions"). Those seen finished leave
- * the list here, so each copy is dropped once however many functions look. */
+/* A host function behind an unfinished engine copy of direction d waits for every copy of d submitted before it
+ * whose home is queue c, its own stream's (gl_sched.h, "Host functions"). A stream's earlier copy ends before its
+ * later one (stream order), so, from the latest, only each stream's latest unfinished copy is waited for and
+ * kept: the list stays as long as the streams with copies in flight, however many functions a loop issues. */
 static void wait_homed_copies(sim *s, int d, int c)
 {
-    /* From the latest: a stream's earlier copy ends before its later one (stream order), so only the latest
-     * unfinished one of each stream is waited for and kept; the list stays as long as the streams with copies
-     * in flight, however many functions and copies a loop issues. */
     int *l = s->homed[d][c], n = s->hn[d][c], kept = n;
     s->stamp++;
     for (int i = n - 1; i >= 0; i--) { /* kept > i throughout: each write lands where was already read */

@@ -2,18 +2,14 @@
  * recording's time holds its pauses behind engine copies of its direction, which the simulation adds again. */
 #include "harness.h"
 #include "fit.h"
+#include "machines.h"
 #include <math.h>
 
-/* One queue, one engine per direction, 1 B/ns. A: a pageable D2H recorded 0..3790; B (another thread, gap ns
+/* One queue, one engine per direction, 1 B/ns (copier). A: a pageable D2H recorded 0..3790; B (another thread, gap ns
  * later): a pinned D2H of 2820 recorded gap..gap+2820. Returns the fitted time; *end: the replayed end. */
 static double fit_one(double gap, double *end)
 {
-    gl_sched_machine m = gl_sched_machine_default();
-    m.connections = 1, m.sms = 4;
-    for (int d = 0; d < GL_SCHED_DIRS; d++) m.copy_engines[d] = 1, m.copy_gbps[d] = 1;
-    m.copy_bidir_gbps[0] = m.copy_bidir_gbps[1] = 0.5;
-    m.pageable_gbps[0] = m.pageable_gbps[1] = 0.25;
-    m.pageable_stage_bytes = 100000, m.pageable_inline_bytes = 100;
+    gl_sched_machine m = copier(1);
     gl_sched_program p;
     gl_sched_program_init(&p);
     int a = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
