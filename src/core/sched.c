@@ -593,7 +593,10 @@ static void submit(sim *s, int t)
         s->stream_last[o->stream] = op;
         if (o->kind == GL_SCHED_RECORD) s->event_last[o->event] = s->stream_rec[o->stream] = op;
         if (o->kind == GL_SCHED_LAUNCH) st->remaining = o->blocks;
-        if (o->kind == GL_SCHED_RECORD || o->kind == GL_SCHED_WAIT || o->kind == GL_SCHED_LOAD) {
+        /* A record that holds its queue: behind a running kernel of its stream, of a timed event or traced. */
+        int holds = o->kind == GL_SCHED_RECORD && prev >= 0 && !s->os[prev].finished &&
+                    p->ops[prev].kind == GL_SCHED_LAUNCH && (o->timed || s->m->record_hold == GL_SCHED_HOLD_ALL);
+        if ((o->kind == GL_SCHED_RECORD && !holds) || o->kind == GL_SCHED_WAIT || o->kind == GL_SCHED_LOAD) {
             /* Not a queue entry: it moves no queue rule and holds no queue
              * (gl_sched.h, "Events"); it finishes once what it waits for has,
              * and a record also once the queue the rule gives it has let go
@@ -617,9 +620,9 @@ static void submit(sim *s, int t)
             gl_grow((void **)&s->homed[d][home], &s->hcap[d][home], s->hn[d][home] + 1, sizeof **s->homed[d]);
             s->homed[d][home][s->hn[d][home]++] = op;
             if (gl_sched_copy_blocks_host(s->m, o)) th->blocked = op; /* the call returns when it has ended */
-        } else {
-            o->queue = choose_queue(s, o->stream, s->stream_queued[o->stream], 1);
-            s->stream_queued[o->stream] = op;
+        } else { /* a queue entry; a record in it leaves the queue rule's memory alone, as every record does */
+            o->queue = choose_queue(s, o->stream, s->stream_queued[o->stream], !holds);
+            if (!holds) s->stream_queued[o->stream] = op;
             queue *q = &s->q[o->queue];
             gl_grow((void **)&q->fifo, &q->cap, q->n + 1, sizeof *q->fifo);
             q->fifo[q->n++] = op;
@@ -724,7 +727,7 @@ static int advance_queues(sim *s)
             copies_rerate(s); /* an H2D or D2H here shares the link with the engine copies */
         } else if (o->kind == GL_SCHED_HOSTFN) { /* handed to the driver's thread; its queue moves on */
             hostfn_ready(s, op);
-        } else { /* an entry of another kind ends as it leaves */
+        } else { /* an entry of another kind (a record that held its queue) ends as it leaves */
             finish(s, op);
         }
     }

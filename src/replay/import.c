@@ -356,6 +356,7 @@ static int event_of(loading *L, long long id)
 static void record_row(sqlite3_stmt *st, void *ctx) /* CUDA_EVENT: correlationId, streamId, eventId */
 {
     loading *L = (loading *)ctx;
+    L->t->event_trace = 1; /* the rows are there: CUPTI traced the records, which changes what they hold */
     int i = idmap_find(&L->corr, sqlite3_column_int64(st, 0));
     if (i < 0) return; /* no call of the process, or one outside --range */
     rp_call *c = &L->t->calls[i];

@@ -77,6 +77,7 @@ typedef struct rp_trace {
     int sms, major, minor;      /* the GPU */
     char gpu[96], schema[32];   /* its name; the export's schema version */
     int recorded_connections;   /* CUDA_DEVICE_MAX_CONNECTIONS in the recorded environment (0: not set) */
+    int event_trace;            /* CUPTI traced the event records (nsys --cuda-event-trace=true): each holds its queue */
     int lazy;                   /* CUDA_MODULE_LOADING: 1 lazy, 0 eager (unset: the CUDA 13 default, lazy) */
     double gpu_first_ns, gpu_last_ns; /* the recorded GPU span: first kernel, copy or memset start to last end */
     rp_node *nodes;             /* the nodes of graph launches traced node by node, by launch, then start */

@@ -34,7 +34,7 @@ int rp_model_write(const char *path, const char *source, const rp_trace *t, cons
     fprintf(f, "{\"format\": \"%s\", \"source\": %s, \"gpu\": %s, \"sms\": %d, \"major\": %d, \"minor\": %d, \"lazy\": %d,\n",
             FORMAT, s.s, g.s, t->sms, t->major, t->minor, t->lazy);
     gl_buf_free(&s), gl_buf_free(&g);
-    fprintf(f, " \"recorded_connections\": %d, \"recorded_makespan_ms\": ", recorded);
+    fprintf(f, " \"recorded_connections\": %d, \"event_trace\": %d, \"recorded_makespan_ms\": ", recorded, t->event_trace);
     num(f, (t->gpu_last_ns - t->gpu_first_ns) / 1e6);
     fprintf(f, ", \"dispatch_ns\": ");
     num(f, dispatch_ns);
@@ -115,6 +115,7 @@ int rp_model_read(const char *path, rp_trace *t, gl_sched_program *p, double **r
         snprintf(t->schema, sizeof t->schema, "model");
         t->major = (int)whole(gl_json_get(j, "major"), 0, 100), t->minor = (int)whole(gl_json_get(j, "minor"), 0, 100);
         t->lazy = gl_json_num(gl_json_get(j, "lazy"), 1) != 0;
+        t->event_trace = gl_json_num(gl_json_get(j, "event_trace"), 0) != 0; /* absent: records traced not */
         t->gpu_first_ns = 0, t->gpu_last_ns = span_ms * 1e6;
         *dispatch_ns = gl_json_num(gl_json_get(j, "dispatch_ns"), *dispatch_ns);
         *latency_ns = gl_json_num(gl_json_get(j, "latency_ns"), *latency_ns);

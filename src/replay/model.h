@@ -7,7 +7,8 @@
  * recording is data gridlab made, the samples' code stays out. Format "gridlab-replay-model 1":
  *
  *   {"format": "gridlab-replay-model 1", "source": "...", "gpu": "...", "sms": 132, "major": 9, "minor": 0,
- *    "lazy": 1, "recorded_connections": 8, "recorded_makespan_ms": 60.07, "dispatch_ns": .., "latency_ns": ..,
+ *    "lazy": 1, "recorded_connections": 8, "event_trace": 1 (optional: CUPTI traced the records; absent, 0),
+ *    "recorded_makespan_ms": 60.07, "dispatch_ns": .., "latency_ns": ..,
  *    "recorded_by_connections": {"1": 330.27, ...}          (optional: other recordings' spans, for tests)
  *    "streams": [[kind, priority], ...], "events": N, "threads": T,
  *    "ops": [[kind, thread, stream, event, blocks, threads, blocks_per_sm, block_ns, issue_ns, dir, pageable,
@@ -22,9 +23,9 @@
 int rp_model_write(const char *path, const char *source, const rp_trace *t, const gl_sched_program *p, const double *rs,
                    const double *re, int recorded, double dispatch_ns, double latency_ns);
 
-/* Read path into p, rs, re (the caller frees them) and t's GPU, loading, recorded setting and span (gpu_first_ns 0,
- * gpu_last_ns the span; no calls); dispatch_ns and latency_ns get the fitted ones. Returns 0, or 2 with the reason
- * in err: not readable, not JSON, not this format, a field missing or out of range. */
+/* Read path into p, rs, re (the caller frees them) and t's GPU, loading, recorded setting, event trace and span
+ * (gpu_first_ns 0, gpu_last_ns the span; no calls); dispatch_ns and latency_ns get the fitted ones. Returns 0, or 2
+ * with the reason in err: not readable, not JSON, not this format, a field missing or out of range. */
 int rp_model_read(const char *path, rp_trace *t, gl_sched_program *p, double **rs, double **re, double *dispatch_ns,
                   double *latency_ns, char *err, int errlen);
 

@@ -208,6 +208,9 @@ static gl_sched_machine machine_for(const rp_trace *t, int C)
     for (int d = 0; d < GL_SCHED_DIRS; d++) m.copy_engines[d] = 1, m.copy_gbps[d] = 55;
     for (int d = 0; d < 2; d++) m.copy_bidir_gbps[d] = 55, m.pageable_gbps[d] = 10;
     m.copy_in_order[GL_SCHED_D2H] = C == 1;
+    /* Traced by CUPTI, every record behind a kernel held its queue (gl_sched.h, "Events"); untraced, a record is no
+     * op of the program at all (the trace does not say which event it is), so which are timed does not arise. */
+    m.record_hold = t->event_trace ? GL_SCHED_HOLD_ALL : GL_SCHED_HOLD_TIMED;
     m.pageable_stage_bytes = 2 << 20, m.pageable_inline_bytes = 64 << 10;
     m.pinned_beside_bytes = 24 << 10; /* pinned H2D of 4-24 KiB ran beside a large one, none of 28 KiB (gl_sched.h) */
     m.load_ns = 2300; /* a lazy load once what it waits for has ended (module-loading's calibration, H200) */
