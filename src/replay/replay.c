@@ -254,6 +254,10 @@ static int from_trace(const args *a_, rp_trace *t_, gl_sched_program *p_, double
         printf("range: '%s', %.3f ms from %.3f ms into the trace (the first of %d so named): the calls made in it, on "
                "every thread\n", t.range, (t.range_end_ns - t.range_start_ns) / 1e6, t.range_start_ns / 1e6,
                t.ranges_matched);
+    if (t.event_trace)
+        printf("event records: traced by CUPTI (nsys --cuda-event-trace=true), under which each record behind a kernel "
+               "holds its hardware queue until the kernel ends; replayed so at every setting (without nsys, only a "
+               "timed event's record does)\n");
     if (t.hostfns)
         printf("host functions: %d, each in the stream of its thread's previous stream call (the trace names none)%s\n",
                t.hostfns,
