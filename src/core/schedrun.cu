@@ -425,12 +425,17 @@ void gl_sched_run_end(gl_sched_run *r)
     r->sink_seen = sink_after;
 
     measured_issue_times(r);
-    char err[160];
-    if (gl_sched_simulate(p, &r->machine, &r->sim, err, sizeof err) != 0)
-        gl_die(GL_EXIT_INTERNAL, "the scheduling model refused this run: %s", err);
-    gl_sched_timeline(p, &r->model_tl);
-    r->errors = gl_sched_compare(&r->tl, &r->model_tl);
+    gl_sched_run_resimulate(r);
     dump_run(r);
+}
+
+void gl_sched_run_resimulate(gl_sched_run *r)
+{
+    char err[160];
+    if (gl_sched_simulate(r->prog, &r->machine, &r->sim, err, sizeof err) != 0)
+        gl_die(GL_EXIT_INTERNAL, "the scheduling model refused this run: %s", err);
+    gl_sched_timeline(r->prog, &r->model_tl);
+    r->errors = gl_sched_compare(&r->tl, &r->model_tl);
 }
 
 typedef struct run_thread_arg {
