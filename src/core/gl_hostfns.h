@@ -37,8 +37,8 @@ void CUDART_CB gl_hostfn_hold_fn(void *hold);
 
 /* One empty function right after 200 us of GPU work in stream s (idle): from the kernel's end (an event after it)
  * to the stream's next event, the driver's thread asleep until the function is due; the median of reps after
- * one (ns). The wake moved between 48 and 226 us from process to process on the H200, so a run whose model
- * needs it can time it again just before (callbacks does). */
+ * one (ns). The wake moved between 48 and 226 us from process to process on the H200, and timed just before a
+ * run it did not foretell the run's, so callbacks' slow rows take the run's own and report this beside it. */
 double gl_hostfn_wake_ns(cudaStream_t s, int reps);
 /* Time host functions on the current device: runs of n empty functions, reps times each (median), and two
  * functions of hold_us in two streams. */

@@ -86,17 +86,23 @@
  *           no queue: streams 0..7 got one each and 8..14 shared theirs in
  *           order (2.375 ms, peak 15; a rule where waits pick queues predicted
  *           6.5 ms, peak 8). But a record of a timed event
- *           (cudaEventDefault) behind an unfinished kernel of its stream
- *           is an entry of its queue, which it holds
- *           until that kernel ends (H200, C=1: another stream's kernel behind
- *           [2 ms kernel, timed record] started 2003 us after it, 4-62 us
- *           behind an untimed one; probe-record-hold); under CUPTI's event
- *           trace (nsys --cuda-event-trace=true, which warns of false
- *           dependencies; record_hold GL_SCHED_HOLD_ALL) every record there
- *           is (2003 us, untimed too; validate-replay's random 13 at C=1: its
- *           starts within 0.3% of the span, 36% without). A record behind a
- *           copy holds nothing (under the trace, copy-overlap's starts at C=1
- *           were 0.9% of the span without that, 22% with).
+ *           (cudaEventDefault, the op's timed) whose stream's op before it
+ *           (records aside) is a running kernel is an entry of the queue the
+ *           rule gives it: at the head it waits for what a record waits for
+ *           (that kernel; on the legacy stream or a blocking one, the
+ *           barrier too), takes the queue's time per entry, and holds the
+ *           queue meanwhile. It counts as the queue's tail and keeps it from
+ *           being idle, but leaves the rule's memory (the last queue, its
+ *           stream's last entry) alone. Measured: another stream's kernel
+ *           behind [2 ms kernel, timed record] started 2003 us after it,
+ *           4-62 us behind an untimed one (H200, C=1; probe-record-hold).
+ *           Under CUPTI's event trace (nsys --cuda-event-trace=true, which
+ *           warns of false dependencies) every record holds so (2003 us,
+ *           untimed too): the replay marks a traced trace's records timed
+ *           (validate-replay's random 13 at C=1: its starts within 0.3% of
+ *           the span, 36% without). Behind a copy a record holds nothing
+ *           (under the trace, copy-overlap's starts at C=1 were 0.9% of the
+ *           span so, 22% if it held; not probed alone).
  *
  * The closed forms a textbook gives for S streams x K kernels of T each, one
  * block each, with no issue cost (gl_sched_textbook), follow from these rules
@@ -224,7 +230,6 @@ enum { GL_SCHED_QUEUE_TAIL, GL_SCHED_QUEUE_SWITCH, GL_SCHED_QUEUE_STREAM }; /* w
 enum { GL_SCHED_MAX_QUEUES = 32 };                             /* CUDA_DEVICE_MAX_CONNECTIONS at most */
 enum { GL_SCHED_RELEASE_LAUNCH, GL_SCHED_RELEASE_DISPATCHED }; /* when a queue moves on */
 enum { GL_SCHED_COPY_POINTS = 8 };                             /* copy sizes timed, 4 KiB apart by 4x */
-enum { GL_SCHED_HOLD_TIMED, GL_SCHED_HOLD_ALL };                /* which records behind a kernel hold their queue */
 
 typedef struct gl_sched_machine {
     int connections;          /* C: hardware queues */
@@ -232,7 +237,6 @@ typedef struct gl_sched_machine {
     int sms;                  /* multiprocessors */
     int queue_rule;           /* GL_SCHED_QUEUE_* */
     int release_rule;         /* GL_SCHED_RELEASE_* */
-    int record_hold;          /* GL_SCHED_HOLD_*: a timed event's records, or all (traced by CUPTI; "Events") */
     double issue_ns;          /* host time per call, where a call does not give its own */
     double launch_latency_ns; /* from a call's return to its arrival in the queue */
     double dispatch_ns;       /* from a queue letting a kernel go to its first block starting */
@@ -350,7 +354,8 @@ typedef struct gl_sched_op {
     int label;         /* LAUNCH: the span label */
     int track;         /* LAUNCH: the span track (a stream index in the experiment's terms) */
     int user;          /* LAUNCH, COPY: 0, the core's; else the caller's own (gl_schedrun.h's user_op hook) */
-    int timed;         /* RECORD: its event keeps time (cudaEventDefault), so it may hold its queue ("Events") */
+    int timed;         /* RECORD: its event keeps time (cudaEventDefault), or CUPTI traces records: either way
+                        * it holds its queue behind a running kernel of its stream ("Events") */
     int dir;           /* COPY: GL_SCHED_H2D, _D2H, _D2D or _MEMSET */
     int pageable;      /* COPY: the host side is pageable memory */
     double bytes;      /* COPY: how many */

@@ -130,7 +130,8 @@ void gl_sched_run_thread(gl_sched_run *r, int thread);
  * thread's previous call, or minus the run's start), simulate, and compare. */
 void gl_sched_run_end(gl_sched_run *r);
 /* Simulate the last run again and compare anew, with r->machine as it is now: for a parameter that the run itself
- * measured and that nothing before it foretells (callbacks: the driver's thread's wake). */
+ * measured and that nothing before it foretells (callbacks: the driver's thread's wake). GRIDLAB_SCHED_DUMP keeps
+ * gl_sched_run_end's simulation. */
 void gl_sched_run_resimulate(gl_sched_run *r);
 /* One whole run: begin, each host thread's calls (thread 0 from the calling
  * thread, threads 1.. from threads of their own, on the caller's device), end. */

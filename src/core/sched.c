@@ -325,8 +325,8 @@ typedef struct sim {
     queue *q;                  /* the C hardware queues */
     thread_state *th;          /* the host threads */
     int *stream_last;  /* last op submitted to each stream, -1 */
-    int *stream_queued; /* last op of each stream that went into a queue (not a record or wait), -1 */
-    int *stream_work;   /* last op of each stream that is not a record (records hold nothing), -1 */
+    int *stream_queued; /* last op of each stream that moved the queue rule (not a record or wait), -1 */
+    int *stream_work;   /* last op of each stream that is not a record (the stream's next op waits not for one), -1 */
     int *stream_rec;    /* last record of each stream, -1: with stream_last, all issued to it (add_stream_dep) */
     int *event_last;   /* last RECORD submitted for each event, -1 */
     double *sm_free;   /* free share of each SM, 1 = empty */
@@ -593,9 +593,9 @@ static void submit(sim *s, int t)
         s->stream_last[o->stream] = op;
         if (o->kind == GL_SCHED_RECORD) s->event_last[o->event] = s->stream_rec[o->stream] = op;
         if (o->kind == GL_SCHED_LAUNCH) st->remaining = o->blocks;
-        /* A record that holds its queue: behind a running kernel of its stream, of a timed event or traced. */
-        int holds = o->kind == GL_SCHED_RECORD && prev >= 0 && !s->os[prev].finished &&
-                    p->ops[prev].kind == GL_SCHED_LAUNCH && (o->timed || s->m->record_hold == GL_SCHED_HOLD_ALL);
+        /* A record that holds its queue: a timed (or traced) one behind a running kernel of its stream. */
+        int holds = o->kind == GL_SCHED_RECORD && o->timed && prev >= 0 && !s->os[prev].finished &&
+                    p->ops[prev].kind == GL_SCHED_LAUNCH;
         if ((o->kind == GL_SCHED_RECORD && !holds) || o->kind == GL_SCHED_WAIT || o->kind == GL_SCHED_LOAD) {
             /* Not a queue entry: it moves no queue rule and holds no queue
              * (gl_sched.h, "Events"); it finishes once what it waits for has,
@@ -678,14 +678,14 @@ static int head_ready(sim *s, const queue *q)
  * streams among the queue heads, taken before any of them goes at this
  * instant. A stream spread over several queues (issued breadth-first) counts
  * once. A head counts from its submission (it may still be on its way): what
- * matters is which streams have kernels queued (records and waits are not
- * queue entries, gl_sched.h "Events"). */
+ * matters is which streams have kernels queued, so a record holding a head
+ * (gl_sched.h "Events"; waits are no entries) counts for none. */
 static double dispatch_now(const sim *s)
 {
     int seen[GL_SCHED_MAX_QUEUES], n = 0;
     for (int c = 0; c < s->m->connections; c++) {
         const queue *q = &s->q[c];
-        if (q->head >= q->n) continue;
+        if (q->head >= q->n || s->p->ops[q->fifo[q->head]].kind == GL_SCHED_RECORD) continue;
         int st = s->p->ops[q->fifo[q->head]].stream, dup = 0;
         for (int i = 0; i < n && !dup; i++) dup = seen[i] == st;
         if (!dup) seen[n++] = st;

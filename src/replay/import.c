@@ -932,7 +932,10 @@ void rp_program(const rp_trace *t, gl_sched_program *p, double **rec_start, doub
             op = rp_work_op(t, p, th, &w, &kernels);
             break;
         }
-        case RP_RECORD: op = gl_sched_record(p, th, c->stream, c->event); break;
+        case RP_RECORD: /* traced by CUPTI, every record holds its queue behind a running kernel, as a timed one does */
+            op = gl_sched_record(p, th, c->stream, c->event);
+            p->ops[op].timed = t->event_trace;
+            break;
         case RP_WAIT: op = gl_sched_wait(p, th, c->stream, c->event); break;
         case RP_HOSTFN: op = gl_sched_hostfn(p, th, c->stream, 0); break; /* its time: rp_fit_hostfns */
         case RP_SYNC_EVENT: op = gl_sched_sync_event(p, th, c->event); break;

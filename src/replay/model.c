@@ -11,7 +11,7 @@
 #include "model.h"
 
 static const char FORMAT[] = "gridlab-replay-model 1";
-enum { N_FIELDS = 15 }; /* an op's array, in model.h's order */
+enum { N_FIELDS = 16, N_FIELDS_OLD = 15 }; /* an op's array, in model.h's order (an older file's lacks timed) */
 /* What a model may say, at most: a time of a day, a copy of 10 TB, a grid the simulation takes in seconds (its
  * time grows with the blocks), 64 blocks on an SM (Hopper holds 32). */
 static const double MAX_MS = 86400e3, MAX_NS = 86400e9, MAX_BYTES = 1e13, MAX_BLOCKS = (double)RP_MAX_BLOCKS;
@@ -48,8 +48,8 @@ int rp_model_write(const char *path, const char *source, const rp_trace *t, cons
         const gl_sched_op *o = &p->ops[i];
         fprintf(f, "%s\n  [%d, %d, %d, %d, %d, %d, %d, ", i ? "," : "", o->kind, o->thread, o->stream, o->event,
                 o->blocks, o->threads, o->blocks_per_sm);
-        double v[8] = {o->block_ns, o->issue_ns, o->dir, o->pageable, o->bytes, o->copy_ns, rs[i], re[i]};
-        for (int k = 0; k < 8; k++) {
+        double v[9] = {o->block_ns, o->issue_ns, o->dir, o->pageable, o->bytes, o->copy_ns, rs[i], re[i], o->timed};
+        for (int k = 0; k < 9; k++) {
             if (k) fputs(", ", f);
             num(f, v[k]);
         }
@@ -136,8 +136,10 @@ int rp_model_read(const char *path, rp_trace *t, gl_sched_program *p, double **r
         const gl_json *o = gl_json_at(ops, i);
         double v[N_FIELDS];
         for (int k = 0; k < N_FIELDS; k++) v[k] = gl_json_num(gl_json_at(o, k), NAN);
+        if (o && o->type == GL_JSON_ARRAY && o->n == N_FIELDS_OLD) v[15] = t->event_trace; /* as the importer sets it */
         int kind = as_int(v[0]), th = as_int(v[1]), st = as_int(v[2]), ev = as_int(v[3]);
-        int ok = o && o->type == GL_JSON_ARRAY && o->n == N_FIELDS && v[0] == kind && kind >= GL_SCHED_LAUNCH &&
+        int ok = o && o->type == GL_JSON_ARRAY && (o->n == N_FIELDS || o->n == N_FIELDS_OLD) && v[0] == kind &&
+                 kind >= GL_SCHED_LAUNCH && (v[15] == 0 || v[15] == 1) &&
                  kind <= GL_SCHED_LOAD && kind != GL_SCHED_CREATE && v[1] == th && v[2] == st && v[3] == ev &&
                  th >= 0 && th < threads && fabs(v[8]) <= MAX_NS &&
                  st >= -1 && st < p->n_streams && ev >= -1 && ev < p->n_events && isfinite(v[8]); /* < 0: machine's */
@@ -153,14 +155,17 @@ int rp_model_read(const char *path, rp_trace *t, gl_sched_program *p, double **r
                  v[12] >= 0 && v[12] <= MAX_NS;
         if (!ok) {
             rc = bad(err, errlen, "--model %s: op %d is not [kind, thread, stream, event, blocks, threads, "
-                     "blocks_per_sm, block_ns, issue_ns, dir, pageable, bytes, copy_ns, start, end] of this program",
-                     path, i);
+                     "blocks_per_sm, block_ns, issue_ns, dir, pageable, bytes, copy_ns, start, end, timed] of this "
+                     "program", path, i);
             break;
         }
         int op;
         switch (kind) {
         case GL_SCHED_LAUNCH: op = gl_sched_launch(p, th, st, (int)v[4], (int)v[5], (int)v[6], v[7], kernels++); break;
-        case GL_SCHED_RECORD: op = gl_sched_record(p, th, st, ev); break;
+        case GL_SCHED_RECORD:
+            op = gl_sched_record(p, th, st, ev);
+            p->ops[op].timed = (int)v[15];
+            break;
         case GL_SCHED_WAIT: op = gl_sched_wait(p, th, st, ev); break;
         case GL_SCHED_SYNC: op = ev >= 0 ? gl_sched_sync_event(p, th, ev) : gl_sched_sync_stream(p, th, st); break;
         case GL_SCHED_COPY:

@@ -12,7 +12,9 @@
  *    "recorded_by_connections": {"1": 330.27, ...}          (optional: other recordings' spans, for tests)
  *    "streams": [[kind, priority], ...], "events": N, "threads": T,
  *    "ops": [[kind, thread, stream, event, blocks, threads, blocks_per_sm, block_ns, issue_ns, dir, pageable,
- *             bytes, copy_ns, recorded_start_ns, recorded_end_ns], ...]}   (NaN written as null) */
+ *             bytes, copy_ns, recorded_start_ns, recorded_end_ns, timed], ...]}   (NaN written as null; timed: a
+ *             record that holds its queue behind a running kernel, gl_sched.h "Events"; a file of 15-field ops is
+ *             read with a record timed where "event_trace" is 1, as the importer marks a traced trace's) */
 #ifndef RP_MODEL_H
 #define RP_MODEL_H
 

@@ -208,9 +208,6 @@ static gl_sched_machine machine_for(const rp_trace *t, int C)
     for (int d = 0; d < GL_SCHED_DIRS; d++) m.copy_engines[d] = 1, m.copy_gbps[d] = 55;
     for (int d = 0; d < 2; d++) m.copy_bidir_gbps[d] = 55, m.pageable_gbps[d] = 10;
     m.copy_in_order[GL_SCHED_D2H] = C == 1;
-    /* Traced by CUPTI, every record behind a kernel held its queue (gl_sched.h, "Events"); untraced, a record is no
-     * op of the program at all (the trace does not say which event it is), so which are timed does not arise. */
-    m.record_hold = t->event_trace ? GL_SCHED_HOLD_ALL : GL_SCHED_HOLD_TIMED;
     m.pageable_stage_bytes = 2 << 20, m.pageable_inline_bytes = 64 << 10;
     m.pinned_beside_bytes = 24 << 10; /* pinned H2D of 4-24 KiB ran beside a large one, none of 28 KiB (gl_sched.h) */
     m.load_ns = 2300; /* a lazy load once what it waits for has ended (module-loading's calibration, H200) */
@@ -254,10 +251,6 @@ static int from_trace(const args *a_, rp_trace *t_, gl_sched_program *p_, double
         printf("range: '%s', %.3f ms from %.3f ms into the trace (the first of %d so named): the calls made in it, on "
                "every thread\n", t.range, (t.range_end_ns - t.range_start_ns) / 1e6, t.range_start_ns / 1e6,
                t.ranges_matched);
-    if (t.event_trace)
-        printf("event records: traced by CUPTI (nsys --cuda-event-trace=true), under which each record behind a kernel "
-               "holds its hardware queue until the kernel ends; replayed so at every setting (without nsys, only a "
-               "timed event's record does)\n");
     if (t.hostfns)
         printf("host functions: %d, each in the stream of its thread's previous stream call (the trace names none)%s\n",
                t.hostfns,
@@ -340,6 +333,10 @@ int main(int argc, char **argv)
     } else if ((rc = from_trace(&a, &t, &p, &rs, &re, &recorded, &n_gap, &n_latency)) != 0) {
         return rc;
     }
+    if (t.event_trace) /* the trace's or the model file's */
+        printf("event records: traced by CUPTI (nsys --cuda-event-trace=true), under which each record behind a kernel "
+               "holds its hardware queue until the kernel ends; replayed so at every setting (without nsys, only a "
+               "timed event's record does)\n");
     double rec_ms = (t.gpu_last_ns - t.gpu_first_ns) / 1e6;
     printf("machine: dispatch gap %.2f us (%s), launch latency %.2f us (%s), %.2f us per queue entry and %.1f us a "
            "lazy load (the H200's, as gridlab measured them); kernels and copies at their recorded times\n\n",

@@ -1279,49 +1279,62 @@ static void test_edges(void)
     test_cond("one queue: a kernel behind a record that waits for a 2 us kernel runs beside it; the record ends with it",
               fabs(res.makespan_ns - 2000) < 1e-6 && fabs(p.ops[rec].end_ns - p.ops[0].end_ns) < 1e-6);
     gl_sched_program_free(&p);
-    /* The same record of a timed event holds the queue until the kernel before it ends; so does any record where
-     * CUPTI traces them (probe-record-hold, H200: 2003 us against 4-62 untimed and untraced). */
-    for (int traced = 0; traced <= 1; traced++) {
+    /* The same record of a timed event (or of any, traced by CUPTI: the replay marks them timed) holds the queue
+     * until the kernel before it ends (probe-record-hold, H200: 2003 us against 4-62 untimed and untraced). */
+    gl_sched_program_init(&p);
+    a = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+    b = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+    ev = gl_sched_event_new(&p);
+    gl_sched_launch(&p, 0, a, 1, 32, 1, 2000, 1);
+    rec = gl_sched_record(&p, 0, a, ev);
+    p.ops[rec].timed = 1;
+    int kb0 = gl_sched_launch(&p, 0, b, 1, 32, 1, 2000, 2);
+    res = run(&p, &one);
+    test_cond("one queue: a timed record behind a 2 us kernel holds the queue; the other stream's kernel starts as it "
+              "ends, at 2 us, with the record",
+              fabs(p.ops[kb0].start_ns - 2000) < 1e-6 && fabs(res.makespan_ns - 4000) < 1e-6 &&
+                  fabs(p.ops[rec].end_ns - 2000) < 1e-6);
+    gl_sched_program_free(&p);
+    /* Behind a copy it holds nothing (copy-overlap's replay at C=1), nor behind a kernel that has ended. */
+    for (int behind_copy = 1; behind_copy >= 0; behind_copy--) {
         gl_sched_program_init(&p);
         a = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
         b = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
         ev = gl_sched_event_new(&p);
-        gl_sched_launch(&p, 0, a, 1, 32, 1, 2000, 1);
-        rec = gl_sched_record(&p, 0, a, ev);
-        p.ops[rec].timed = !traced;
-        int kb = gl_sched_launch(&p, 0, b, 1, 32, 1, 2000, 2);
-        gl_sched_machine hold = ideal(1, 4, 128);
-        hold.record_hold = traced ? GL_SCHED_HOLD_ALL : GL_SCHED_HOLD_TIMED;
-        res = run(&p, &hold);
-        test_cond(traced ? "one queue, records traced: an untimed record behind a 2 us kernel holds the queue; the "
-                           "other stream's kernel starts as it ends (4 us in all)"
-                         : "one queue: a timed record behind a 2 us kernel holds the queue; the other stream's kernel "
-                           "starts as it ends, at 2 us",
-                  fabs(p.ops[kb].start_ns - 2000) < 1e-6 && fabs(res.makespan_ns - 4000) < 1e-6 &&
-                      fabs(p.ops[rec].end_ns - 2000) < 1e-6);
-        gl_sched_program_free(&p);
-    }
-    /* A traced record behind a copy holds nothing (copy-overlap under nsys at C=1), nor one at C=2 the other
-     * stream's queue. */
-    for (int C = 1; C <= 2; C++) {
-        gl_sched_program_init(&p);
-        a = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
-        b = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
-        ev = gl_sched_event_new(&p);
-        if (C == 1) gl_sched_copy(&p, 0, a, GL_SCHED_H2D, 2000, 0);
+        if (behind_copy) gl_sched_copy(&p, 0, a, GL_SCHED_H2D, 2000, 0);
         else gl_sched_launch(&p, 0, a, 1, 32, 1, 2000, 1);
-        gl_sched_record(&p, 0, a, ev);
-        int kb = gl_sched_launch(&p, 0, b, 1, 32, 1, 2000, 2);
-        gl_sched_machine hold = copier(C);
-        hold.record_hold = GL_SCHED_HOLD_ALL;
-        res = run(&p, &hold);
-        test_cond(C == 1 ? "one queue, records traced: a record behind a 2 us copy holds nothing: the other stream's "
-                           "kernel starts at once"
-                         : "two queues, records traced: a record behind a kernel holds its own queue, not the other "
-                           "stream's: its kernel starts at once",
-                  fabs(p.ops[kb].start_ns) < 1e-6 && fabs(res.makespan_ns - 2000) < 1e-6);
+        if (!behind_copy) gl_sched_host(&p, 0, 3000); /* the kernel ends before the record is issued */
+        rec = gl_sched_record(&p, 0, a, ev);
+        p.ops[rec].timed = 1;
+        int kb1 = gl_sched_launch(&p, 0, b, 1, 32, 1, 2000, 2);
+        gl_sched_machine m1 = copier(1);
+        res = run(&p, &m1);
+        double at = behind_copy ? 0 : 3000;
+        test_cond(behind_copy ? "one queue: a timed record behind a 2 us copy holds nothing: the other stream's kernel "
+                                "starts at once"
+                              : "one queue: a timed record issued after its stream's kernel ended holds nothing",
+                  fabs(p.ops[kb1].start_ns - at) < 1e-6);
         gl_sched_program_free(&p);
     }
+    /* Two queues: the record holds its own, behind its kernel, and not the other stream's; a third stream's kernel
+     * that the rule puts behind the record waits for it (the record counts as that queue's tail and keeps it busy). */
+    gl_sched_program_init(&p);
+    a = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+    b = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+    int sc = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+    ev = gl_sched_event_new(&p);
+    gl_sched_launch(&p, 0, a, 1, 32, 1, 2000, 1);
+    rec = gl_sched_record(&p, 0, a, ev);
+    p.ops[rec].timed = 1;
+    int kb2 = gl_sched_launch(&p, 0, b, 1, 32, 1, 1000, 2);
+    int k3 = gl_sched_launch(&p, 0, sc, 1, 32, 1, 1000, 3);
+    gl_sched_machine two = ideal(2, 4, 128);
+    res = run(&p, &two);
+    test_cond("two queues: a timed record holds its kernel's queue: B's kernel (the other queue) starts at once, C's "
+              "(behind the record) at 2 us",
+              p.ops[rec].queue == p.ops[0].queue && p.ops[kb2].queue != p.ops[0].queue && fabs(p.ops[kb2].start_ns) < 1e-6 &&
+                  p.ops[k3].queue == p.ops[0].queue && fabs(p.ops[k3].start_ns - 2000) < 1e-6);
+    gl_sched_program_free(&p);
     gl_sched_program_init(&p);
     a = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
     b = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
