@@ -181,6 +181,13 @@ c.commit()' "$f" "$@"
         "^\\|  *8 \\|  *5\\.2[0-9]* \\|  *[0-9]+ \\|  *5\\.270 \\|  *[-+]0\\.[0-9] \\|" "$b" tests/data/simpleCallback-c8-h200.sqlite
     expect "replay simpleCallback: each host function placed in its thread's stream" 0 \
         "^host functions: 8, each in the stream of its thread's previous stream call" "$b" tests/data/simpleCallback-c8-h200.sqlite
+    # host-overlap's counter at C=8 (its NVTX range alone): the textbook's cudaEventQuery loop, 463 queries that
+    # found the work unfinished (cudaErrorNotReady) and the one that found it done.
+    ho=tests/data/host-overlap-counter-c8-h200.sqlite
+    expect "replay host-overlap's counter (H200): its cudaEventQuery loop is one wait for the event" 0 \
+        "^polling loops: 1 \\(464 cudaEventQuery calls\\), each a wait for its event" "$b" "$ho" --connections 8
+    expect "replay host-overlap's counter: within 5% of its recorded 0.765 ms span at C=8" 0 \
+        "^\\|  *8 \\|  *0\\.7[3-9][0-9] \\|  *[0-9]+ \\|  *0\\.765 \\|" "$b" "$ho" --connections 8
     g=tests/data/simpleCudaGraphs-c8-h200.sqlite
     expect "replay NVIDIA's simpleCudaGraphs (traced node by node): 12 launches, 72 nodes, 12 host nodes" 0 \
         "^graph launches: 12, node by node \\(72 kernels, copies and memsets; 12 host nodes" "$b" "$g"

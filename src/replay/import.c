@@ -199,6 +199,7 @@ static void runtime_row(sqlite3_stmt *st, void *ctx)
     c->gpu_start_ns = c->gpu_end_ns = NAN;
     const unsigned char *name = sqlite3_column_text(st, 5);
     c->name = name_index(L, sqlite3_column_int64(st, 4), name ? (const char *)name : "?");
+    c->unfinished = col_int(st, 6, 0) == 600; /* cudaErrorNotReady */
     idmap_put(&L->corr, sqlite3_column_int64(st, 3), t->n_calls);
     t->n_calls++;
 }
@@ -383,6 +384,8 @@ static void sync_row(sqlite3_stmt *st, void *ctx) /* SYNCHRONIZATION: correlatio
         if (c->stream >= 0) c->kind = RP_SYNC_STREAM;
     } else if (!strcmp(n, "cudaEventSynchronize") && has_event) {
         c->kind = RP_SYNC_EVENT, c->event = event_of(L, event);
+    } else if (!strcmp(n, "cudaEventQuery") && has_event) { /* a poll: polls() makes a loop of them one wait */
+        c->event = event_of(L, event);
     } else if (!strncmp(n, "cudaStreamWaitEvent", 19) && has_event && has_stream) {
         c->stream = stream_of(L, stream);
         if (c->stream >= 0) c->kind = RP_WAIT, c->event = event_of(L, event);
@@ -731,6 +734,30 @@ int rp_import(const char *path, rp_trace *t, char *err, int errlen)
     return rp_import_range(path, NULL, -1, t, err, errlen);
 }
 
+/* A thread's cudaEventQuery calls on one event that found it unfinished, then one that found it done, are a
+ * polling loop (asyncAPI's, the textbook's counter): nsys 2025.3 records each query, the unfinished ones with
+ * cudaErrorNotReady. The loop is a wait for the event: at another setting it ends when the event does, where its
+ * recorded time would carry the recorded setting's. A query alone, or a loop that gave up, stays host time. */
+static void polls(rp_trace *t)
+{
+    for (int i = 0; i < t->n_calls; i++) {
+        const rp_call *c = &t->calls[i];
+        if (!c->unfinished || c->event < 0 || strcmp(t->names[c->name], "cudaEventQuery")) continue;
+        int j = i + 1;
+        while (j < t->n_calls && t->calls[j].thread == c->thread && t->calls[j].unfinished &&
+               t->calls[j].event == c->event && t->calls[j].name == c->name)
+            j++;
+        if (j == t->n_calls || t->calls[j].thread != c->thread || t->calls[j].event != c->event ||
+            t->calls[j].name != c->name) {
+            i = j - 1;
+            continue;
+        }
+        for (int k = i; k <= j; k++) t->calls[k].kind = RP_POLL, t->calls[k].poll = k == i ? 1 : k == j ? 3 : 2;
+        t->polls++, t->poll_queries += j - i + 1;
+        i = j;
+    }
+}
+
 int rp_import_range(const char *path, const char *range, int lazy, rp_trace *t, char *err, int errlen)
 {
     memset(t, 0, sizeof *t);
@@ -794,9 +821,12 @@ int rp_import_range(const char *path, const char *range, int lazy, rp_trace *t, 
     }
     if (!rc) { /* the GPU's process's calls only: correlation ids start again in each process */
         char sql[400];
-        snprintf(sql, sizeof sql, "SELECT r.start, r.end, r.globalTid, r.correlationId, r.nameId, s.value FROM "
+        /* returnValue (schema 3.20) tells a query that found its work unfinished; without it none is known so */
+        int ret = has_column(&r, "CUPTI_ACTIVITY_KIND_RUNTIME", "returnValue") == 1;
+        snprintf(sql, sizeof sql, "SELECT r.start, r.end, r.globalTid, r.correlationId, r.nameId, s.value, %s FROM "
                  "CUPTI_ACTIVITY_KIND_RUNTIME r LEFT JOIN StringIds s ON s.id = r.nameId "
-                 "WHERE (r.globalTid / 16777216) = %lld ORDER BY r.start", L.pid / 16777216);
+                 "WHERE (r.globalTid / 16777216) = %lld ORDER BY r.start", ret ? "r.returnValue" : "NULL",
+                 L.pid / 16777216);
         rc = each_row(&r, sql, runtime_row, &L);
     }
     if (!rc && t->n_calls == 0) rc = fail(&r, "%s: the trace has no CUDA runtime call of the GPU's process", path);
@@ -863,6 +893,7 @@ int rp_import_range(const char *path, const char *range, int lazy, rp_trace *t, 
         }
         host_functions(t);
         host_waits(t);
+        polls(t);
         for (int i = 0; i < t->n_calls; i++) {
             t->name_counts[t->calls[i].name]++;
             t->name_modelled[t->calls[i].name] |= t->calls[i].kind != RP_HOST;
@@ -894,6 +925,17 @@ int rp_work_op(const rp_trace *t, gl_sched_program *p, int th, const rp_node *w,
                            (w->gpu_end_ns - w->gpu_start_ns) / (double)(waves > 0 ? waves : 1), (*kernels)++);
 }
 
+/* Room in the recorded starts, ends and returns for n ops, those not filled yet NaN (none recorded). */
+static void recorded_grow(double **rs, double **re, double **rr, int *cap, int *filled, int n)
+{
+    int old = *cap;
+    gl_grow((void **)rs, cap, n + 1, sizeof **rs);
+    if (*cap != old && (!(*re = (double *)realloc(*re, sizeof **re * (size_t)*cap)) ||
+                        !(*rr = (double *)realloc(*rr, sizeof **rr * (size_t)*cap))))
+        gl_die(GL_EXIT_INTERNAL, "out of memory");
+    for (; *filled < n; (*filled)++) (*rs)[*filled] = (*re)[*filled] = (*rr)[*filled] = NAN;
+}
+
 void rp_program(const rp_trace *t, gl_sched_program *p, double **rec_start, double **rec_end, double **rec_return)
 {
     gl_sched_program_init(p);
@@ -909,14 +951,20 @@ void rp_program(const rp_trace *t, gl_sched_program *p, double **rec_start, doub
     for (int i = 0; i < t->n_calls; i++) {
         const rp_call *c = &t->calls[i];
         if (i == 0 || c->thread != t->calls[i - 1].thread) last_end = t0; /* a thread's first call as late as recorded */
-        /* Its own work between calls, or a wait the trace does not show (a polling loop: nsys records no query
-         * that found the work unfinished, and no cudaStreamQuery at all in 2025.3). Taking a gap that ends just
-         * after a stream's work for a wait on that stream made event-programs' and callbacks' replays worse
-         * (starts 3.7% to 5.3% of the span at p95): a thread that polls several streams, or a stream whose last
-         * work is a host function the trace does not show, is not waited for. So did taking a gap that ends
-         * within 0.1 ms after the whole GPU went idle for a wait for the device (starts 1.2% to 2.5%, other
-         * settings 6.4% to 6.9% median): the waits let the replay's own errors on the GPU side through, where
-         * the recorded gap had held the host to its recorded time. The gap stays host time. */
+        /* Its own work between calls, or a wait the trace does not show (a cudaStreamQuery loop: nsys 2025.3
+         * records no cudaStreamQuery at all; a cudaEventQuery loop it shows, and polls() made it a wait). Taking
+         * a gap that ends just after a stream's work for a wait on that stream made event-programs' and callbacks'
+         * replays worse (starts 3.7% to 5.3% of the span at p95): a thread that polls several streams, or a
+         * stream whose last work is a host function the trace does not show, is not waited for. So did taking a
+         * gap that ends within 0.1 ms (0.2 ms in session 7) after the whole GPU went idle for a wait for the
+         * device (starts 1.2% to 2.5%, other settings 6.4% to 6.9% median): the waits let the replay's own errors
+         * on the GPU side through, where the recorded gap had held the host to its recorded time. The gap stays
+         * host time. */
+        if (c->kind == RP_POLL && c->poll != 1) { /* inside a loop: the wait (below) holds its time */
+            if (c->poll == 3) gl_sched_host(p, c->thread, c->end_ns - c->start_ns); /* the last query's own */
+            last_end = fmax(last_end, c->end_ns);
+            continue;
+        }
         if (c->start_ns > last_end) gl_sched_host(p, c->thread, c->start_ns - last_end);
         last_end = fmax(last_end, c->end_ns);
         int op, th = c->thread;
@@ -938,6 +986,7 @@ void rp_program(const rp_trace *t, gl_sched_program *p, double **rec_start, doub
             break;
         case RP_WAIT: op = gl_sched_wait(p, th, c->stream, c->event); break;
         case RP_HOSTFN: op = gl_sched_hostfn(p, th, c->stream, 0); break; /* its time: rp_fit_hostfns */
+        case RP_POLL: /* a loop's first query: the loop waits for its event */
         case RP_SYNC_EVENT: op = gl_sched_sync_event(p, th, c->event); break;
         case RP_SYNC_STREAM: op = gl_sched_sync_stream(p, th, c->stream); break;
         case RP_SYNC_DEVICE: op = gl_sched_sync_stream(p, th, -1); break;
@@ -954,12 +1003,7 @@ void rp_program(const rp_trace *t, gl_sched_program *p, double **rec_start, doub
         if (c->kind == RP_HOST) p->ops[op].issue_ns = c->end_ns - c->start_ns;
         if (c->sync) gl_sched_sync_stream(p, th, c->stream); /* cudaMemcpy returns once its copy has ended */
         if (c->post_ns > 0) gl_sched_host(p, th, c->post_ns);  /* host_waits: after it, before the return */
-        int old = cap;
-        gl_grow((void **)&rs, &cap, p->n_ops + 1, sizeof *rs);
-        if (cap != old && (!(re = (double *)realloc(re, sizeof *re * (size_t)cap)) ||
-                           !(rr = (double *)realloc(rr, sizeof *rr * (size_t)cap))))
-            gl_die(GL_EXIT_INTERNAL, "out of memory");
-        for (; filled < p->n_ops; filled++) rs[filled] = re[filled] = rr[filled] = NAN;
+        recorded_grow(&rs, &re, &rr, &cap, &filled, p->n_ops);
         if (c->kind == RP_LAUNCH || c->kind == RP_COPY)
             rs[op] = c->gpu_start_ns - t0, re[op] = c->gpu_end_ns - t0, rr[op] = c->end_ns - t0;
         if (c->kind == RP_SYNC_STREAM || c->kind == RP_SYNC_DEVICE) rr[op] = c->end_ns - t0; /* when the wait ended */
@@ -971,6 +1015,7 @@ void rp_program(const rp_trace *t, gl_sched_program *p, double **rec_start, doub
             rs[node_op[k]] = n->gpu_start_ns - t0, re[node_op[k]] = n->gpu_end_ns - t0, rr[node_op[k]] = handed - t0;
         }
     }
+    recorded_grow(&rs, &re, &rr, &cap, &filled, p->n_ops); /* a loop's last query may be the last op */
     free(node_op);
     *rec_start = rs, *rec_end = re;
     if (rec_return) *rec_return = rr;

@@ -30,7 +30,8 @@ enum {
     RP_SYNC_EVENT,  /* cudaEventSynchronize */
     RP_SYNC_STREAM, /* cudaStreamSynchronize */
     RP_SYNC_DEVICE, /* cudaDeviceSynchronize */
-    RP_GRAPH        /* cudaGraphLaunch whose nodes were traced (nsys --cuda-graph-trace=node): rp_call.node_* */
+    RP_GRAPH,       /* cudaGraphLaunch whose nodes were traced (nsys --cuda-graph-trace=node): rp_call.node_* */
+    RP_POLL         /* cudaEventQuery in a loop that ended when its event had: the loop's calls are a wait (poll) */
 };
 
 /* One node of a graph launch as it ran (a kernel, copy or memset row with a graphNodeId). */
@@ -62,6 +63,8 @@ typedef struct rp_call {
     int node_first, n_nodes;     /* GRAPH: its nodes, rp_trace.nodes[node_first..], by recorded start */
     int host_nodes;              /* GRAPH: its graph's host nodes, which no activity row shows */
     int captured;                /* made while its thread captured a stream into a graph: nothing ran */
+    int unfinished;              /* it returned cudaErrorNotReady (a query that found the work not done) */
+    int poll;                    /* RP_POLL: 1 the loop's first query, 2 a later one, 3 its last (the work done) */
 } rp_call;
 
 typedef struct rp_trace {
@@ -86,6 +89,7 @@ typedef struct rp_trace {
     int dropped;                /* kernels, copies and memsets matched to no call or stream: left out */
     long long too_big;          /* a grid of more blocks than the model counts (the trace is refused) */
     int hostfns, hostfns_lost;  /* host functions, and those with no earlier stream call on their thread (host time) */
+    int polls, poll_queries;    /* cudaEventQuery loops replayed as waits for their event, and their calls */
     char range[128];            /* --range: the NVTX range replayed ("" for the whole trace)... */
     double range_start_ns, range_end_ns; /* ...its time (the calls that began in it, on every thread, are replayed) */
     int ranges_matched;         /* how many ranges had that name (the first is replayed) */

@@ -251,6 +251,9 @@ static int from_trace(const args *a_, rp_trace *t_, gl_sched_program *p_, double
         printf("range: '%s', %.3f ms from %.3f ms into the trace (the first of %d so named): the calls made in it, on "
                "every thread\n", t.range, (t.range_end_ns - t.range_start_ns) / 1e6, t.range_start_ns / 1e6,
                t.ranges_matched);
+    if (t.polls)
+        printf("polling loops: %d (%d cudaEventQuery calls), each a wait for its event: it ends when the event does\n",
+               t.polls, t.poll_queries);
     if (t.hostfns)
         printf("host functions: %d, each in the stream of its thread's previous stream call (the trace names none)%s\n",
                t.hostfns,
