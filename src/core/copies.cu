@@ -13,7 +13,7 @@
 typedef struct copy_bufs {
     void *pinned[2], *pageable[2], *device[2], *device2[2]; /* each large_bytes */
     cudaStream_t s[2];
-    cudaEvent_t start, end[2], mark[2]; /* mark: a timed event recorded behind copies (marked_ns) */
+    cudaEvent_t start, end[2];
 } copy_bufs;
 
 static const enum cudaMemcpyKind kinds[3] = {cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost,
@@ -70,41 +70,6 @@ static double median_ns(copy_bufs *b, const int *dirs, int n, int pageable, size
     free(t);
     free(c);
     return med;
-}
-
-/* What a timed event recorded right behind each copy adds to its engine's time: n H2D and n D2H of bytes, both
- * ways at once (streams 0 and 1), with such a record behind each and without; per direction, the median over reps
- * of the difference in its last copy's end, per copy (ns). */
-static void marked_ns(copy_bufs *b, size_t bytes, int n, int reps, double *out)
-{
-    double *t[2][2];
-    for (int i = 0; i < 2; i++)
-        for (int d = 0; d < 2; d++) t[i][d] = (double *)gl_xcalloc((size_t)reps, sizeof(double));
-    for (int r = -1; r < reps; r++) { /* r = -1: untimed */
-        for (int marked = 0; marked < 2; marked++) {
-            CUDA_CHECK(cudaEventRecord(b->start, b->s[0]));
-            CUDA_CHECK(cudaStreamWaitEvent(b->s[1], b->start, 0));
-            for (int i = 0; i < n; i++)
-                for (int d = 0; d < 2; d++) {
-                    size_t off = (size_t)i * bytes; /* n copies fit in the large buffers (the caller's choice) */
-                    void *host = (char *)b->pinned[d] + off, *dev = (char *)b->device[d] + off;
-                    CUDA_CHECK(cudaMemcpyAsync(d == GL_SCHED_H2D ? dev : host, d == GL_SCHED_H2D ? host : dev, bytes,
-                                               kinds[d], b->s[d]));
-                    if (marked) CUDA_CHECK(cudaEventRecord(b->mark[d], b->s[d]));
-                }
-            for (int d = 0; d < 2; d++) CUDA_CHECK(cudaEventRecord(b->end[d], b->s[d]));
-            for (int d = 0; d < 2; d++) {
-                CUDA_CHECK(cudaEventSynchronize(b->end[d]));
-                float ms = 0;
-                CUDA_CHECK(cudaEventElapsedTime(&ms, b->start, b->end[d]));
-                if (r >= 0) t[marked][d][r] = ms * 1e6;
-            }
-        }
-    }
-    for (int d = 0; d < 2; d++)
-        out[d] = (gl_stats_of(t[1][d], reps).median - gl_stats_of(t[0][d], reps).median) / n;
-    for (int i = 0; i < 2; i++)
-        for (int d = 0; d < 2; d++) free(t[i][d]);
 }
 
 /* One stream, from an event to an event around: a kernel holding it for hold_ns, then (order 1) or before it
@@ -184,7 +149,6 @@ void gl_copy_calibrate(const gl_device *dev, size_t small_bytes, size_t large_by
         CUDA_CHECK(cudaMemset(b.device[i], 0, large_bytes));
         CUDA_CHECK(cudaStreamCreateWithFlags(&b.s[i], cudaStreamNonBlocking));
         CUDA_CHECK(cudaEventCreate(&b.end[i]));
-        CUDA_CHECK(cudaEventCreate(&b.mark[i]));
     }
     CUDA_CHECK(cudaEventCreate(&b.start));
     for (int d = 0; d < GL_SCHED_DIRS; d++) {
@@ -231,9 +195,6 @@ void gl_copy_calibrate(const gl_device *dev, size_t small_bytes, size_t large_by
         t->stage_bytes[t->n_stage] = (double)bytes;
         t->stage_call_ns[t->n_stage++] = stage_call_ns(&b, bytes, t->hold_ns, reps);
     }
-    /* 16 copies of 1/16 of the large size each way (4 MiB at 64 MiB), as a segmented program issues them. */
-    t->marked_bytes = (double)(large_bytes / 16);
-    if (large_bytes >= 16 * 4096) marked_ns(&b, large_bytes / 16, 16, reps, t->marked_ns);
     for (int d = 0; d < 2; d++) {
         t->pageable_ns[d] = median_ns(&b, &d, 1, 1, large_bytes, reps, &m->pageable_call_ns[d]);
         t->pageable_small_ns[d] = median_ns(&b, &d, 1, 1, small_bytes, reps, NULL);
@@ -245,7 +206,6 @@ void gl_copy_calibrate(const gl_device *dev, size_t small_bytes, size_t large_by
         CUDA_CHECK(cudaFree(b.device2[i]));
         CUDA_CHECK(cudaStreamDestroy(b.s[i]));
         CUDA_CHECK(cudaEventDestroy(b.end[i]));
-        CUDA_CHECK(cudaEventDestroy(b.mark[i]));
     }
     CUDA_CHECK(cudaEventDestroy(b.start));
     m->fitted = gl_sched_machine_default();
@@ -286,7 +246,6 @@ int gl_copy_machine_apply(const gl_copy_machine *cm, gl_sched_machine *m)
     memcpy(m->copy_after_kernel_ns, f->copy_after_kernel_ns, sizeof m->copy_after_kernel_ns);
     memcpy(m->kernel_after_copy_ns, f->kernel_after_copy_ns, sizeof m->kernel_after_copy_ns);
     memcpy(m->copy_in_order, f->copy_in_order, sizeof m->copy_in_order);
-    memcpy(m->copy_marked_ns, f->copy_marked_ns, sizeof m->copy_marked_ns);
     m->pageable_stage_bytes = f->pageable_stage_bytes;
     m->pageable_inline_bytes = f->pageable_inline_bytes;
     m->copy_points = f->copy_points;
@@ -314,8 +273,6 @@ void gl_copy_print(const gl_copy_machine *m)
     for (int i = 0; i < t->n_stage; i++) printf(" %.0f KiB %.0f us", t->stage_bytes[i] / 1024, t->stage_call_ns[i] / 1e3);
     printf(" | beyond each alone, [kernel, copy] H2D %.1f us, D2H %.1f; [copy, kernel] %.1f, %.1f", t->after_kernel_ns[0] / 1e3,
            t->after_kernel_ns[1] / 1e3, t->before_kernel_ns[0] / 1e3, t->before_kernel_ns[1] / 1e3);
-    printf(" | a timed record behind each of %.0f KiB H2D, D2H both ways: +%.2f, +%.2f us a copy", t->marked_bytes / 1024,
-           t->marked_ns[0] / 1e3, t->marked_ns[1] / 1e3);
     printf(" | H2D, D2H alone:");
     for (int i = 0; i < t->n_points; i++)
         printf(" %.0f KiB %.1f/%.1f us", t->point_bytes[i] / 1024, t->point_ns[0][i] / 1e3, t->point_ns[1][i] / 1e3);

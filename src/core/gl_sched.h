@@ -145,11 +145,6 @@
  *           a copy goes kernel_after_copy_ns after it (calibrated from
  *           [kernel, copy] and [copy, kernel] chains: 0-0.3 us on the H200,
  *           whose copy latency, 4-6 us, already holds the gap nsys shows).
- *           A timed event recorded right behind an engine copy (the op's
- *           timed: gridlab's runs record one behind every copy, to time its
- *           end) holds the engine copy_marked_ns longer (H200, 64 H2D and 64
- *           D2H of 2 MiB at once: 2.1 and 3.5 us a copy; 1.3 alone; an
- *           untimed record nothing; probe-bidir-sizes).
  *   Queue copies. D2D copies, memsets, and pageable H2D copies of at most
  *           pageable_inline_bytes are entries of the stream's queue, as
  *           kernels are (with one queue a later kernel of another stream
@@ -260,7 +255,6 @@ typedef struct gl_sched_machine {
     double copy_after_kernel_ns[2]; /* H2D, D2H: from a kernel it waits for ending to the copy starting */
     double kernel_after_copy_ns[2]; /* from such a copy ending to a kernel that waits for it going, beyond dispatch */
     int copy_in_order[2];     /* H2D, D2H: a copy waits for every earlier copy of its direction */
-    double copy_marked_ns[2]; /* H2D, D2H: engine time that a timed event recorded right behind the copy adds */
     double pageable_gbps[2];  /* H2D from and D2H to pageable host memory, when the host waits for it */
     double pageable_latency_ns[2]; /* such a copy's time beyond its bytes (the driver's staging per call) */
     double pageable_stage_bytes;  /* the largest pageable H2D whose call returns before its copy runs */
@@ -291,9 +285,6 @@ typedef struct gl_sched_copy_times {
     double stage_bytes[8];           /* pageable H2D sizes, each queued behind the kernel... */
     double stage_call_ns[8];         /* ...and its call's time: under hold_ns, it returned before copying */
     int n_stage;                     /* how many sizes */
-    double marked_bytes;             /* H2D and D2H copies of this size, many back to back both ways at once... */
-    double marked_ns[2];             /* ...each with a timed event recorded right behind it, less without: the
-                                        engine time per copy such a record adds (0: not timed) */
     int n_points;                    /* sizes timed for the curve: 4 KiB, 16 KiB, ... up to large_bytes */
     double point_bytes[GL_SCHED_COPY_POINTS], point_ns[4][GL_SCHED_COPY_POINTS]; /* one copy alone, per direction */
 } gl_sched_copy_times;
@@ -364,8 +355,7 @@ typedef struct gl_sched_op {
     int track;         /* LAUNCH: the span track (a stream index in the experiment's terms) */
     int user;          /* LAUNCH, COPY: 0, the core's; else the caller's own (gl_schedrun.h's user_op hook) */
     int timed;         /* RECORD: its event keeps time (cudaEventDefault), or CUPTI traces records: either way
-                        * it holds its queue behind a running kernel of its stream ("Events"). COPY: a timed
-                        * event is recorded right behind it, which costs its engine copy_marked_ns ("Engines") */
+                        * it holds its queue behind a running kernel of its stream ("Events") */
     int dir;           /* COPY: GL_SCHED_H2D, _D2H, _D2D or _MEMSET */
     int pageable;      /* COPY: the host side is pageable memory */
     double bytes;      /* COPY: how many */

@@ -217,7 +217,6 @@ int gl_sched_copy_fit(const gl_sched_copy_times *t, gl_sched_machine *m, char *e
         }
         fit.copy_in_order[d] = t->hold_ns > 0 && t->behind_ns[d] > 0.5 * t->hold_ns;
     }
-    for (int d = 0; d < 2; d++) fit.copy_marked_ns[d] = fmax(0, t->marked_ns[d]);
     fit.pageable_stage_bytes = 0;
     for (int i = 0; i < t->n_stage; i++)
         if (t->stage_call_ns[i] < 0.5 * t->hold_ns) fit.pageable_stage_bytes = fmax(fit.pageable_stage_bytes, t->stage_bytes[i]);
@@ -906,8 +905,8 @@ static int copies_start(sim *s)
         s->running[s->n_running++] = best;
         if (o->copy_ns > 0) /* its own time, timed before the run or recorded (a replay) */
             st->left_ns = o->copy_ns;
-        else if (!gl_sched_copy_blocks_host(m, o)) /* and a timed record's cost behind it ("Engines") */
-            st->left_ns = gl_sched_copy_ns(m, o->dir, o->bytes) + (o->timed && o->dir < 2 ? m->copy_marked_ns[o->dir] : 0);
+        else if (!gl_sched_copy_blocks_host(m, o))
+            st->left_ns = gl_sched_copy_ns(m, o->dir, o->bytes);
         else /* the host's own pace, by the machine's pageable rule */
             st->left_ns = m->pageable_latency_ns[o->dir] + o->bytes / m->pageable_gbps[o->dir];
         st->since_ns = s->now;

@@ -178,11 +178,8 @@ void gl_sched_run_create(gl_sched_run *r, gl_sched_program *prog, const gl_sched
     r->event = (cudaEvent_t *)gl_xcalloc((size_t)prog->n_events + 1, sizeof(cudaEvent_t));
     unsigned flags = r->timed_events ? cudaEventDefault : cudaEventDisableTiming;
     for (int e = 0; e < prog->n_events; e++) CUDA_CHECK(cudaEventCreateWithFlags(&r->event[e], flags));
-    for (int i = 0; i < prog->n_ops; i++) { /* a timed event's record behind a kernel holds its queue, and the
-                                             * timed copy_done behind every copy costs its engine (gl_sched.h) */
+    for (int i = 0; i < prog->n_ops; i++) /* a timed event's record behind a kernel holds its queue (gl_sched.h "Events") */
         if (prog->ops[i].kind == GL_SCHED_RECORD) prog->ops[i].timed = r->timed_events;
-        if (prog->ops[i].kind == GL_SCHED_COPY) prog->ops[i].timed = 1;
-    }
     gl_spans_create(&r->spans, (unsigned int)(records > 0 ? records : 1), 0, per_block);
     r->slot = (unsigned int *)gl_xcalloc((size_t)prog->n_ops + 1, sizeof *r->slot);
     r->call_ns = (double *)gl_xcalloc((size_t)prog->n_ops + 1, sizeof(double));

@@ -1137,11 +1137,6 @@ static void test_copy_fit(void)
               m.copy_in_order[1] == 1 && m.copy_in_order[0] == 0 && m.pageable_stage_bytes == 4 << 20 &&
                   m.pageable_inline_bytes == 65536);
     test_cond("the fit leaves the rest of the machine as it was", m.connections == 8 && m.sms == 132);
-    t.marked_ns[0] = 2100, t.marked_ns[1] = -300; /* a timed record's cost behind a copy; noise below none */
-    gl_sched_copy_fit(&t, &m, err, sizeof err);
-    test_cond("the copy fit: a timed record's engine time behind a copy as measured, none where it measured less",
-              m.copy_marked_ns[0] == 2100 && m.copy_marked_ns[1] == 0);
-    t.marked_ns[0] = t.marked_ns[1] = 0;
     /* A link that carries one direction at a time: both take twice as long at once, each at half speed. */
     gl_sched_copy_times half = t;
     half.opposite_ns[0] = lat[0] + 2 * t.large_bytes / 50, half.opposite_ns[1] = lat[1] + 2 * t.large_bytes / 40;
@@ -1319,23 +1314,6 @@ static void test_edges(void)
                                 "starts at once"
                               : "one queue: a timed record issued after its stream's kernel ended holds nothing",
                   fabs(p.ops[kb1].start_ns - at) < 1e-6);
-        gl_sched_program_free(&p);
-    }
-    /* A timed record behind an engine copy costs the engine copy_marked_ns: that copy and the next one of its
-     * direction end that much later; an untimed one, or none, nothing (probe-bidir-sizes). */
-    for (int marked = 0; marked <= 1; marked++) {
-        gl_sched_program_init(&p);
-        a = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
-        int c1 = gl_sched_copy(&p, 0, a, GL_SCHED_H2D, 2000, 0);
-        int c2 = gl_sched_copy(&p, 0, a, GL_SCHED_H2D, 2000, 0);
-        p.ops[c1].timed = marked;
-        gl_sched_machine mc = copier(1);
-        mc.copy_marked_ns[GL_SCHED_H2D] = 500;
-        run(&p, &mc);
-        double extra = marked ? 500 : 0;
-        test_cond(marked ? "a copy with a timed record behind it holds its engine 500 ns longer: 2500, the next 4500"
-                         : "a copy with no timed record behind it: 2000, the next 4000",
-                  fabs(p.ops[c1].end_ns - 2000 - extra) < 1e-6 && fabs(p.ops[c2].end_ns - 4000 - extra) < 1e-6);
         gl_sched_program_free(&p);
     }
     /* Two queues: the record holds its own, behind its kernel, and not the other stream's; a third stream's kernel
