@@ -188,6 +188,17 @@ c.commit()' "$f" "$@"
         "^polling loops: 1 \\(464 cudaEventQuery calls\\), each a wait for its event" "$b" "$ho" --connections 8
     expect "replay host-overlap's counter: within 5% of its recorded 0.765 ms span at C=8" 0 \
         "^\\|  *8 \\|  *0\\.7[3-9][0-9] \\|  *[0-9]+ \\|  *0\\.765 \\|" "$b" "$ho" --connections 8
+    # A loop whose last query failed, or whose record the trace lacks, stays host time (the wait would end at once).
+    crafted_from "$ho" failed "update CUPTI_ACTIVITY_KIND_RUNTIME set returnValue = 400 where correlationId = (select \
+max(r.correlationId) from CUPTI_ACTIVITY_KIND_RUNTIME r join StringIds s on s.id = r.nameId where s.value like 'cudaEventQuery%')"
+    check "replay: a cudaEventQuery loop whose last query failed stays host time" \
+        bash -c '! "$1" "$2" --connections 8 | grep -q "^polling loops" && "$1" "$2" --connections 8 | grep -q "cudaEventQuery x464"' \
+        _ "$b" "$rd/failed.sqlite"
+    crafted_from "$ho" norecord "delete from CUPTI_ACTIVITY_KIND_CUDA_EVENT where eventId = (select eventId from \
+CUPTI_ACTIVITY_KIND_SYNCHRONIZATION s join CUPTI_ACTIVITY_KIND_RUNTIME r on r.correlationId = s.correlationId join \
+StringIds n on n.id = r.nameId where n.value like 'cudaEventQuery%' limit 1)"
+    check "replay: a cudaEventQuery loop on an event whose record the trace lacks stays host time" \
+        bash -c '! "$1" "$2" --connections 8 | grep -q "^polling loops"' _ "$b" "$rd/norecord.sqlite"
     g=tests/data/simpleCudaGraphs-c8-h200.sqlite
     expect "replay NVIDIA's simpleCudaGraphs (traced node by node): 12 launches, 72 nodes, 12 host nodes" 0 \
         "^graph launches: 12, node by node \\(72 kernels, copies and memsets; 12 host nodes" "$b" "$g"

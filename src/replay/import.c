@@ -169,14 +169,14 @@ static int name_index(loading *L, long long string_id, const char *text)
     int cap = t->n_names;
     gl_grow((void **)&t->names, &cap, t->n_names + 1, sizeof *t->names);
     t->name_counts = (int *)realloc(t->name_counts, sizeof(int) * (size_t)cap);
-    t->name_modelled = (int *)realloc(t->name_modelled, sizeof(int) * (size_t)cap);
-    if (!t->name_counts || !t->name_modelled) gl_die(GL_EXIT_INTERNAL, "out of memory");
+    t->name_kept = (int *)realloc(t->name_kept, sizeof(int) * (size_t)cap);
+    if (!t->name_counts || !t->name_kept) gl_die(GL_EXIT_INTERNAL, "out of memory");
     size_t n = strcspn(text, " ");
     const char *v = strstr(text, "_v");
     if (v && v[2] >= '0' && v[2] <= '9') n = (size_t)(v - text); /* cudaLaunchKernel_v7000: the version goes */
     t->names[t->n_names] = (char *)gl_xmalloc(n + 1);
     memcpy(t->names[t->n_names], text, n), t->names[t->n_names][n] = 0;
-    t->name_counts[t->n_names] = 0, t->name_modelled[t->n_names] = 0;
+    t->name_counts[t->n_names] = 0, t->name_kept[t->n_names] = 0;
     idmap_put(&L->names, string_id, t->n_names);
     return t->n_names++;
 }
@@ -199,7 +199,8 @@ static void runtime_row(sqlite3_stmt *st, void *ctx)
     c->gpu_start_ns = c->gpu_end_ns = NAN;
     const unsigned char *name = sqlite3_column_text(st, 5);
     c->name = name_index(L, sqlite3_column_int64(st, 4), name ? (const char *)name : "?");
-    c->unfinished = col_int(st, 6, 0) == 600; /* cudaErrorNotReady */
+    c->ret = (int)col_int(st, 6, 0);
+    c->unfinished = c->ret == 600; /* cudaErrorNotReady */
     idmap_put(&L->corr, sqlite3_column_int64(st, 3), t->n_calls);
     t->n_calls++;
 }
@@ -747,8 +748,13 @@ static void polls(rp_trace *t)
         while (j < t->n_calls && t->calls[j].thread == c->thread && t->calls[j].unfinished &&
                t->calls[j].event == c->event && t->calls[j].name == c->name)
             j++;
+        /* It ends in a query that succeeded, and the trace has the record it waited for (one outside --range, or
+         * without its CUDA_EVENT row, would make the wait end at once: the loop stays host time then). */
+        int record = 0;
+        for (int k = 0; k < t->n_calls && !record; k++)
+            record = t->calls[k].kind == RP_RECORD && t->calls[k].event == c->event && t->calls[k].start_ns < c->start_ns;
         if (j == t->n_calls || t->calls[j].thread != c->thread || t->calls[j].event != c->event ||
-            t->calls[j].name != c->name) {
+            t->calls[j].name != c->name || t->calls[j].ret != 0 || !record) {
             i = j - 1;
             continue;
         }
@@ -885,7 +891,6 @@ int rp_import_range(const char *path, const char *range, int lazy, rp_trace *t, 
                         t->calls[j].load = 1;
                         break;
                     }
-                t->name_modelled[c->name] = 1;
             }
             /* A device synchronization needs no SYNCHRONIZATION row to be known (nsys 2025.3 writes none for it). */
             if (c->kind == RP_HOST && (!strcmp(n, "cudaDeviceSynchronize") || !strcmp(n, "cuCtxSynchronize")))
@@ -895,8 +900,10 @@ int rp_import_range(const char *path, const char *range, int lazy, rp_trace *t, 
         host_waits(t);
         polls(t);
         for (int i = 0; i < t->n_calls; i++) {
-            t->name_counts[t->calls[i].name]++;
-            t->name_modelled[t->calls[i].name] |= t->calls[i].kind != RP_HOST;
+            const rp_call *c = &t->calls[i];
+            t->name_counts[c->name]++;
+            /* host time, but a lazy load's lookup (its launch carries the load) */
+            t->name_kept[c->name] += c->kind == RP_HOST && !(t->lazy && !strcmp(t->names[c->name], "cuLibraryGetKernel"));
         }
     }
     idmap_free(&L.corr), idmap_free(&L.threads), idmap_free(&L.streams), idmap_free(&L.events), idmap_free(&L.names);
@@ -908,7 +915,7 @@ int rp_import_range(const char *path, const char *range, int lazy, rp_trace *t, 
 void rp_trace_free(rp_trace *t)
 {
     for (int i = 0; i < t->n_names; i++) free(t->names[i]);
-    free(t->names), free(t->name_counts), free(t->name_modelled), free(t->calls), free(t->streams), free(t->nodes);
+    free(t->names), free(t->name_counts), free(t->name_kept), free(t->calls), free(t->streams), free(t->nodes);
     memset(t, 0, sizeof *t);
 }
 
@@ -998,7 +1005,8 @@ void rp_program(const rp_trace *t, gl_sched_program *p, double **rec_start, doub
         }
         /* A waiting call's time is the wait, which the model works out; other calls keep their own. */
         /* A pageable copy the host waits for (a D2H, or an H2D over the 2 MiB staged at once) is the wait too. */
-        int waits = c->kind >= RP_SYNC_EVENT || c->waits;
+        int waits = c->kind == RP_SYNC_EVENT || c->kind == RP_SYNC_STREAM || c->kind == RP_SYNC_DEVICE ||
+                    c->kind == RP_POLL || c->kind == RP_GRAPH || c->waits;
         if (c->kind != RP_GRAPH) p->ops[op].issue_ns = waits ? 0 : c->end_ns - c->start_ns; /* graph.c sets it */
         if (c->kind == RP_HOST) p->ops[op].issue_ns = c->end_ns - c->start_ns;
         if (c->sync) gl_sched_sync_stream(p, th, c->stream); /* cudaMemcpy returns once its copy has ended */

@@ -63,6 +63,7 @@ typedef struct rp_call {
     int node_first, n_nodes;     /* GRAPH: its nodes, rp_trace.nodes[node_first..], by recorded start */
     int host_nodes;              /* GRAPH: its graph's host nodes, which no activity row shows */
     int captured;                /* made while its thread captured a stream into a graph: nothing ran */
+    int ret;                     /* its return value (0 where the export has none) */
     int unfinished;              /* it returned cudaErrorNotReady (a query that found the work not done) */
     int poll;                    /* RP_POLL: 1 the loop's first query, 2 a later one, 3 its last (the work done) */
 } rp_call;
@@ -75,7 +76,7 @@ typedef struct rp_trace {
     int n_streams;
     char **names;               /* call names (without the _v<version> suffix) */
     int *name_counts;           /* how many calls of each name */
-    int *name_modelled;         /* whether calls of that name became model operations */
+    int *name_kept;             /* how many of them stayed host time (no model operation) */
     int n_names;
     int sms, major, minor;      /* the GPU */
     char gpu[96], schema[32];   /* its name; the export's schema version */

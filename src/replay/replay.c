@@ -240,7 +240,7 @@ static int from_trace(const args *a_, rp_trace *t_, gl_sched_program *p_, double
     int modelled = 0, kept = 0;
     for (int i = 0; i < t.n_calls; i++) {
         if (t.calls[i].kind == RP_HOST) kept++;
-        else modelled++;
+        else if (t.calls[i].kind != RP_POLL) modelled++; /* a polling loop's calls: its own line below */
     }
     printf("trace: %s | %s, %d SMs | nsys export schema %s | %d host thread%s, %d streams, %d calls (%d model operations, "
            "%d kept as host time) | CUDA_DEVICE_MAX_CONNECTIONS %d (%s) | module loading %s%s\n",
@@ -260,7 +260,7 @@ static int from_trace(const args *a_, rp_trace *t_, gl_sched_program *p_, double
                t.hostfns_lost ? "; those with no such call are kept as host time" : "");
     printf("kept as host time (not modelled):");
     for (int i = 0, any = 0; i < t.n_names; i++)
-        if (!t.name_modelled[i]) printf("%s %s x%d", any++ ? "," : "", t.names[i], t.name_counts[i]);
+        if (t.name_kept[i]) printf("%s %s x%d", any++ ? "," : "", t.names[i], t.name_kept[i]);
     printf("\n");
     if (t.dropped)
         printf("left out: %d kernels, copies or memsets that match no call of the process or ran on a stream the "
