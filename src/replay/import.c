@@ -741,6 +741,12 @@ int rp_import(const char *path, rp_trace *t, char *err, int errlen)
  * recorded time would carry the recorded setting's. A query alone, or a loop that gave up, stays host time. */
 static void polls(rp_trace *t)
 {
+    /* Each event's first record (the calls are by thread, so found in one pass, not per loop). */
+    double *first_record = (double *)gl_xmalloc(sizeof(double) * ((size_t)t->n_events + 1));
+    for (int e = 0; e < t->n_events; e++) first_record[e] = INFINITY;
+    for (int k = 0; k < t->n_calls; k++)
+        if (t->calls[k].kind == RP_RECORD)
+            first_record[t->calls[k].event] = fmin(first_record[t->calls[k].event], t->calls[k].start_ns);
     for (int i = 0; i < t->n_calls; i++) {
         const rp_call *c = &t->calls[i];
         if (!c->unfinished || c->event < 0 || strcmp(t->names[c->name], "cudaEventQuery")) continue;
@@ -750,11 +756,8 @@ static void polls(rp_trace *t)
             j++;
         /* It ends in a query that succeeded, and the trace has the record it waited for (one outside --range, or
          * without its CUDA_EVENT row, would make the wait end at once: the loop stays host time then). */
-        int record = 0;
-        for (int k = 0; k < t->n_calls && !record; k++)
-            record = t->calls[k].kind == RP_RECORD && t->calls[k].event == c->event && t->calls[k].start_ns < c->start_ns;
         if (j == t->n_calls || t->calls[j].thread != c->thread || t->calls[j].event != c->event ||
-            t->calls[j].name != c->name || t->calls[j].ret != 0 || !record) {
+            t->calls[j].name != c->name || t->calls[j].ret != 0 || !(first_record[c->event] < c->start_ns)) {
             i = j - 1;
             continue;
         }
@@ -762,6 +765,7 @@ static void polls(rp_trace *t)
         t->polls++, t->poll_queries += j - i + 1;
         i = j;
     }
+    free(first_record);
 }
 
 int rp_import_range(const char *path, const char *range, int lazy, rp_trace *t, char *err, int errlen)
