@@ -26,8 +26,12 @@ int rp_fit_kernels(gl_sched_program *p, const gl_sched_machine *m, const double 
 /* Place each host function whose thread called into several streams lately (rp_call.cand) in the candidate whose
  * next kernel or copy starts latest behind its recorded start, simulated on m with every function taking no time
  * of its own (over 20 us: an unmodelled hold, which a function in that stream explains), where the stream of its
- * thread's previous call shows no such hold; else it stays there. Returns how many moved. */
-int rp_place_hostfns(const rp_trace *t, gl_sched_program *p, const gl_sched_machine *m, const double *recorded_start);
+ * thread's previous call shows no such hold, or one under a third of the candidate's; else it stays there. Each
+ * lateness is taken less the function's own call's (its recorded return, recorded_return, less the simulated one):
+ * the functions before it, not yet fitted, make the simulation early by as much everywhere after them. Returns how
+ * many moved. */
+int rp_place_hostfns(const rp_trace *t, gl_sched_program *p, const gl_sched_machine *m, const double *recorded_start,
+                     const double *recorded_return);
 /* Fit the host functions' own times (HOSTFN ops' block_ns) to the recording, which does not show them: simulated on
  * m (the recorded setting), where a function's stream's next kernel or copy starts earlier than recorded, the
  * function is made to end just before that recorded start (2 us: a function's end to its stream's next start), by
