@@ -95,9 +95,12 @@ def record(args):
 def ranges(path, prefix):
     """The NVTX ranges of a recording whose names start with prefix, each name without its " C=<n>" (a program's
     ranges may name the setting they ran at; replay --range NAME matches "NAME C=8" too)."""
-    rows = sqlite3.connect(path).execute(
-        "SELECT DISTINCT COALESCE(n.text, s.value) FROM NVTX_EVENTS n LEFT JOIN StringIds s ON s.id = n.textId "
-        "WHERE n.end IS NOT NULL").fetchall()
+    try:
+        rows = sqlite3.connect(path).execute(
+            "SELECT DISTINCT COALESCE(n.text, s.value) FROM NVTX_EVENTS n LEFT JOIN StringIds s ON s.id = n.textId "
+            "WHERE n.end IS NOT NULL").fetchall()
+    except sqlite3.OperationalError:  # no NVTX_EVENTS table: nsys collected no NVTX in that process
+        return []
     return sorted({re.sub(r" C=\d+", "", r[0]) for r in rows if r[0] and r[0].startswith(prefix)})
 
 
@@ -201,12 +204,17 @@ def judge(args):
             args.out = None
     split = dict(x.split("=", 1) for x in args.split)
     jobs = []  # (program name, recordings by C, the replay's own arguments)
+    args.left_out = []  # recordings without a program's range (nsys kept no NVTX, or the process stopped short)
     for name, by_c in sorted(recordings.items()):
         extra = [] if name.split("-")[0] in args.third_party else ["--module-loading", "eager"]
         if name in split:
-            some = next(iter(by_c.values()))[0]
-            for rng in ranges(some, split[name]):
-                jobs.append(("%s-%s" % (name, slug(rng[len(split[name]):])), by_c, extra + ["--range", rng]))
+            has = {path: set(ranges(path, split[name])) for paths in by_c.values() for path in paths}
+            for rng in sorted(set().union(*has.values())):
+                own = {c: [x for x in paths if rng in has[x]] for c, paths in by_c.items()}
+                args.left_out += ["%s (%s)" % (os.path.basename(x), rng) for paths in by_c.values() for x in paths
+                                  if rng not in has[x]]
+                own = {c: paths for c, paths in own.items() if paths}
+                jobs.append(("%s-%s" % (name, slug(rng[len(split[name]):])), own, extra + ["--range", rng]))
         else:
             jobs.append((name, by_c, extra))
     rows = []
@@ -275,6 +283,10 @@ def summarize(args, rows):
                      "- run-to-run noise of the recorded span (max - min over %d repeats, %% of the median): median "
                      "%.2f, max %.2f\n- verdict: %s\n"
                      % (ranks, pairs, max(x["repeats"] for x in sel), noise[0], noise[1], "PASS" if ok else "FAIL"))
+    left_out = getattr(args, "left_out", [])
+    if left_out:
+        lines.append("- left out, without the program's NVTX range: %d recordings of a program: %s\n"
+                     % (len(left_out), ", ".join(sorted(left_out))))
     lines.append("| program | from C | C | recorded ms (median) | noise % | predicted ms | error % |\n"
                  "|---|---:|---:|---:|---:|---:|---:|")
     for x in rows:
