@@ -310,7 +310,7 @@ replay: $(REPLAY)
 RECORDINGS ?= $(BUILD)/recordings
 REPLAY_PROGRAMS = copy-overlap callbacks priorities false-dependency event-programs
 validate-replay: $(REPLAY) $(foreach e,$(REPLAY_PROGRAMS),$(BUILD)/bin/$(e))
-	$(PYTHON) experiments/validate-replay.py --bin $(REPLAY) --record $(RECORDINGS) \
+	$(PYTHON) experiments/validate-replay.py --bin $(REPLAY) --record $(RECORDINGS) --repeats 4 \
 	    --program "copy-overlap=$(BUILD)/bin/copy-overlap --quick --memory pinned --segments 1,4" \
 	    --program "callbacks=$(BUILD)/bin/callbacks --quick --profile" \
 	    --program "priorities=$(BUILD)/bin/priorities --quick --profile" \
