@@ -281,6 +281,7 @@ void gl_copy_print(const gl_copy_machine *m)
         printf("copy model: not fitted: %s\n", m->fit_error);
         return;
     }
+    if (m->fit_error[0]) printf("copy model: fitted but for %s\n", m->fit_error);
     printf("copy model:");
     for (int d = 0; d < GL_SCHED_DIRS; d++)
         printf(" %s %d engine%s, %.1f GB/s + %.2f us%s |", names[d], f->copy_engines[d], f->copy_engines[d] > 1 ? "s" : "",

@@ -298,9 +298,12 @@ typedef struct gl_sched_copy_times {
  * bandwidth is bytes over time; a direction is in order where the copy behind took over half hold_ns;
  * the stage size is the largest whose call took under half hold_ns. pageable_inline_bytes is not
  * measured here (it needs one queue): 64 KiB, as probed on the H200 (a queue entry; 1 MiB was not).
- * Returns 0, or -1 with a reason in err (m's copy fields zero: copies refused) when a time is missing
- * or the larger copy was not the slower. A link that carries one direction at a time fits too: its
- * shared speeds are half. */
+ * Returns 0, or -1 with a reason in err (m's copy fields zero: copies refused) when an H2D or D2H time
+ * is missing or the larger copy was not the slower. A D2D or memset whose times do not fit so leaves
+ * that direction alone without engines (programs with such copies are refused) and says so in err, the
+ * fit holding for the rest: under nsys a 4 KiB D2D once took longer than 16 MiB (16.9 us, 15.7 us), and
+ * copy-overlap, which has none, skipped everything. A link that carries one direction at a time fits
+ * too: its shared speeds are half. */
 int gl_sched_copy_fit(const gl_sched_copy_times *t, gl_sched_machine *m, char *err, int errlen);
 
 /* How long a pinned copy (or memset) of bytes takes alone in direction dir: between the sizes timed, on the

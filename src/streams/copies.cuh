@@ -14,13 +14,14 @@
 
 /* Measure the copy engines (4 KiB and large_bytes, reps each) and host functions (cudaLaunchHostFunc, what schedrun
  * issues) now, print them, and give m what was fitted. A fit that does not hold leaves the model no engines to put a
- * copy on: no suitable GPU for programs with copies (exit 77, saying why). About a second. */
+ * copy on: no suitable GPU for programs with copies (exit 77, saying why); so does a D2D or memset left without
+ * engines, since these programs draw both. About a second. */
 static inline void copies_machine(const gl_device *dev, size_t large_bytes, int reps, gl_sched_machine *m)
 {
     gl_copy_machine cm;
     gl_copy_calibrate(dev, 4096, large_bytes, reps, &cm);
     gl_copy_print(&cm);
-    if (gl_copy_machine_apply(&cm, m) != 0)
+    if (gl_copy_machine_apply(&cm, m) != 0 || m->copy_engines[GL_SCHED_D2D] < 1 || m->copy_engines[GL_SCHED_MEMSET] < 1)
         gl_no_gpu("the model's copy engines could not be fitted to this GPU's copies: %s", cm.fit_error);
     gl_hostfn_machine h;
     gl_hostfn_calibrate(50, reps, 500, &h);

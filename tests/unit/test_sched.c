@@ -1148,9 +1148,30 @@ static void test_copy_fit(void)
     half.opposite_ns[0] = 0;
     test_cond("a fit without the opposite pair's times is refused, saying so, and copies stay refused",
               gl_sched_copy_fit(&half, &n, err, sizeof err) == -1 && strstr(err, "not timed") && n.copy_engines[0] == 0);
+    /* A D2D whose 4 KiB copy took as long as its large one (under nsys once: 16.9 us, 16 MiB 15.7 us): the fit holds
+     * for the rest, a program with a D2D is refused and one with H2D and D2H only is simulated. */
     t.large_ns[GL_SCHED_D2D] = t.small_ns[GL_SCHED_D2D];
-    test_cond("a fit whose larger copy was not slower is refused",
-              gl_sched_copy_fit(&t, &n, err, sizeof err) == -1 && strstr(err, "D2D: no usable times"));
+    n = ideal(8, 132, 128);
+    err[0] = 0;
+    test_cond("a D2D whose larger copy was not slower leaves D2D alone without engines, saying so, the rest fitted",
+              gl_sched_copy_fit(&t, &n, err, sizeof err) == 0 && strstr(err, "D2D: no usable times") &&
+                  n.copy_engines[GL_SCHED_D2D] == 0 && n.copy_engines[GL_SCHED_H2D] == 1 &&
+                  n.copy_engines[GL_SCHED_MEMSET] == 2);
+    gl_sched_program p;
+    gl_sched_program_init(&p);
+    int st = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+    gl_sched_copy(&p, 0, st, GL_SCHED_H2D, 1 << 20, 0);
+    gl_sched_copy(&p, 0, st, GL_SCHED_D2H, 1 << 20, 0);
+    gl_sched_result r;
+    int host_only = gl_sched_simulate(&p, &n, &r, err, sizeof err) == 0;
+    gl_sched_copy(&p, 0, st, GL_SCHED_D2D, 1 << 20, 0);
+    test_cond("...a program of H2D and D2H is simulated on it, one with a D2D refused, naming D2D",
+              host_only && gl_sched_simulate(&p, &n, &r, err, sizeof err) == -1 && strstr(err, "(D2D)"));
+    gl_sched_program_free(&p);
+    t.large_ns[GL_SCHED_H2D] = t.small_ns[GL_SCHED_H2D];
+    test_cond("a fit whose larger H2D was not slower is refused",
+              gl_sched_copy_fit(&t, &n, err, sizeof err) == -1 && strstr(err, "H2D: no usable times") &&
+                  n.copy_engines[GL_SCHED_D2H] == 0);
 }
 
 static void test_refusals(void)
