@@ -163,10 +163,15 @@ int rp_place_hostfns(const rp_trace *t, gl_sched_program *p, const gl_sched_mach
             if (op >= p->n_ops) break;
             double late[4] = {0, 0, 0, 0};
             double early = isnan(rr[op]) ? 0 : rr[op] - p->ops[op].submit_ns; /* the simulation, where it is */
-            for (int k = 0; c->n_cand > 1 && k < c->n_cand; k++) /* the candidate's next kernel or copy after it */
+            /* The candidate's next kernel or copy after it; none where another function goes in that stream first,
+             * which is what held that work (callbacks' two slow functions, issued back to back from one thread: the
+             * first one's candidates both show the hold that the second one makes). */
+            for (int k = 0; c->n_cand > 1 && k < c->n_cand; k++)
                 for (int j = pos[op] + 1; j < p->n_ops; j++) {
                     const gl_sched_op *o = &p->ops[order[j]];
-                    if (o->stream != c->cand[k] || (o->kind != GL_SCHED_LAUNCH && o->kind != GL_SCHED_COPY)) continue;
+                    if (o->stream != c->cand[k]) continue;
+                    if (o->kind == GL_SCHED_HOSTFN) break;
+                    if (o->kind != GL_SCHED_LAUNCH && o->kind != GL_SCHED_COPY) continue;
                     if (!isnan(rs[order[j]])) late[k] = rs[order[j]] - o->start_ns - early;
                     break;
                 }
