@@ -26,7 +26,8 @@ int rp_fit_kernels(gl_sched_program *p, const gl_sched_machine *m, const double 
 /* Place each host function whose thread called into several streams lately (rp_call.cand) in the candidate whose
  * next kernel or copy starts latest behind its recorded start, simulated on m with every function taking no time
  * of its own (over 20 us: an unmodelled hold, which a function in that stream explains), where the stream of its
- * thread's previous call shows no such hold, or one under a third of the candidate's; else it stays there. Each
+ * thread's previous call shows no such hold, or one under a third of the candidate's; else it stays there (a
+ * candidate whose next work comes after another function in it shows none: that function held it). Each
  * lateness is taken less the function's own call's (its recorded return, recorded_return, less the simulated one):
  * the functions before it, not yet fitted, make the simulation early by as much everywhere after them. Returns how
  * many moved. */
