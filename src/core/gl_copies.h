@@ -22,7 +22,7 @@ typedef struct gl_copy_machine {
     double pageable_call_ns[2]; /* the host's cudaMemcpyAsync call for a large pageable H2D, D2H */
     double pinned_call_ns[2];   /* the same call with pinned memory, for comparison */
     gl_sched_machine fitted;    /* the copy fields gl_sched_copy_fit made of t (engines 0: it did not hold) */
-    char fit_error[200];        /* why, when it did not */
+    char fit_error[320];        /* why, when it did not (or which device-side direction did not) */
 } gl_copy_machine;
 
 /* Time the copy engines of dev's device with copies of small_bytes and large_bytes, reps times each (median).

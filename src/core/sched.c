@@ -175,7 +175,8 @@ int gl_sched_copy_fit(const gl_sched_copy_times *t, gl_sched_machine *m, char *e
     gl_sched_machine fit = *m;
     double span = t->large_bytes - t->small_bytes;
     memset(m->copy_engines, 0, sizeof m->copy_engines); /* refused until the fit holds */
-    char device_side[160] = ""; /* a D2D or memset left without engines, and why */
+    if (err && errlen > 0) err[0] = 0;
+    char device_side[320] = ""; /* a D2D or memset left without engines, and why */
     for (int d = 0; d < GL_SCHED_DIRS; d++) {
         double dt = t->large_ns[d] - t->small_ns[d];
         if (!(t->small_ns[d] > 0 && dt > 0 && span > 0 && t->pair_ns[d] > 0)) {
@@ -183,9 +184,10 @@ int gl_sched_copy_fit(const gl_sched_copy_times *t, gl_sched_machine *m, char *e
                 return fail(err, errlen, "%s: no usable times (%g ns for %g bytes, %g ns for %g, a pair %g ns)",
                             names[d], t->small_ns[d], t->small_bytes, t->large_ns[d], t->large_bytes, t->pair_ns[d]);
             fit.copy_engines[d] = 0, fit.copy_gbps[d] = fit.copy_latency_ns[d] = 0;
-            snprintf(device_side, sizeof device_side, "%s: no usable times (%g ns for %g bytes, %g ns for %g, a pair "
-                     "%g ns): its copies are refused", names[d], t->small_ns[d], t->small_bytes, t->large_ns[d],
-                     t->large_bytes, t->pair_ns[d]);
+            size_t used = strlen(device_side);
+            snprintf(device_side + used, sizeof device_side - used, "%s%s: no usable times (%g ns for %g bytes, %g ns "
+                     "for %g, a pair %g ns): its copies are refused", used ? "; " : "", names[d], t->small_ns[d],
+                     t->small_bytes, t->large_ns[d], t->large_bytes, t->pair_ns[d]);
             continue;
         }
         fit.copy_gbps[d] = span / dt;
@@ -242,7 +244,7 @@ int gl_sched_copy_fit(const gl_sched_copy_times *t, gl_sched_machine *m, char *e
         }
     }
     *m = fit;
-    if (device_side[0] && errlen > 0) snprintf(err, (size_t)errlen, "%s", device_side);
+    if (device_side[0] && err && errlen > 0) snprintf(err, (size_t)errlen, "%s", device_side);
     return 0;
 }
 
