@@ -1,9 +1,11 @@
-/* test_replay_fit.c - the replay's fit of a pageable copy's time alone (src/replay/fit.c, rp_fit_kernels): the
- * recording's time holds its pauses behind engine copies of its direction, which the simulation adds again. */
+/* test_replay_fit.c - the replay's fits (src/replay/fit.c): a pageable copy's time alone (rp_fit_kernels: the
+ * recording's time holds its pauses behind engine copies of its direction, which the simulation adds again), and a
+ * host function's stream (rp_place_hostfns: the trace names none). */
 #include "harness.h"
 #include "fit.h"
 #include "machines.h"
 #include <math.h>
+#include <string.h>
 
 /* One queue, one engine per direction, 1 B/ns (copier). A: a pageable D2H recorded 0..3790; B (another thread, gap ns
  * later): a pinned D2H of 2820 recorded gap..gap+2820. Returns the fitted time; *end: the replayed end. */
@@ -30,6 +32,46 @@ static double fit_one(double gap, double *end)
     return fitted;
 }
 
+/* Streams A and B (one thread, 8 queues, 1 ns a host call): A a kernel of 600 us, B one of 300 us, then n host
+ * functions issued back to back (each with candidates [B, A]: B's kernel was the thread's previous call), then
+ * a kernel on A and one on B. Recorded: A's second kernel late_a us after its simulated start, B's late_b, every
+ * call shift us later than simulated (the host functions before, unfitted). Returns each function's stream in
+ * fn_stream[]; the model's streams are A = 1, B = 2 (0 is the legacy stream). */
+static void place(int n, double late_a, double late_b, double shift, int *fn_stream)
+{
+    gl_sched_machine m = ideal(8, 132, 128);
+    gl_sched_program p;
+    gl_sched_program_init(&p);
+    int a = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+    int b = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+    gl_sched_launch(&p, 0, a, 1, 32, 1, 600e3, 0);
+    gl_sched_launch(&p, 0, b, 1, 32, 1, 300e3, 1);
+    int fn[2];
+    for (int k = 0; k < n; k++) fn[k] = gl_sched_hostfn(&p, 0, b, 0);
+    int ka = gl_sched_launch(&p, 0, a, 1, 32, 1, 100e3, 2), kb = gl_sched_launch(&p, 0, b, 1, 32, 1, 100e3, 3);
+    for (int i = 0; i < p.n_ops; i++) p.ops[i].issue_ns = 1;
+    gl_sched_result r;
+    char err[160];
+    double rs[8], rr[8];
+    for (int i = 0; i < 8; i++) rs[i] = rr[i] = NAN;
+    if (gl_sched_simulate(&p, &m, &r, err, sizeof err) == 0) {
+        for (int k = 0; k < n; k++) rr[fn[k]] = p.ops[fn[k]].submit_ns + shift * 1e3;
+        rs[ka] = p.ops[ka].start_ns + (shift + late_a) * 1e3, rs[kb] = p.ops[kb].start_ns + (shift + late_b) * 1e3;
+    }
+    rp_call calls[2];
+    memset(calls, 0, sizeof calls);
+    for (int k = 0; k < n; k++) {
+        calls[k].kind = RP_HOSTFN, calls[k].stream = b;
+        calls[k].cand[0] = b, calls[k].cand[1] = a, calls[k].n_cand = 2;
+    }
+    rp_trace t;
+    memset(&t, 0, sizeof t);
+    t.calls = calls, t.n_calls = n, t.n_threads = 1;
+    rp_place_hostfns(&t, &p, &m, rs, rr);
+    for (int k = 0; k < n; k++) fn_stream[k] = p.ops[fn[k]].stream;
+    gl_sched_program_free(&p);
+}
+
 int main(void)
 {
     double end;
@@ -41,5 +83,22 @@ int main(void)
               "out), the nearest: 1000 ns, ending at 3820, not 999 ending at 999", fabs(t - 1000) < 2 && fabs(end - 3790) <= 31);
     t = fit_one(10000, &end);
     test_cond("... a copy with no engine copy beside it keeps its recorded time", t == 3790 && end == 3790);
+    int st[2];
+    place(1, 1000, 0, 0, st);
+    test_cond("a host function goes in the stream whose next work was held (A, 1000 us), not its thread's previous "
+              "call's (B, on time)", st[0] == 1);
+    place(1, 5, 0, 0, st);
+    test_cond("... and stays in its thread's previous call's stream where no other was held over 20 us", st[0] == 2);
+    place(1, 1000, 0, 500, st);
+    test_cond("...both held 500 us more in the recording than simulated, as after unfitted functions: taken less "
+              "the simulation's lag at the function's own call, it still goes to A", st[0] == 1);
+    place(1, 1081, 290, 0, st);
+    test_cond("...the previous call's stream held too, under a third as long (C=1's one queue: 290 us against 1081): "
+              "to A", st[0] == 1);
+    place(1, 800, 290, 0, st);
+    test_cond("...held over a third as long (290 us against 800): it stays", st[0] == 2);
+    place(2, 1800, 1000, 0, st);
+    test_cond("two functions back to back, A held 1800 us and B 1000: B's hold is the second function's, so the first "
+              "goes to A and the second stays in B", st[0] == 1 && st[1] == 2);
     test_report();
 }
