@@ -95,12 +95,12 @@ def record(args):
 def ranges(path, prefix):
     """The NVTX ranges of a recording whose names start with prefix, each name without its " C=<n>" (a program's
     ranges may name the setting they ran at; replay --range NAME matches "NAME C=8" too)."""
-    try:
-        rows = sqlite3.connect(path).execute(
-            "SELECT DISTINCT COALESCE(n.text, s.value) FROM NVTX_EVENTS n LEFT JOIN StringIds s ON s.id = n.textId "
-            "WHERE n.end IS NOT NULL").fetchall()
-    except sqlite3.OperationalError:  # no NVTX_EVENTS table: nsys collected no NVTX in that process
-        return []
+    db = sqlite3.connect(path)
+    if not db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'NVTX_EVENTS'").fetchone():
+        return []  # nsys collected no NVTX in that process
+    rows = db.execute(
+        "SELECT DISTINCT COALESCE(n.text, s.value) FROM NVTX_EVENTS n LEFT JOIN StringIds s ON s.id = n.textId "
+        "WHERE n.end IS NOT NULL").fetchall()
     return sorted({re.sub(r" C=\d+", "", r[0]) for r in rows if r[0] and r[0].startswith(prefix)})
 
 
@@ -204,18 +204,28 @@ def judge(args):
             args.out = None
     split = dict(x.split("=", 1) for x in args.split)
     jobs = []  # (program name, recordings by C, the replay's own arguments)
-    args.left_out = []  # recordings without a program's range (nsys kept no NVTX, or the process stopped short)
+    args.left_out = []  # (recording, range) pairs left out: nsys kept no NVTX, or the process stopped short
+    args.unjudged = []  # programs with no recording at C=8 or C=1 to predict from, or no range at all
     for name, by_c in sorted(recordings.items()):
         extra = [] if name.split("-")[0] in args.third_party else ["--module-loading", "eager"]
         if name in split:
             has = {path: set(ranges(path, split[name])) for paths in by_c.values() for path in paths}
+            if not set().union(*has.values()):
+                args.unjudged.append("%s (no NVTX range named %r... in any recording)" % (name, split[name]))
             for rng in sorted(set().union(*has.values())):
                 own = {c: [x for x in paths if rng in has[x]] for c, paths in by_c.items()}
                 args.left_out += ["%s (%s)" % (os.path.basename(x), rng) for paths in by_c.values() for x in paths
                                   if rng not in has[x]]
                 own = {c: paths for c, paths in own.items() if paths}
-                jobs.append(("%s-%s" % (name, slug(rng[len(split[name]):])), own, extra + ["--range", rng]))
+                program = "%s-%s" % (name, slug(rng[len(split[name]):]))
+                if 8 not in own and 1 not in own:
+                    args.unjudged.append("%s (no recording at C=8 or C=1 has its range)" % program)
+                    continue
+                jobs.append((program, own, extra + ["--range", rng]))
         else:
+            if 8 not in by_c and 1 not in by_c:
+                args.unjudged.append("%s (not recorded at C=8 or C=1)" % name)
+                continue
             jobs.append((name, by_c, extra))
     rows = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
@@ -283,10 +293,15 @@ def summarize(args, rows):
                      "- run-to-run noise of the recorded span (max - min over %d repeats, %% of the median): median "
                      "%.2f, max %.2f\n- verdict: %s\n"
                      % (ranks, pairs, max(x["repeats"] for x in sel), noise[0], noise[1], "PASS" if ok else "FAIL"))
-    left_out = getattr(args, "left_out", [])
+    left_out, unjudged = getattr(args, "left_out", []), getattr(args, "unjudged", [])
     if left_out:
-        lines.append("- left out, without the program's NVTX range: %d recordings of a program: %s\n"
+        lines.append("- left out, without the program's NVTX range: %d (recording, range) pairs: %s"
                      % (len(left_out), ", ".join(sorted(left_out))))
+    if unjudged:
+        lines.append("- not judged, nothing to predict from: %d programs: %s" % (len(unjudged), ", ".join(unjudged)))
+        verdicts.append(False)
+    if left_out or unjudged:
+        lines.append("")
     lines.append("| program | from C | C | recorded ms (median) | noise % | predicted ms | error % |\n"
                  "|---|---:|---:|---:|---:|---:|---:|")
     for x in rows:
@@ -300,7 +315,8 @@ def summarize(args, rows):
         with open(os.path.join(args.out, "validate-replay.txt"), "w") as f:
             f.write(text + "\n")
         with open(os.path.join(args.out, "validate-replay.json"), "w") as f:
-            json.dump({"rows": rows, "verdict": "PASS" if verdicts and all(verdicts) else "FAIL"}, f, indent=1)
+            json.dump({"rows": rows, "left_out": left_out, "unjudged": unjudged,
+                       "verdict": "PASS" if verdicts and all(verdicts) else "FAIL"}, f, indent=1)
         with open(os.path.join(args.out, "validate-replay.csv"), "w") as f:
             keys = list(rows[0].keys())
             f.write(",".join(keys) + "\n")
