@@ -26,9 +26,10 @@ extern "C" {
 void gl_cuda_check(cudaError_t err, const char *what, const char *file, int line);
 
 /* Wait for everything queued in stream to finish, for at most timeout_s
- * seconds, polling an untimed event recorded on it (a trace shows the wait). Work that never finishes (a hung grid tree) is an error the host
- * can only report: say what did not finish, and exit 3 at once, without the
- * runtime's teardown, which would wait on the GPU too. */
+ * seconds, polling an untimed event recorded on it (a trace shows the wait).
+ * Work that never finishes (a hung grid tree) is an error the host can only
+ * report: say what did not finish, and exit 3 at once, without the runtime's
+ * teardown, which would wait on the GPU too. */
 void gl_stream_wait(cudaStream_t stream, double timeout_s, const char *what);
 
 /* Print "no suitable GPU: <why>" and exit 77: the run is skipped, not failed.
