@@ -42,8 +42,9 @@ void gl_stream_wait(cudaStream_t stream, double timeout_s, const char *what)
         if (err != cudaErrorNotReady) gl_cuda_check(err, what, __FILE__, __LINE__);
         double waited = gl_host_ns() - start;
         if (waited > timeout_s * 1e9) break;
-        if (waited < SPIN_NS) { /* spin: the wait ends within a few us of its event, where a nap ended 36-109 us
-                                 * after it (p10-p90; 50 us and the timer's slack), which a run's next host call inherits */
+        if (waited < SPIN_NS) {
+            /* Spin: the wait ends within a few us of its event, where a nap ended 36-109 us after it (p10-p90;
+             * 50 us and the timer's slack), which a run's next host call inherits. */
             for (double until = gl_host_ns() + 2e3; gl_host_ns() < until;) {
             }
         } else {
