@@ -45,8 +45,7 @@ void gl_stream_wait(cudaStream_t stream, double timeout_s, const char *what)
         if (waited < SPIN_NS) {
             /* Spin: the wait ends within a few us of its event, where a nap ended 36-109 us after it (p10-p90;
              * 50 us and the timer's slack), which a run's next host call inherits. */
-            for (double until = gl_host_ns() + 2e3; gl_host_ns() < until;) {
-            }
+            gl_host_spin(2e3);
         } else {
             struct timespec nap = {0, 50 * 1000}; /* 50 us: no busy core on a long wait, far below any tree's time */
             nanosleep(&nap, NULL);

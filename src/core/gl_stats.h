@@ -30,6 +30,8 @@ double gl_quantile(const double *x, int n, double q);
 /* Host monotonic clock (CLOCK_MONOTONIC) in nanoseconds, for launch and
  * dispatch costs, and the clock that gl_clock_align maps onto the GPU's. */
 double gl_host_ns(void);
+/* Spin on the host for ns (gl_host_ns): a wait that keeps its core, and ends within a clock read of its time. */
+void gl_host_spin(double ns);
 
 #ifdef __cplusplus
 }

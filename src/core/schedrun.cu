@@ -274,14 +274,6 @@ void gl_sched_run_begin(gl_sched_run *r)
     r->t0_ns = gl_host_ns();
 }
 
-/* Spin on the host for ns: HOST ops without a host_call. */
-static void host_spin(double ns)
-{
-    double end = gl_host_ns() + ns;
-    while (gl_host_ns() < end) {
-    }
-}
-
 void gl_sched_run_thread(gl_sched_run *r, int thread)
 {
     gl_sched_program *p = r->prog;
@@ -329,7 +321,7 @@ void gl_sched_run_thread(gl_sched_run *r, int thread)
             break;
         case GL_SCHED_HOST:
             if (r->host_call) r->host_call(r, i, r->host_ctx);
-            else host_spin(o->issue_ns);
+            else gl_host_spin(o->issue_ns); /* a HOST op without a host_call */
             break;
         default: break; /* CREATE: the stream was made before the run */
         }

@@ -57,3 +57,9 @@ double gl_host_ns(void)
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
+
+void gl_host_spin(double ns)
+{
+    for (double end = gl_host_ns() + ns; gl_host_ns() < end;) {
+    }
+}
