@@ -133,6 +133,15 @@ void gl_sched_run_end(gl_sched_run *r);
  * measured and that nothing before it foretells (callbacks: the driver's thread's wake). GRIDLAB_SCHED_DUMP keeps
  * gl_sched_run_end's simulation. */
 void gl_sched_run_resimulate(gl_sched_run *r);
+/* After a run: give each copy its host waited for (pageable) the time it took in this run, from when it could
+ * start (its call reached the GPU, or what it waits for ended: its stream's work, an event's, the legacy stream's,
+ * as measured) to its call's return, less what the model adds to it (gl_sched_fit_host_copies), and simulate
+ * again. A copy with another copy of its direction between its call and its end, as measured, keeps its time:
+ * its time in the run holds that one's turn on the engine too, which only the model's guess could take out. The host's memory pace moved between gl_sched_run_time_pageable's timing and the run on the H200, so a
+ * caller that says its model has "the run's own pace" reads the simulation made before this call as the model
+ * of the pace timed before. The host clock is aligned to the GPU's anew (about a millisecond). Returns the copies
+ * so timed (0: none, or a run without kernels, whose copies' ends have no axis beside the host's). */
+int gl_sched_run_own_pageable(gl_sched_run *r);
 /* One whole run: begin, each host thread's calls (thread 0 from the calling
  * thread, threads 1.. from threads of their own, on the caller's device), end. */
 void gl_sched_run_once(gl_sched_run *r);

@@ -1500,3 +1500,57 @@ int gl_sched_simulate_spread(gl_sched_program *p, const gl_sched_machine *m, con
     free(makespans);
     return rc;
 }
+
+/* ---- a run's own pace for the copies its host waited for -------------------------------------- */
+
+int gl_sched_fit_host_copies(gl_sched_program *p, const gl_sched_machine *m, const double *own_ns, char *err,
+                             int errlen)
+{
+    size_t n = (size_t)p->n_ops + 1;
+    double *lo = (double *)gl_xmalloc(sizeof(double) * n), *hi = (double *)gl_xmalloc(sizeof(double) * n);
+    double *best = (double *)gl_xmalloc(sizeof(double) * n);
+    int fitted = 0, rc = 0;
+    for (int i = 0; i < p->n_ops; i++) {
+        best[i] = p->ops[i].copy_ns;
+        if (!gl_sched_copy_blocks_host(m, &p->ops[i]) || !(own_ns[i] > 0)) continue;
+        /* The pauses behind engine copies only add to its own time: it lies between a twentieth of what it took
+         * and all of it. */
+        lo[i] = 0.05 * own_ns[i], hi[i] = own_ns[i];
+        p->ops[i].copy_ns = own_ns[i];
+        fitted++;
+    }
+    double best_score = INFINITY;
+    for (int pass = 0; fitted > 0 && pass < 8; pass++) {
+        gl_sched_result r;
+        if (gl_sched_simulate(p, m, &r, err, errlen) != 0) {
+            rc = -1;
+            break;
+        }
+        double score = 0;
+        int moved = 0;
+        for (int i = 0; i < p->n_ops; i++)
+            if (gl_sched_copy_blocks_host(m, &p->ops[i]) && own_ns[i] > 0)
+                score += fabs(p->ops[i].end_ns - p->ops[i].start_ns - own_ns[i]);
+        if (score < best_score) {
+            best_score = score;
+            for (int i = 0; i < p->n_ops; i++) best[i] = p->ops[i].copy_ns;
+        }
+        for (int i = 0; i < p->n_ops; i++) {
+            gl_sched_op *o = &p->ops[i];
+            if (!gl_sched_copy_blocks_host(m, o) || !(own_ns[i] > 0)) continue;
+            double sim = o->end_ns - o->start_ns;
+            if (fabs(sim - own_ns[i]) <= 1e-3 * own_ns[i]) continue;
+            if (sim > own_ns[i]) hi[i] = o->copy_ns;
+            else lo[i] = o->copy_ns;
+            /* a step by the difference, or halfway when that leaves the bracket (a longer copy pauses longer) */
+            double next = o->copy_ns - (sim - own_ns[i]);
+            if (!(next > lo[i] && next < hi[i])) next = 0.5 * (lo[i] + hi[i]);
+            moved += fabs(next - o->copy_ns) > 1e-3 * o->copy_ns;
+            o->copy_ns = next;
+        }
+        if (!moved) break;
+    }
+    for (int i = 0; i < p->n_ops; i++) p->ops[i].copy_ns = best[i];
+    free(lo), free(hi), free(best);
+    return rc == 0 ? fitted : -1;
+}

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gl_device.h"
 #include "gl_loads.h"
 #include "gl_schedrun.h"
 #include "gl_spans.cuh"
@@ -428,6 +429,84 @@ void gl_sched_run_resimulate(gl_sched_run *r)
         gl_die(GL_EXIT_INTERNAL, "the scheduling model refused this run: %s", err);
     gl_sched_timeline(r->prog, &r->model_tl);
     r->errors = gl_sched_compare(&r->tl, &r->model_tl);
+}
+
+/* When op i's work was done in the last run, on the host clock (NAN: no work of its own measured): a kernel's last
+ * block, a copy's end event, a host function's return. */
+static double done_host_ns(const gl_sched_run *r, int i, double to_host)
+{
+    const gl_sched_op *o = &r->prog->ops[i];
+    if (o->kind == GL_SCHED_LAUNCH) {
+        const gl_interval *k = gl_sched_run_kernel(r, i);
+        return k ? k->end_ns + to_host : NAN;
+    }
+    if (o->kind == GL_SCHED_COPY) return r->copy_end_ns[i] + to_host;
+    if (o->kind == GL_SCHED_HOSTFN) return r->hostfn[i].end_ns;
+    return NAN;
+}
+
+int gl_sched_run_own_pageable(gl_sched_run *r)
+{
+    gl_sched_program *p = r->prog;
+    int any = 0;
+    for (int i = 0; i < p->n_ops; i++) any |= gl_sched_copy_blocks_host(&r->machine, &p->ops[i]);
+    if (!any || r->tl.n == 0) return 0; /* none, or no axis to put the host's calls on */
+    /* The clocks aligned now, not at the start: a drift of a few parts per million would be tens of us by then. */
+    gl_clock_align clock = gl_clock_align_measure(32);
+    if (!clock.valid) return 0;
+    double to_host = (double)r->tl.origin_ns - clock.offset_ns; /* the kernels' axis, plus this: the host clock */
+    /* What each stream's next op waits for, scanned in program order, as the run's issue order keeps it: its
+     * stream's work so far, an event's recorded work, the legacy stream's barriers (gl_sched.h, "Streams"). */
+    double *front = (double *)gl_xmalloc(sizeof(double) * ((size_t)p->n_streams + 1));
+    double *recorded = (double *)gl_xmalloc(sizeof(double) * ((size_t)p->n_events + 1));
+    double *own = (double *)gl_xmalloc(sizeof(double) * ((size_t)p->n_ops + 1));
+    for (int s = 0; s < p->n_streams; s++) front[s] = -INFINITY;
+    for (int e = 0; e < p->n_events; e++) recorded[e] = -INFINITY;
+    int n = 0;
+    const char *dump_path = getenv("GRIDLAB_SCHED_DUMP"); /* each copy's times, beside dump_run's (us, kernels' axis) */
+    FILE *dump = dump_path && *dump_path ? fopen(dump_path, "a") : NULL;
+    for (int i = 0; i < p->n_ops; i++) {
+        const gl_sched_op *o = &p->ops[i];
+        own[i] = NAN;
+        if (o->stream < 0 || o->kind == GL_SCHED_SYNC || o->kind == GL_SCHED_HOST || o->kind == GL_SCHED_CREATE) continue;
+        const gl_sched_stream *ss = &p->streams[o->stream];
+        double ready = front[o->stream];
+        if (ss->kind == GL_SCHED_STREAM_LEGACY) {
+            for (int s = 0; s < p->n_streams; s++)
+                if (gl_sched_stream_blocking(&p->streams[s])) ready = fmax(ready, front[s]);
+        } else if (gl_sched_stream_blocking(ss)) {
+            ready = fmax(ready, front[GL_SCHED_LEGACY]);
+        }
+        if (o->kind == GL_SCHED_WAIT && o->event >= 0) ready = fmax(ready, recorded[o->event]);
+        if (o->kind == GL_SCHED_RECORD && o->event >= 0) recorded[o->event] = ready;
+        if (gl_sched_copy_blocks_host(&r->machine, o)) {
+            /* from when it could start (its call reached the GPU, or what it waits for ended) to its call's return */
+            double start = fmax(r->call_ns[i] + r->machine.issue_ns + r->machine.launch_latency_ns, ready);
+            double t = r->return_ns[i] - start;
+            /* Only a copy alone in its direction while it ran: one that waited for another's turn on the engine,
+             * or paused while another ran, took a time that tells its pace only through the model's own guess at
+             * that other copy (validate-model's copies: a 368 KiB D2H waiting 2.9 ms behind a 126 MB one). */
+            for (int j = 0; j < p->n_ops && t > 0; j++) {
+                const gl_sched_op *q = &p->ops[j];
+                if (j == i || q->kind != GL_SCHED_COPY || q->dir != o->dir) continue;
+                if (r->call_ns[j] < r->return_ns[i] && r->copy_end_ns[j] + to_host > start) t = 0;
+            }
+            if (t > 0) own[i] = t, n++;
+            if (dump)
+                fprintf(dump, "own %d dir %d bytes %.0f | call %.1f ready %.1f return %.1f end %.1f | own %.1f before %.1f\n",
+                        i, o->dir, o->bytes, (r->call_ns[i] - to_host) / 1e3, (ready - to_host) / 1e3,
+                        (r->return_ns[i] - to_host) / 1e3, r->copy_end_ns[i] / 1e3, t / 1e3, o->copy_ns / 1e3);
+        }
+        double done = done_host_ns(r, i, to_host);
+        front[o->stream] = fmax(ready, isnan(done) ? -INFINITY : done);
+    }
+    if (dump) fclose(dump);
+    char err[160];
+    if (n > 0 && gl_sched_fit_host_copies(p, &r->machine, own, err, sizeof err) < 0)
+        gl_die(GL_EXIT_INTERNAL, "the scheduling model refused this run: %s", err);
+    free(front), free(recorded), free(own);
+    if (n > 0) gl_sched_run_resimulate(r);
+    return n;
 }
 
 typedef struct run_thread_arg {

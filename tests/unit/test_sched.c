@@ -805,6 +805,44 @@ static void test_queue_copies(void)
               starts[0] == 0 && starts[1] == 100000);
 }
 
+/* A run's own pace for the copies its host waited for (gl_sched_fit_host_copies): each one's time in the run, less
+ * what the simulation adds to it, becomes its own. */
+static void test_fit_host_copies(void)
+{
+    int s[2];
+    gl_sched_program p;
+    gl_sched_machine pg = copier(1);
+    pg.pageable_gbps[1] = 0.5;
+    /* As in test_copy_engines: A's pageable D2H beside B's pinned D2H of 1000 ns, which it stops for. A run in
+     * which A's took 7000 ns from its start to its return: its own time is 6000, the rest is the pinned one's. */
+    two_streams(&p, s);
+    int c = gl_sched_copy(&p, 0, s[0], GL_SCHED_D2H, 2000, 1);
+    int gap = gl_sched_host(&p, 1, 1000);
+    p.ops[gap].issue_ns = 1000;
+    int pin = gl_sched_copy(&p, 1, s[1], GL_SCHED_D2H, 1000, 0);
+    double *own = (double *)calloc((size_t)p.n_ops, sizeof(double));
+    own[c] = 7000;
+    own[pin] = 5000; /* not a copy its host waits for: left alone */
+    int n = gl_sched_fit_host_copies(&p, &pg, own, err, sizeof err);
+    run(&p, &pg);
+    test_cond("a run's own pace: a pageable D2H that took 7000 ns beside a pinned one of 1000 gets 6000 of its own, "
+              "and simulates at 7000 again",
+              n == 1 && fabs(p.ops[c].copy_ns - 6000) < 10 && fabs(p.ops[c].end_ns - p.ops[c].start_ns - 7000) < 10 &&
+                  p.ops[pin].copy_ns == 0 && p.ops[pin].end_ns - p.ops[pin].start_ns == 1000);
+    /* Alone, what it took is its own; a copy without a time (0) keeps the one it had. */
+    p.ops[pin].issue_ns = 1e6; /* B's copy long after A's */
+    p.ops[gap].issue_ns = 1e6;
+    own[c] = 3000;
+    n = gl_sched_fit_host_copies(&p, &pg, own, err, sizeof err);
+    double kept = p.ops[c].copy_ns;
+    own[c] = 0;
+    int none = gl_sched_fit_host_copies(&p, &pg, own, err, sizeof err);
+    test_cond("... alone it keeps what it took (3000 ns); with no time given, the time it had",
+              n == 1 && fabs(kept - 3000) < 1e-6 && none == 0 && p.ops[c].copy_ns == kept);
+    free(own);
+    gl_sched_program_free(&p);
+}
+
 static void test_pageable(void)
 {
     int s[2];
@@ -1553,6 +1591,7 @@ int main(void)
     test_copy_curve();
     test_queue_copies();
     test_pageable();
+    test_fit_host_copies();
     test_host_functions();
     test_loads();
     test_copy_pipeline();
