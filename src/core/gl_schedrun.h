@@ -51,6 +51,9 @@ typedef struct gl_sched_run {
     void (*user_op)(struct gl_sched_run *r, int op, cudaStream_t s, void *ctx);
     void *user_ctx;             /* passed to user_op */
     double timeout_s;           /* a run that does not finish in this long is hung (default 60 s + the kernels' time) */
+    int no_copy_ends;           /* 1: record no copy_done after the copies (their ends NAN): a timed record behind a
+                                 * copy costs its engine 1-3.5 us while both directions run (H200, 2 MiB copies),
+                                 * which the model does not have; set or clear it between runs */
     /* made by gl_sched_run_create */
     cudaStream_t *stream;       /* one per program stream */
     cudaEvent_t *event;         /* one per program event */

@@ -80,22 +80,36 @@ static void describe(const gl_row *row, char *buf, size_t n)
     }
 }
 
+void gl_sampler_steady(gl_sampler *s, const char *series, double max_rsd, int max_rounds)
+{
+    s->steady_series = series;
+    s->steady_rsd = max_rsd;
+    s->steady_rounds = max_rounds > 1 ? max_rounds : 1;
+}
+
+/* The steady series' relative standard deviation so far (0 without one, or with under 3 samples). */
+static double steady_noise(gl_sampler *s)
+{
+    const gl_series *x = s->steady_series ? find_series(s, s->steady_series) : NULL;
+    if (!x || x->n < 3) return 0;
+    return gl_stats_of(x->x, x->n).rsd;
+}
+
 int gl_sampler_run(gl_sampler *s, gl_row *row, gl_sample_fn fn, void *ctx)
 {
+    int rounds = s->steady_series ? s->steady_rounds : 1;
     for (int i = 0; i < s->n_series; i++) {
         free(s->series[i].x);
-        s->series[i].x = (double *)gl_xcalloc((size_t)s->repeat, sizeof(double));
+        s->series[i].x = (double *)gl_xcalloc((size_t)s->repeat * (size_t)rounds, sizeof(double));
         s->series[i].n = 0;
     }
     int flush = s->flush_enabled && s->flush && row->bytes > 0;
-    if (gl_progress_enabled()) {
-        char what[192];
-        describe(row, what, sizeof what);
-        gl_progress_at("%s", what);
-    }
-    int runs = s->warmup + s->repeat;
+    char what[192] = "";
+    if (gl_progress_enabled() || s->steady_series) describe(row, what, sizeof what);
+    if (gl_progress_enabled()) gl_progress_at("%s", what);
+    int runs = s->warmup + s->repeat, end = s->repeat;
     gl_progress_item("runs", 0, runs);
-    for (int i = -s->warmup; i < s->repeat; i++) {
+    for (int i = -s->warmup; i < end; i++) {
         gl_sample smp = {s, i, i >= 0};
         if (flush) {
             s->flush(s->flush_ctx);
@@ -107,11 +121,19 @@ int gl_sampler_run(gl_sampler *s, gl_row *row, gl_sample_fn fn, void *ctx)
                 gl_die(GL_EXIT_INTERNAL, "repetition %d did not put sample '%s'", i, s->series[k].name);
         gl_progress_item("runs", i + s->warmup + 1, runs);
         gl_progress_step(1);
+        double noise;
+        if (i + 1 == end && end < s->repeat * rounds && (noise = steady_noise(s)) > s->steady_rsd) {
+            /* Too noisy to judge: more runs, all kept (nvbench's way: sample on until the noise settles). */
+            gl_progress_clear();
+            printf("note: %s: %s noise %.1f%% over %d runs (over %.0f%%): %d runs more\n", what, s->steady_series,
+                   100 * noise, end, 100 * s->steady_rsd, s->repeat);
+            end += s->repeat, runs += s->repeat;
+        }
     }
     gl_progress_clear(); /* what the experiment prints next starts on a clean line */
     for (int k = 0; k < s->n_series; k++) {
         const gl_series *x = &s->series[k];
         gl_row_stats(row, x->name, x->unit, x->precision, x->flags, gl_stats_of(x->x, x->n));
     }
-    return s->repeat;
+    return end;
 }

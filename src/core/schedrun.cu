@@ -62,7 +62,7 @@ static void issue_copy(gl_sched_run *r, int i, cudaStream_t s)
     else if (o->dir == GL_SCHED_D2H) CUDA_CHECK(cudaMemcpyAsync(host, r->copy_dev[0], b, cudaMemcpyDeviceToHost, s));
     else if (o->dir == GL_SCHED_D2D) CUDA_CHECK(cudaMemcpyAsync(r->copy_dev[1], r->copy_dev[0], b, cudaMemcpyDeviceToDevice, s));
     else CUDA_CHECK(cudaMemsetAsync(r->copy_dev[0], 0, b, s));
-    CUDA_CHECK(cudaEventRecord(r->copy_done[i], s));
+    if (!r->no_copy_ends) CUDA_CHECK(cudaEventRecord(r->copy_done[i], s));
 }
 
 /* The caller's own kernel or copy (its user field set): the caller issues it. */
@@ -114,6 +114,10 @@ static void copies_end(gl_sched_run *r)
     double at = r->tl.n > 0 ? (double)(long long)(t - r->tl.origin_ns) : 0;
     for (int i = 0; i < r->prog->n_ops; i++) {
         if (!r->copy_done[i]) continue;
+        if (r->no_copy_ends) { /* not recorded in this run */
+            r->copy_end_ns[i] = NAN;
+            continue;
+        }
         float ms = 0;
         CUDA_CHECK(cudaEventElapsedTime(&ms, r->copy_done[i], r->anchor_after));
         r->copy_end_ns[i] = at - ms * 1e6;
@@ -301,7 +305,7 @@ void gl_sched_run_thread(gl_sched_run *r, int thread)
         case GL_SCHED_COPY:
             if (o->user) {
                 user_op(r, i, s);
-                CUDA_CHECK(cudaEventRecord(r->copy_done[i], s));
+                if (!r->no_copy_ends) CUDA_CHECK(cudaEventRecord(r->copy_done[i], s));
             } else {
                 issue_copy(r, i, s);
             }
@@ -489,7 +493,7 @@ int gl_sched_run_own_pageable(gl_sched_run *r)
             for (int j = 0; j < p->n_ops && t > 0; j++) {
                 const gl_sched_op *q = &p->ops[j];
                 if (j == i || q->kind != GL_SCHED_COPY || q->dir != o->dir) continue;
-                if (r->call_ns[j] < r->return_ns[i] && r->copy_end_ns[j] + to_host > start) t = 0;
+                if (r->call_ns[j] < r->return_ns[i] && !(r->copy_end_ns[j] + to_host <= start)) t = 0; /* NAN: unknown */
             }
             if (t > 0) own[i] = t, n++;
             if (dump)

@@ -39,7 +39,8 @@ static inline double copies_end_error_us(const gl_sched_run *r)
     for (int i = 0; i < p->n_ops; i++)
         if (p->ops[i].kind == GL_SCHED_LAUNCH) first = fmin(first, p->ops[i].start_ns);
     for (int i = 0; i < p->n_ops; i++)
-        if (p->ops[i].kind == GL_SCHED_COPY) e[n++] = fabs(r->copy_end_ns[i] - (p->ops[i].end_ns - first));
+        if (p->ops[i].kind == GL_SCHED_COPY && !isnan(r->copy_end_ns[i]))
+            e[n++] = fabs(r->copy_end_ns[i] - (p->ops[i].end_ns - first));
     double median = n > 0 ? gl_stats_of(e, n).median / 1e3 : NAN;
     free(e);
     return median;

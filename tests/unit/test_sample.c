@@ -24,6 +24,18 @@ static void counting(gl_sample *s, void *arg)
 
 static void count_flush(void *arg) { ++*(int *)arg; }
 
+/* A disturbance that passes: timed calls 1..disturbed put 2, later ones 1. */
+typedef struct passing {
+    int timed, disturbed;
+} passing;
+
+static void disturbed_then_quiet(gl_sample *s, void *arg)
+{
+    passing *p = (passing *)arg;
+    if (!s->timed) return;
+    gl_sample_put(s, "time", ++p->timed <= p->disturbed ? 2.0 : 1.0);
+}
+
 static void forgets(gl_sample *s, void *arg)
 {
     (void)arg;
@@ -109,6 +121,23 @@ int main(void)
                                                           gl_row_find(p, "time")->stats.n == 1);
     gl_sampler_free(&prof);
     common.profile = 0;
+
+    /* The steady rule: 4 repeats, 3 of them disturbed (noise far over 10%): 4 more, then the noise of all 8 is
+     * still over, 4 more: 12 kept, the median that of the quiet ones. A quiet row takes its 4 and no more. */
+    gl_sampler st;
+    gl_sampler_init(&st, &common);
+    gl_sampler_series(&st, "time", "ms", 3, 0);
+    gl_sampler_steady(&st, "time", 0.10, 3);
+    passing pa = {0, 3};
+    gl_row *sr = gl_report_row(&r, "t", "steady");
+    int taken = gl_sampler_run(&st, sr, disturbed_then_quiet, &pa);
+    test_cond("a noisy row gets more runs, all kept, up to the most sets asked (12), its median the quiet runs'",
+              taken == 12 && gl_row_find(sr, "time")->stats.n == 12 && gl_row_find(sr, "time")->stats.median == 1);
+    pa.timed = 0, pa.disturbed = 0;
+    gl_row *qr = gl_report_row(&r, "t", "quiet");
+    taken = gl_sampler_run(&st, qr, disturbed_then_quiet, &pa);
+    test_cond("... and a quiet row its repeats alone", taken == 4 && gl_row_find(qr, "time")->stats.n == 4);
+    gl_sampler_free(&st);
 
     test_cond("a repetition that leaves out a declared series is a bug (exit 6)",
               exit_code_of(run_forgetting, (void *)forgets) == GL_EXIT_INTERNAL);
