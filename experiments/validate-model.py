@@ -213,7 +213,7 @@ def event_result(row, binary, repeat, population="events"):
         for name, kind in COPIES_PARAMS:
             r[name] = kind(p[name]["value"])
         # the median copy's end against the model's (us), and the pace of the pageable copies the host waited for,
-        # as timed before the last run (GB/s; NaN without such copies)
+        # as the model took them in the last run (GB/s; NaN without such copies)
         r["copy_end_error_us"] = v["copy_end_error"]["median"] if "copy_end_error" in v else float("nan")
         for d in ("h2d", "d2h"):
             g = v["pageable_" + d]["value"]
@@ -221,6 +221,8 @@ def event_result(row, binary, repeat, population="events"):
         # the model judged takes the pageable copies' pace in the run; this one, their pace timed just before it
         before = v["model_makespan_before"]["median"] if "model_makespan_before" in v else float("nan")
         r["model_before_ms"] = before
+        # the driver's thread's wake the model took (us; the run's own where a host function woke it)
+        r["wake_us"] = v["wake"]["median"] if "wake" in v else float("nan")
         r["error_before_pct"] = 100.0 * (meas - before) / before if before and math.isfinite(before) else float("nan")
     r["command"] = " ".join(events_command(binary, connections, seed, 1, repeat, population))
     return r
@@ -377,10 +379,10 @@ def report_events(results, args, gpu_name, out_dir, seconds, population="events"
 
     def program_line(r):
         what = ("%d waits, %d legacy" % (r["waits"], r["legacy"]) if population == "events" else
-                "%d copies of %.1f MiB (largest %.2f MiB, %d pageable at %.1f/%.1f GB/s), %d host functions, %d waits, "
-                "streams at a priority: %d" % (r["copies"], r["copy_mib"], r["largest_mib"], r["pageable"],
-                                              r["pageable_h2d_gbps"], r["pageable_d2h_gbps"], r["hostfns"], r["waits"],
-                                              r["priorities"]))
+                "%d copies of %.1f MiB (largest %.2f MiB, %d pageable at %.1f/%.1f GB/s), %d host functions (wake "
+                "%.0f us), %d waits, streams at a priority: %d" %
+                (r["copies"], r["copy_mib"], r["largest_mib"], r["pageable"], r["pageable_h2d_gbps"],
+                 r["pageable_d2h_gbps"], r["hostfns"], r.get("wake_us", float("nan")), r["waits"], r["priorities"]))
         return ("%s seed %d, C=%d, S=%d, %d kernels of T=%g us, %d x %d threads, %s: measured %.3f ms, model %.3f ms "
                 "(%+.1f%%), peak %.0f vs %.0f, edges %d/%d, issue %.3f ms" %
                 (r["kind"], r["seed"], r["connections"], r["streams"], r["kernels"], r["kernel_us"], r["blocks"],

@@ -80,10 +80,10 @@ void gl_sample_put(gl_sample *s, const char *name, double value);
 void gl_sampler_plan(const gl_sampler *s, int configurations);
 
 /* A row whose series' noise (relative standard deviation) is over max_rsd after its repeats gets another repeat
- * runs, all kept, until it is under or max_rounds sets are taken; each extension prints a note line. The reason:
- * copy-overlap's rows on an H100 machine ran twice as long for several runs in a row and at once returned (noise
- * 26-30%, the minimum within 1-11% of the model, the host's calls as usual), which a median of 10 does not outlast;
- * more runs do, where the disturbance passes. The criterion is the measurement's own spread, never its model. */
+ * runs, all kept, until it is under or max_rounds sets are taken (each extension prints a note line; fewer than 3
+ * repeats, as under --profile, never extend): a disturbance of several runs (copy-overlap on an H100 machine,
+ * FINDINGS session 9) outlasts a median of 10, and more runs outlast it. The criterion is the measurement's own
+ * spread, never its model. */
 void gl_sampler_steady(gl_sampler *s, const char *series, double max_rsd, int max_rounds);
 
 /* Run fn warm-up + repeat times for row (more under gl_sampler_steady), then add each series' statistics to

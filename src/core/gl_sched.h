@@ -444,16 +444,14 @@ typedef struct gl_sched_result {
  * does not wait, as in CUDA. */
 int gl_sched_simulate(gl_sched_program *p, const gl_sched_machine *m, gl_sched_result *r, char *err, int errlen);
 
-/* Give each copy its host waits for (gl_sched_copy_blocks_host) the own time that makes its simulated time, from
- * its start to its end, own_ns[op] (what it took in a run, from when it could start to when the host's call
- * returned; 0 or NAN: leave the op as it is). A pageable copy goes at the host's memory pace, which on the H200
- * moved between the moment a run timed it and the run itself (a 256 KiB compare 13 or 25 us, by process;
- * copy-overlap's pageable rows 11-20% either way), so a run's model may take the pace of the run itself, as it
- * takes the host's time between calls. Its time in the run includes its pauses while an engine copy of its
- * direction ran ("Pageable"), which the simulation adds back: so its own time is found by simulating, up to 8
- * times, each copy's time bracketed between a twentieth of own_ns and own_ns, and the set that came nearest
- * is kept. Afterwards the ops hold the simulation of the last pass, not necessarily of the times kept:
- * simulate again. Returns the copies fitted, or -1 with err as gl_sched_simulate. */
+/* Give each copy its host waits for (gl_sched_copy_blocks_host) the own time that makes its simulated time, start
+ * to end, own_ns[op] (what it took in a run; 0 or NAN: leave the op as it is), so that a run's model can take the
+ * host's memory pace from the run itself (gl_sched_run_own_pageable; why, in FINDINGS, session 9). What the
+ * simulation adds for the link shared with the other direction comes off, by up to 8 bracketed simulations (the
+ * set of times nearest kept); a copy that the simulation puts beside an engine copy of its own direction keeps
+ * own_ns whole, as the run's caller gives only copies that had none, and taking that pause off would hide the
+ * model's error. Afterwards the ops hold the last pass's simulation: simulate again. Returns the copies given a
+ * time, or -1 with err as gl_sched_simulate. */
 int gl_sched_fit_host_copies(gl_sched_program *p, const gl_sched_machine *m, const double *own_ns, char *err,
                              int errlen);
 

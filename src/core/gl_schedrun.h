@@ -137,14 +137,24 @@ void gl_sched_run_end(gl_sched_run *r);
  * gl_sched_run_end's simulation. */
 void gl_sched_run_resimulate(gl_sched_run *r);
 /* After a run: give each copy its host waited for (pageable) the time it took in this run, from when it could
- * start (its call reached the GPU, or what it waits for ended: its stream's work, an event's, the legacy stream's,
- * as measured) to its call's return, less what the model adds to it (gl_sched_fit_host_copies), and simulate
- * again. A copy with another copy of its direction between its call and its end, as measured, keeps its time:
- * its time in the run holds that one's turn on the engine too, which only the model's guess could take out. The host's memory pace moved between gl_sched_run_time_pageable's timing and the run on the H200, so a
- * caller that says its model has "the run's own pace" reads the simulation made before this call as the model
- * of the pace timed before. The host clock is aligned to the GPU's anew (about a millisecond). Returns the copies
- * so timed (0: none, or a run without kernels, whose copies' ends have no axis beside the host's). */
+ * start (its call reached the GPU, or what it waits for ended: its stream's work, an event's, the legacy
+ * stream's, as measured) to its call's return, less what the model adds for the shared link
+ * (gl_sched_fit_host_copies), and simulate again: the host's memory pace moved between a timing just before a run
+ * and the run (FINDINGS, session 9). A copy keeps the time it had where another copy of its direction was in
+ * flight between its start and its return (its time holds that one's turn on the engine), or where its time is
+ * within ten times the clocks' alignment error. The host clock is aligned to the GPU's anew (about a
+ * millisecond). Returns the copies so timed: 0 for none, for a run without kernels (no axis beside the host's),
+ * with no_copy_ends set, or when the clocks could not be aligned. */
 int gl_sched_run_own_pageable(gl_sched_run *r);
+/* After a run: the driver's thread's wake in this run, as callbacks reads it, for the model to take (the wake
+ * moved between 48 and 470 us from run to run on the H200, and timed before a run it did not foretell the run's;
+ * validate-model's copies population: a program of three host functions in 0.8 ms 20% over the model). Each host
+ * function that waited for a kernel of its stream, issued before that kernel ended, with no other function
+ * running or waiting then (the thread asleep), woke it: its start less the kernel's end, plus hostfn_ns (the
+ * model starts a woken function wake - hostfn_ns after it is ready). The median of those becomes the machine's
+ * hostfn_wake_ns and the run is simulated again. Returns it (ns), or NAN where no function woke the thread as
+ * such (the machine is left as it was). The caller restores its calibrated wake before the next run. */
+double gl_sched_run_own_wake(gl_sched_run *r);
 /* One whole run: begin, each host thread's calls (thread 0 from the calling
  * thread, threads 1.. from threads of their own, on the caller's device), end. */
 void gl_sched_run_once(gl_sched_run *r);

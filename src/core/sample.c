@@ -90,8 +90,10 @@ void gl_sampler_steady(gl_sampler *s, const char *series, double max_rsd, int ma
 /* The steady series' relative standard deviation so far (0 without one, or with under 3 samples). */
 static double steady_noise(gl_sampler *s)
 {
-    const gl_series *x = s->steady_series ? find_series(s, s->steady_series) : NULL;
-    if (!x || x->n < 3) return 0;
+    if (!s->steady_series) return 0;
+    const gl_series *x = find_series(s, s->steady_series);
+    if (!x) gl_die(GL_EXIT_INTERNAL, "gl_sampler_steady: series '%s' was not declared", s->steady_series);
+    if (x->n < 3) return 0;
     return gl_stats_of(x->x, x->n).rsd;
 }
 
@@ -120,7 +122,7 @@ int gl_sampler_run(gl_sampler *s, gl_row *row, gl_sample_fn fn, void *ctx)
             if (s->series[k].n != i + 1)
                 gl_die(GL_EXIT_INTERNAL, "repetition %d did not put sample '%s'", i, s->series[k].name);
         gl_progress_item("runs", i + s->warmup + 1, runs);
-        gl_progress_step(1);
+        if (i < s->repeat) gl_progress_step(1); /* the plan counts the repeats; more runs only take longer */
         double noise;
         if (i + 1 == end && end < s->repeat * rounds && (noise = steady_noise(s)) > s->steady_rsd) {
             /* Too noisy to judge: more runs, all kept (nvbench's way: sample on until the noise settles). */

@@ -1509,15 +1509,16 @@ int gl_sched_fit_host_copies(gl_sched_program *p, const gl_sched_machine *m, con
     size_t n = (size_t)p->n_ops + 1;
     double *lo = (double *)gl_xmalloc(sizeof(double) * n), *hi = (double *)gl_xmalloc(sizeof(double) * n);
     double *best = (double *)gl_xmalloc(sizeof(double) * n);
+    int *fit = (int *)gl_xcalloc(n, sizeof(int)); /* 1: fitted; 2: taken as it is */
     int fitted = 0, rc = 0;
     for (int i = 0; i < p->n_ops; i++) {
         best[i] = p->ops[i].copy_ns;
         if (!gl_sched_copy_blocks_host(m, &p->ops[i]) || !(own_ns[i] > 0)) continue;
-        /* The pauses behind engine copies only add to its own time: it lies between a twentieth of what it took
-         * and all of it. */
-        lo[i] = 0.05 * own_ns[i], hi[i] = own_ns[i];
+        /* The shared link at most halves a copy's pace (a link carrying one direction at a time): its own time lies
+         * between half what it took and all of it. */
+        lo[i] = 0.5 * own_ns[i], hi[i] = own_ns[i];
         p->ops[i].copy_ns = own_ns[i];
-        fitted++;
+        fit[i] = 1, fitted++;
     }
     double best_score = INFINITY;
     for (int pass = 0; fitted > 0 && pass < 8; pass++) {
@@ -1526,23 +1527,31 @@ int gl_sched_fit_host_copies(gl_sched_program *p, const gl_sched_machine *m, con
             rc = -1;
             break;
         }
+        if (pass == 0) /* one the simulation puts beside an engine copy of its direction pauses where the run's did
+                        * not (none was in flight there): taking that pause off would hide the model's error */
+            for (int i = 0; i < p->n_ops; i++)
+                for (int j = 0; j < p->n_ops && fit[i] == 1; j++) {
+                    const gl_sched_op *a = &p->ops[i], *b = &p->ops[j];
+                    if (j != i && b->kind == GL_SCHED_COPY && b->dir == a->dir && !gl_sched_copy_blocks_host(m, b) &&
+                        b->start_ns < a->end_ns && b->end_ns > a->start_ns)
+                        fit[i] = 2;
+                }
         double score = 0;
         int moved = 0;
         for (int i = 0; i < p->n_ops; i++)
-            if (gl_sched_copy_blocks_host(m, &p->ops[i]) && own_ns[i] > 0)
-                score += fabs(p->ops[i].end_ns - p->ops[i].start_ns - own_ns[i]);
+            if (fit[i] == 1) score += fabs(p->ops[i].end_ns - p->ops[i].start_ns - own_ns[i]);
         if (score < best_score) {
             best_score = score;
             for (int i = 0; i < p->n_ops; i++) best[i] = p->ops[i].copy_ns;
         }
         for (int i = 0; i < p->n_ops; i++) {
             gl_sched_op *o = &p->ops[i];
-            if (!gl_sched_copy_blocks_host(m, o) || !(own_ns[i] > 0)) continue;
+            if (fit[i] != 1) continue;
             double sim = o->end_ns - o->start_ns;
             if (fabs(sim - own_ns[i]) <= 1e-3 * own_ns[i]) continue;
             if (sim > own_ns[i]) hi[i] = o->copy_ns;
             else lo[i] = o->copy_ns;
-            /* a step by the difference, or halfway when that leaves the bracket (a longer copy pauses longer) */
+            /* a step by the difference, or halfway when that leaves the bracket (a longer copy shares longer) */
             double next = o->copy_ns - (sim - own_ns[i]);
             if (!(next > lo[i] && next < hi[i])) next = 0.5 * (lo[i] + hi[i]);
             moved += fabs(next - o->copy_ns) > 1e-3 * o->copy_ns;
@@ -1551,6 +1560,6 @@ int gl_sched_fit_host_copies(gl_sched_program *p, const gl_sched_machine *m, con
         if (!moved) break;
     }
     for (int i = 0; i < p->n_ops; i++) p->ops[i].copy_ns = best[i];
-    free(lo), free(hi), free(best);
+    free(lo), free(hi), free(best), free(fit);
     return rc == 0 ? fitted : -1;
 }

@@ -449,68 +449,136 @@ static double done_host_ns(const gl_sched_run *r, int i, double to_host)
     return NAN;
 }
 
+/* When each op could start in the last run, on the host clock, as measured (-INFINITY: nothing to wait for):
+ * what it waits for, scanned in program order, as the run's issue order keeps it: its stream's work so far, an
+ * event's recorded work, the legacy stream's barriers (gl_sched.h, "Streams"); its own call's arrival is the
+ * caller's to add. prev[i]: the last op before it in its stream that is work of its own (a kernel, a copy, a
+ * host function; -1: none). */
+static void measured_ready(const gl_sched_run *r, double to_host, double *ready, int *prev)
+{
+    const gl_sched_program *p = r->prog;
+    double *front = (double *)gl_xmalloc(sizeof(double) * ((size_t)p->n_streams + 1));
+    double *recorded = (double *)gl_xmalloc(sizeof(double) * ((size_t)p->n_events + 1));
+    int *last = (int *)gl_xmalloc(sizeof(int) * ((size_t)p->n_streams + 1));
+    for (int s = 0; s < p->n_streams; s++) front[s] = -INFINITY, last[s] = -1;
+    for (int e = 0; e < p->n_events; e++) recorded[e] = -INFINITY;
+    for (int i = 0; i < p->n_ops; i++) {
+        const gl_sched_op *o = &p->ops[i];
+        ready[i] = -INFINITY, prev[i] = -1;
+        if (o->stream < 0 || o->kind == GL_SCHED_SYNC || o->kind == GL_SCHED_HOST || o->kind == GL_SCHED_CREATE) continue;
+        const gl_sched_stream *ss = &p->streams[o->stream];
+        double at = front[o->stream];
+        if (ss->kind == GL_SCHED_STREAM_LEGACY) {
+            for (int k = 0; k < p->n_streams; k++)
+                if (gl_sched_stream_blocking(&p->streams[k])) at = fmax(at, front[k]);
+        } else if (gl_sched_stream_blocking(ss)) {
+            at = fmax(at, front[GL_SCHED_LEGACY]);
+        }
+        if (o->kind == GL_SCHED_WAIT && o->event >= 0) at = fmax(at, recorded[o->event]);
+        if (o->kind == GL_SCHED_RECORD && o->event >= 0) recorded[o->event] = at;
+        ready[i] = at, prev[i] = last[o->stream];
+        double done = done_host_ns(r, i, to_host);
+        front[o->stream] = fmax(at, isnan(done) ? -INFINITY : done);
+        if (o->kind == GL_SCHED_LAUNCH || o->kind == GL_SCHED_COPY || o->kind == GL_SCHED_HOSTFN) last[o->stream] = i;
+    }
+    free(front), free(recorded), free(last);
+}
+
+/* The host clock less the kernels' axis for the last run, aligned now (NAN: not aligned), and how far off it may
+ * be (*uncertainty_ns). */
+static double host_axis(const gl_sched_run *r, double *uncertainty_ns)
+{
+    /* The clocks aligned now, not at the start: a drift of a few parts per million would be tens of us by then. */
+    gl_clock_align clock = gl_clock_align_measure(32);
+    *uncertainty_ns = clock.uncertainty_ns + 512; /* and two doubles of epoch size, each good to 256 ns */
+    return clock.valid ? (double)r->tl.origin_ns - clock.offset_ns : NAN;
+}
+
 int gl_sched_run_own_pageable(gl_sched_run *r)
 {
     gl_sched_program *p = r->prog;
     int any = 0;
     for (int i = 0; i < p->n_ops; i++) any |= gl_sched_copy_blocks_host(&r->machine, &p->ops[i]);
-    if (!any || r->tl.n == 0) return 0; /* none, or no axis to put the host's calls on */
-    /* The clocks aligned now, not at the start: a drift of a few parts per million would be tens of us by then. */
-    gl_clock_align clock = gl_clock_align_measure(32);
-    if (!clock.valid) return 0;
-    double to_host = (double)r->tl.origin_ns - clock.offset_ns; /* the kernels' axis, plus this: the host clock */
-    /* What each stream's next op waits for, scanned in program order, as the run's issue order keeps it: its
-     * stream's work so far, an event's recorded work, the legacy stream's barriers (gl_sched.h, "Streams"). */
-    double *front = (double *)gl_xmalloc(sizeof(double) * ((size_t)p->n_streams + 1));
-    double *recorded = (double *)gl_xmalloc(sizeof(double) * ((size_t)p->n_events + 1));
+    /* none; no axis to put the host's calls on; or no ends to tell which copies were alone in their direction */
+    if (!any || r->tl.n == 0 || r->no_copy_ends) return 0;
+    double unc = 0, to_host = host_axis(r, &unc); /* the kernels' axis, plus to_host: the host clock */
+    if (isnan(to_host)) return 0;
+    double *ready = (double *)gl_xmalloc(sizeof(double) * ((size_t)p->n_ops + 1));
     double *own = (double *)gl_xmalloc(sizeof(double) * ((size_t)p->n_ops + 1));
-    for (int s = 0; s < p->n_streams; s++) front[s] = -INFINITY;
-    for (int e = 0; e < p->n_events; e++) recorded[e] = -INFINITY;
+    int *prev = (int *)gl_xmalloc(sizeof(int) * ((size_t)p->n_ops + 1));
+    measured_ready(r, to_host, ready, prev);
     int n = 0;
     const char *dump_path = getenv("GRIDLAB_SCHED_DUMP"); /* each copy's times, beside dump_run's (us, kernels' axis) */
     FILE *dump = dump_path && *dump_path ? fopen(dump_path, "a") : NULL;
+    if (dump_path && *dump_path && !dump) gl_die(GL_EXIT_IO, "GRIDLAB_SCHED_DUMP: cannot open %s", dump_path);
     for (int i = 0; i < p->n_ops; i++) {
         const gl_sched_op *o = &p->ops[i];
         own[i] = NAN;
-        if (o->stream < 0 || o->kind == GL_SCHED_SYNC || o->kind == GL_SCHED_HOST || o->kind == GL_SCHED_CREATE) continue;
-        const gl_sched_stream *ss = &p->streams[o->stream];
-        double ready = front[o->stream];
-        if (ss->kind == GL_SCHED_STREAM_LEGACY) {
-            for (int s = 0; s < p->n_streams; s++)
-                if (gl_sched_stream_blocking(&p->streams[s])) ready = fmax(ready, front[s]);
-        } else if (gl_sched_stream_blocking(ss)) {
-            ready = fmax(ready, front[GL_SCHED_LEGACY]);
+        if (!gl_sched_copy_blocks_host(&r->machine, o)) continue;
+        /* from when it could start (its call reached the GPU, or what it waits for ended) to its call's return */
+        double start = fmax(r->call_ns[i] + r->machine.issue_ns + r->machine.launch_latency_ns, ready[i]);
+        double t = r->return_ns[i] - start;
+        /* Only a copy alone in its direction while it ran: one that waited for another's turn on the engine,
+         * or paused while another ran, took a time that tells its pace only through the model's own guess at
+         * that other copy (validate-model's copies: a 368 KiB D2H waiting 2.9 ms behind a 126 MB one). */
+        for (int j = 0; j < p->n_ops && t > 0; j++) {
+            const gl_sched_op *q = &p->ops[j];
+            if (j == i || q->kind != GL_SCHED_COPY || q->dir != o->dir) continue;
+            if (r->call_ns[j] < r->return_ns[i] && !(r->copy_end_ns[j] + to_host <= start)) t = 0; /* NAN: unknown */
         }
-        if (o->kind == GL_SCHED_WAIT && o->event >= 0) ready = fmax(ready, recorded[o->event]);
-        if (o->kind == GL_SCHED_RECORD && o->event >= 0) recorded[o->event] = ready;
-        if (gl_sched_copy_blocks_host(&r->machine, o)) {
-            /* from when it could start (its call reached the GPU, or what it waits for ended) to its call's return */
-            double start = fmax(r->call_ns[i] + r->machine.issue_ns + r->machine.launch_latency_ns, ready);
-            double t = r->return_ns[i] - start;
-            /* Only a copy alone in its direction while it ran: one that waited for another's turn on the engine,
-             * or paused while another ran, took a time that tells its pace only through the model's own guess at
-             * that other copy (validate-model's copies: a 368 KiB D2H waiting 2.9 ms behind a 126 MB one). */
-            for (int j = 0; j < p->n_ops && t > 0; j++) {
-                const gl_sched_op *q = &p->ops[j];
-                if (j == i || q->kind != GL_SCHED_COPY || q->dir != o->dir) continue;
-                if (r->call_ns[j] < r->return_ns[i] && !(r->copy_end_ns[j] + to_host <= start)) t = 0; /* NAN: unknown */
-            }
-            if (t > 0) own[i] = t, n++;
-            if (dump)
-                fprintf(dump, "own %d dir %d bytes %.0f | call %.1f ready %.1f return %.1f end %.1f | own %.1f before %.1f\n",
-                        i, o->dir, o->bytes, (r->call_ns[i] - to_host) / 1e3, (ready - to_host) / 1e3,
-                        (r->return_ns[i] - to_host) / 1e3, r->copy_end_ns[i] / 1e3, t / 1e3, o->copy_ns / 1e3);
-        }
-        double done = done_host_ns(r, i, to_host);
-        front[o->stream] = fmax(ready, isnan(done) ? -INFINITY : done);
+        if (t < 10 * unc) t = 0; /* within the clocks' error of nothing: its time before is the better guess */
+        if (t > 0) own[i] = t, n++;
+        if (dump)
+            fprintf(dump, "own %d dir %d bytes %.0f | call %.1f ready %.1f return %.1f end %.1f | own %.1f before %.1f\n",
+                    i, o->dir, o->bytes, (r->call_ns[i] - to_host) / 1e3, (ready[i] - to_host) / 1e3,
+                    (r->return_ns[i] - to_host) / 1e3, r->copy_end_ns[i] / 1e3, t / 1e3, o->copy_ns / 1e3);
     }
     if (dump) fclose(dump);
     char err[160];
     if (n > 0 && gl_sched_fit_host_copies(p, &r->machine, own, err, sizeof err) < 0)
         gl_die(GL_EXIT_INTERNAL, "the scheduling model refused this run: %s", err);
-    free(front), free(recorded), free(own);
+    free(ready), free(own), free(prev);
     if (n > 0) gl_sched_run_resimulate(r);
     return n;
+}
+
+double gl_sched_run_own_wake(gl_sched_run *r)
+{
+    gl_sched_program *p = r->prog;
+    int any = 0;
+    for (int i = 0; i < p->n_ops; i++) any |= p->ops[i].kind == GL_SCHED_HOSTFN;
+    if (!any || r->tl.n == 0) return NAN;
+    double unc = 0, to_host = host_axis(r, &unc);
+    if (isnan(to_host)) return NAN;
+    double *ready = (double *)gl_xmalloc(sizeof(double) * ((size_t)p->n_ops + 1));
+    double *wake = (double *)gl_xmalloc(sizeof(double) * ((size_t)p->n_ops + 1));
+    int *prev = (int *)gl_xmalloc(sizeof(int) * ((size_t)p->n_ops + 1));
+    measured_ready(r, to_host, ready, prev);
+    const gl_hostfn_hold *h = r->hostfn;
+    int n = 0;
+    for (int i = 0; i < p->n_ops; i++) {
+        const gl_sched_op *o = &p->ops[i];
+        /* A function that waited for a kernel of its stream (the callbacks' case: what it waits for is measured
+         * to the block, and no copy's engine channel is in it), issued before that kernel ended */
+        if (o->kind != GL_SCHED_HOSTFN || !(h[i].start_ns > 0) || prev[i] < 0 || p->ops[prev[i]].kind != GL_SCHED_LAUNCH)
+            continue;
+        double at = fmax(r->call_ns[i] + r->machine.issue_ns + r->machine.launch_latency_ns, ready[i]);
+        if (!(ready[i] > r->return_ns[i]) || !(h[i].start_ns >= at)) continue;
+        /* ...with the driver's thread asleep then: no other function running or waiting for it */
+        int asleep = 1;
+        for (int j = 0; j < p->n_ops && asleep; j++)
+            if (j != i && p->ops[j].kind == GL_SCHED_HOSTFN && h[j].start_ns > 0 && h[j].start_ns < h[i].start_ns &&
+                h[j].end_ns > at - r->machine.hostfn_ns)
+                asleep = 0;
+        /* The model starts a woken function wake - hostfn_ns after it is ready (gl_sched.h, "Host functions"). */
+        if (asleep) wake[n++] = h[i].start_ns - at + r->machine.hostfn_ns;
+    }
+    double median = n > 0 ? gl_stats_of(wake, n).median : NAN;
+    free(ready), free(wake), free(prev);
+    if (n == 0) return NAN;
+    r->machine.hostfn_wake_ns = fmax(r->machine.hostfn_ns, median);
+    gl_sched_run_resimulate(r);
+    return median;
 }
 
 typedef struct run_thread_arg {

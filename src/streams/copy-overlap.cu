@@ -389,8 +389,9 @@ int main(int argc, char **argv)
                     gl_check(&L.rep, row, bad == 0, "c = a + b%s: %ld of %ld elements checked wrong%s",
                              o.repeat ? " then the FMA chain" : "", bad, checked, at);
                     char text[200];
-                    snprintf(text, sizeof text, "%s %s %s N=%d: the time is the model's simulation of the run",
-                             kernel_names[kern], memory_names[mem], N == 1 ? "-" : order_names[order], N);
+                    snprintf(text, sizeof text, "%s %s %s N=%d: the time is the model's simulation of the run%s",
+                             kernel_names[kern], memory_names[mem], N == 1 ? "-" : order_names[order], N,
+                             mem ? ", its pageable copies at the run's own pace" : "");
                     gl_claim_near(&L.rep, row, GL_CLAIM_TIMING, text, m, t, tolerance, 20, "us");
                     if (N > 1 && order) { /* breadth-first: the D2Hs can run while later segments' H2Ds do */
                         if (o.run.no_copy_ends) { /* one run more, with the copies' ends recorded, for this */

@@ -287,16 +287,20 @@ static void random_track(int index, gl_buf *out, const void *ctx)
 }
 
 /* One run of a program: sample_program's values, how long the host took to issue it, and its copies' end error.
- * The model judged takes the pageable copies' pace in the run itself (gl_sched_run_own_pageable); the one with
- * their pace timed just before is model_makespan_before. */
+ * The model judged takes the host's pace in the run itself: the driver's thread's wake (gl_sched_run_own_wake)
+ * and the pageable copies' times (gl_sched_run_own_pageable); the one with the wake calibrated at the start and
+ * the copies timed just before is model_makespan_before. */
 static void sample_random(gl_sample *s, void *arg)
 {
     run_ctx *x = (run_ctx *)arg;
+    x->run.machine.hostfn_wake_ns = x->L->S.machine.hostfn_wake_ns; /* the calibrated wake, the last run's gone */
     gl_sched_run_time_pageable(&x->run); /* its pageable copies at this moment's pace (none: nothing to time) */
     gl_sched_run_once(&x->run);
     check_edges(x);
     if (x->run.copies > 0) {
         gl_sample_put(s, "model_makespan_before", x->run.sim.makespan_ns / 1e6);
+        gl_sched_run_own_wake(&x->run);
+        gl_sample_put(s, "wake", x->run.machine.hostfn_wake_ns / 1e3);
         gl_sched_run_own_pageable(&x->run);
     }
     gl_sched_run_put(s, &x->run, x->L->S.machine.dispatch_ns);
@@ -362,10 +366,11 @@ static void random_row(program_lab *L, int index, programs_summary *sum)
     gl_sampler_series(&smp, "issue_time", "ms", 3, GL_HIDE);
     if (x.run.copies > 0) gl_sampler_series(&smp, "copy_end_error", "us", 2, GL_HIDE);
     if (x.run.copies > 0) gl_sampler_series(&smp, "model_makespan_before", "ms", 3, GL_HIDE);
+    if (x.run.copies > 0) gl_sampler_series(&smp, "wake", "us", 1, GL_HIDE); /* the driver's thread's, as modelled */
     char name[96], title[128];
     snprintf(name, sizeof name, "random %d (%s, seed %llu)", index, kind, ps.seed);
     sample_row(&smp, row, sample_random, &x, name);
-    if (ps.kind == KIND_COPIES) { /* the pace of the pageable copies the host waits for, in the last run */
+    if (ps.kind == KIND_COPIES) { /* the pageable copies' pace as the model took it in the last run */
         double b[2] = {0, 0}, t[2] = {0, 0};
         for (int i = 0; i < p.n_ops; i++)
             if (p.ops[i].kind == GL_SCHED_COPY && p.ops[i].copy_ns > 0)
