@@ -446,7 +446,7 @@ int gl_sched_simulate(gl_sched_program *p, const gl_sched_machine *m, gl_sched_r
 
 /* Give each copy its host waits for (gl_sched_copy_blocks_host) the own time that makes its simulated time, start
  * to end, own_ns[op] (what it took in a run; 0 or NAN: leave the op as it is), so that a run's model can take the
- * host's memory pace from the run itself (gl_sched_run_own_pageable; why, in FINDINGS, session 9). What the
+ * host's memory pace from the run itself (gl_sched_run_own_pace; why, in FINDINGS, session 9). What the
  * simulation adds for the link shared with the other direction comes off, by up to 8 bracketed simulations (the
  * set of times nearest kept); a copy that the simulation puts beside an engine copy of its own direction keeps
  * own_ns whole, as the run's caller gives only copies that had none, and taking that pause off would hide the

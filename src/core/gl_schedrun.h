@@ -136,25 +136,23 @@ void gl_sched_run_end(gl_sched_run *r);
  * measured and that nothing before it foretells (callbacks: the driver's thread's wake). GRIDLAB_SCHED_DUMP keeps
  * gl_sched_run_end's simulation. */
 void gl_sched_run_resimulate(gl_sched_run *r);
-/* After a run: give each copy its host waited for (pageable) the time it took in this run, from when it could
- * start (its call reached the GPU, or what it waits for ended: its stream's work, an event's, the legacy
- * stream's, as measured) to its call's return, less what the model adds for the shared link
- * (gl_sched_fit_host_copies), and simulate again: the host's memory pace moved between a timing just before a run
- * and the run (FINDINGS, session 9). A copy keeps the time it had where another copy of its direction was in
- * flight between its start and its return (its time holds that one's turn on the engine), or where its time is
- * within ten times the clocks' alignment error. The host clock is aligned to the GPU's anew (about a
- * millisecond). Returns the copies so timed: 0 for none, for a run without kernels (no axis beside the host's),
- * with no_copy_ends set, or when the clocks could not be aligned. */
-int gl_sched_run_own_pageable(gl_sched_run *r);
-/* After a run: the driver's thread's wake in this run, as callbacks reads it, for the model to take (the wake
- * moved between 48 and 470 us from run to run on the H200, and timed before a run it did not foretell the run's;
- * validate-model's copies population: a program of three host functions in 0.8 ms 20% over the model). Each host
- * function that waited for a kernel of its stream, issued before that kernel ended, with no other function
- * running or waiting then (the thread asleep), woke it: its start less the kernel's end, plus hostfn_ns (the
- * model starts a woken function wake - hostfn_ns after it is ready). The median of those becomes the machine's
- * hostfn_wake_ns and the run is simulated again. Returns it (ns), or NAN where no function woke the thread as
- * such (the machine is left as it was). The caller restores its calibrated wake before the next run. */
-double gl_sched_run_own_wake(gl_sched_run *r);
+/* After a run: the host's pace in that run, for its model to take, and the run simulated again. The host's
+ * memory pace and the driver's thread's wake both moved between a timing just before a run and the run (H200:
+ * pageable copies 11-20% either way, the wake 48-470 us; FINDINGS, session 9). On one alignment of the host clock
+ * to the GPU's (about a millisecond) and one scan of what each op waited for, as measured (its stream's work, an
+ * event's, the legacy stream's):
+ *   - each copy its host waited for (pageable) gets the time it took, from when it could start (its call reached
+ *     the GPU, or what it waits for ended) to its call's return, less what the model adds for the shared link
+ *     (gl_sched_fit_host_copies). It keeps the time it had where another copy of its direction was in flight
+ *     between its start and its return (its time holds that one's turn on the engine), where its time is within
+ *     ten times the clocks' alignment error, or with no_copy_ends set (no ends to tell);
+ *   - the driver's thread's wake is the median over the host functions that woke it, as callbacks reads it: each
+ *     behind a kernel of its stream, issued before that kernel ended, no other function running or waiting
+ *     then; its start less the kernel's end, plus hostfn_ns (the model starts a woken function wake - hostfn_ns
+ *     after it is ready). Where none did, the machine's wake stands.
+ * The ops hold the new simulation; r->machine keeps its own wake for the next run. *wake_ns: the wake simulated.
+ * Returns the copies so timed (0 also for a run without kernels: no axis beside the host's). */
+int gl_sched_run_own_pace(gl_sched_run *r, double *wake_ns);
 /* One whole run: begin, each host thread's calls (thread 0 from the calling
  * thread, threads 1.. from threads of their own, on the caller's device), end. */
 void gl_sched_run_once(gl_sched_run *r);

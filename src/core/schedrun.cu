@@ -494,27 +494,19 @@ static double host_axis(const gl_sched_run *r, double *uncertainty_ns)
     return clock.valid ? (double)r->tl.origin_ns - clock.offset_ns : NAN;
 }
 
-int gl_sched_run_own_pageable(gl_sched_run *r)
+/* The own times in the last run of the copies its host waited for (own[op] > 0; NAN where a copy keeps the time
+ * it had: see gl_sched_run_own_pace), with GRIDLAB_SCHED_DUMP's lines; returns how many. */
+static int own_copy_times(const gl_sched_run *r, double to_host, double unc, const double *ready, double *own)
 {
-    gl_sched_program *p = r->prog;
-    int any = 0;
-    for (int i = 0; i < p->n_ops; i++) any |= gl_sched_copy_blocks_host(&r->machine, &p->ops[i]);
-    /* none; no axis to put the host's calls on; or no ends to tell which copies were alone in their direction */
-    if (!any || r->tl.n == 0 || r->no_copy_ends) return 0;
-    double unc = 0, to_host = host_axis(r, &unc); /* the kernels' axis, plus to_host: the host clock */
-    if (isnan(to_host)) return 0;
-    double *ready = (double *)gl_xmalloc(sizeof(double) * ((size_t)p->n_ops + 1));
-    double *own = (double *)gl_xmalloc(sizeof(double) * ((size_t)p->n_ops + 1));
-    int *prev = (int *)gl_xmalloc(sizeof(int) * ((size_t)p->n_ops + 1));
-    measured_ready(r, to_host, ready, prev);
-    int n = 0;
+    const gl_sched_program *p = r->prog;
     const char *dump_path = getenv("GRIDLAB_SCHED_DUMP"); /* each copy's times, beside dump_run's (us, kernels' axis) */
     FILE *dump = dump_path && *dump_path ? fopen(dump_path, "a") : NULL;
     if (dump_path && *dump_path && !dump) gl_die(GL_EXIT_IO, "GRIDLAB_SCHED_DUMP: cannot open %s", dump_path);
+    int n = 0;
     for (int i = 0; i < p->n_ops; i++) {
         const gl_sched_op *o = &p->ops[i];
         own[i] = NAN;
-        if (!gl_sched_copy_blocks_host(&r->machine, o)) continue;
+        if (r->no_copy_ends || !gl_sched_copy_blocks_host(&r->machine, o)) continue; /* no ends: none known alone */
         /* from when it could start (its call reached the GPU, or what it waits for ended) to its call's return */
         double start = fmax(r->call_ns[i] + r->machine.issue_ns + r->machine.launch_latency_ns, ready[i]);
         double t = r->return_ns[i] - start;
@@ -534,51 +526,65 @@ int gl_sched_run_own_pageable(gl_sched_run *r)
                     (r->return_ns[i] - to_host) / 1e3, r->copy_end_ns[i] / 1e3, t / 1e3, o->copy_ns / 1e3);
     }
     if (dump) fclose(dump);
-    char err[160];
-    if (n > 0 && gl_sched_fit_host_copies(p, &r->machine, own, err, sizeof err) < 0)
-        gl_die(GL_EXIT_INTERNAL, "the scheduling model refused this run: %s", err);
-    free(ready), free(own), free(prev);
-    if (n > 0) gl_sched_run_resimulate(r);
     return n;
 }
 
-double gl_sched_run_own_wake(gl_sched_run *r)
+/* The driver's thread's wake in the last run (ns; NAN: no host function woke it as such): the median over the
+ * functions that waited for a kernel of their stream, issued before it ended, with no other function running or
+ * waiting then, of their start less that kernel's end, plus hostfn_ns (the model starts a woken function wake -
+ * hostfn_ns after it is ready; gl_sched.h, "Host functions"). */
+static double own_wake(const gl_sched_run *r, const double *ready, const int *prev)
 {
-    gl_sched_program *p = r->prog;
-    int any = 0;
-    for (int i = 0; i < p->n_ops; i++) any |= p->ops[i].kind == GL_SCHED_HOSTFN;
-    if (!any || r->tl.n == 0) return NAN;
-    double unc = 0, to_host = host_axis(r, &unc);
-    if (isnan(to_host)) return NAN;
-    double *ready = (double *)gl_xmalloc(sizeof(double) * ((size_t)p->n_ops + 1));
-    double *wake = (double *)gl_xmalloc(sizeof(double) * ((size_t)p->n_ops + 1));
-    int *prev = (int *)gl_xmalloc(sizeof(int) * ((size_t)p->n_ops + 1));
-    measured_ready(r, to_host, ready, prev);
+    const gl_sched_program *p = r->prog;
     const gl_hostfn_hold *h = r->hostfn;
+    double *wake = (double *)gl_xmalloc(sizeof(double) * ((size_t)p->n_ops + 1));
     int n = 0;
     for (int i = 0; i < p->n_ops; i++) {
         const gl_sched_op *o = &p->ops[i];
-        /* A function that waited for a kernel of its stream (the callbacks' case: what it waits for is measured
-         * to the block, and no copy's engine channel is in it), issued before that kernel ended */
+        /* behind a kernel (the callbacks' case: what it waits for is measured to the block, and no copy's engine
+         * channel is in it) */
         if (o->kind != GL_SCHED_HOSTFN || !(h[i].start_ns > 0) || prev[i] < 0 || p->ops[prev[i]].kind != GL_SCHED_LAUNCH)
             continue;
         double at = fmax(r->call_ns[i] + r->machine.issue_ns + r->machine.launch_latency_ns, ready[i]);
         if (!(ready[i] > r->return_ns[i]) || !(h[i].start_ns >= at)) continue;
-        /* ...with the driver's thread asleep then: no other function running or waiting for it */
         int asleep = 1;
         for (int j = 0; j < p->n_ops && asleep; j++)
             if (j != i && p->ops[j].kind == GL_SCHED_HOSTFN && h[j].start_ns > 0 && h[j].start_ns < h[i].start_ns &&
                 h[j].end_ns > at - r->machine.hostfn_ns)
                 asleep = 0;
-        /* The model starts a woken function wake - hostfn_ns after it is ready (gl_sched.h, "Host functions"). */
         if (asleep) wake[n++] = h[i].start_ns - at + r->machine.hostfn_ns;
     }
     double median = n > 0 ? gl_stats_of(wake, n).median : NAN;
-    free(ready), free(wake), free(prev);
-    if (n == 0) return NAN;
-    r->machine.hostfn_wake_ns = fmax(r->machine.hostfn_ns, median);
-    gl_sched_run_resimulate(r);
+    free(wake);
     return median;
+}
+
+int gl_sched_run_own_pace(gl_sched_run *r, double *wake_ns)
+{
+    gl_sched_program *p = r->prog;
+    double calibrated = r->machine.hostfn_wake_ns;
+    *wake_ns = calibrated;
+    int any = 0;
+    for (int i = 0; i < p->n_ops; i++)
+        any |= p->ops[i].kind == GL_SCHED_HOSTFN || gl_sched_copy_blocks_host(&r->machine, &p->ops[i]);
+    if (!any || r->tl.n == 0) return 0; /* nothing the host paces, or no axis to put the host's calls on */
+    double unc = 0, to_host = host_axis(r, &unc); /* the kernels' axis, plus to_host: the host clock */
+    if (isnan(to_host)) return 0;
+    double *ready = (double *)gl_xmalloc(sizeof(double) * ((size_t)p->n_ops + 1));
+    double *own = (double *)gl_xmalloc(sizeof(double) * ((size_t)p->n_ops + 1));
+    int *prev = (int *)gl_xmalloc(sizeof(int) * ((size_t)p->n_ops + 1));
+    measured_ready(r, to_host, ready, prev);
+    double wake = own_wake(r, ready, prev);
+    int n = own_copy_times(r, to_host, unc, ready, own);
+    if (!isnan(wake)) r->machine.hostfn_wake_ns = fmax(r->machine.hostfn_ns, wake);
+    char err[160];
+    if (n > 0 && gl_sched_fit_host_copies(p, &r->machine, own, err, sizeof err) < 0)
+        gl_die(GL_EXIT_INTERNAL, "the scheduling model refused this run: %s", err);
+    if (n > 0 || !isnan(wake)) gl_sched_run_resimulate(r);
+    *wake_ns = r->machine.hostfn_wake_ns;
+    r->machine.hostfn_wake_ns = calibrated; /* the next run's own simulation starts from the calibrated wake */
+    free(ready), free(own), free(prev);
+    return n;
 }
 
 typedef struct run_thread_arg {

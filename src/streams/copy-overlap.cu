@@ -23,7 +23,7 @@
  * Pageable copies go at the host's memory pace, which moved between a timing and the run just after it (11-20%
  * either way on the H200): each run's pageable copies are timed on its own buffers just before it ("model
  * before"), and the model judged ("model") takes each one's own time in the run (from when it could start to its
- * call's return; gl_sched_run_own_pageable), as it takes the host's time between calls: what it predicts is the
+ * call's return; gl_sched_run_own_pace), as it takes the host's time between calls: what it predicts is the
  * rest, which copies wait, and for what. c is poisoned before every run and checked against the CPU's, exactly
  * (the same FMA chain). A row whose times' noise is over 10% after its repeats is run again, up to twice, every
  * run kept (a note line says so): on an H100 machine rows ran twice as long for several runs at a time.
@@ -204,7 +204,8 @@ static void run_overlap(gl_sample *smp, void *arg)
     gl_sample_put(smp, "time", ms * 1e3);
     const gl_sched_op *ops = o->run.prog->ops;
     gl_sample_put(smp, "model_before", (ops[o->stop_op].end_ns - ops[o->start_op].end_ns) / 1e3);
-    gl_sched_run_own_pageable(&o->run); /* their pace in the run (none with pinned memory) */
+    double wake = 0;
+    gl_sched_run_own_pace(&o->run, &wake); /* the pageable copies' pace in the run (none with pinned memory) */
     gl_sample_put(smp, "model", (ops[o->stop_op].end_ns - ops[o->start_op].end_ns) / 1e3);
 }
 

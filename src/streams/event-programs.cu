@@ -286,24 +286,12 @@ static void random_track(int index, gl_buf *out, const void *ctx)
     else gl_buf_printf(out, "stream %d", index);
 }
 
-/* One run of a program: sample_program's values, how long the host took to issue it, and its copies' end error.
- * The model judged takes the host's pace in the run itself: the driver's thread's wake (gl_sched_run_own_wake)
- * and the pageable copies' times (gl_sched_run_own_pageable); the one with the wake calibrated at the start and
- * the copies timed just before is model_makespan_before. */
+/* One run of a program: sample_program's values, how long the host took to issue it, and its copies' end error. */
 static void sample_random(gl_sample *s, void *arg)
 {
     run_ctx *x = (run_ctx *)arg;
-    x->run.machine.hostfn_wake_ns = x->L->S.machine.hostfn_wake_ns; /* the calibrated wake, the last run's gone */
     gl_sched_run_time_pageable(&x->run); /* its pageable copies at this moment's pace (none: nothing to time) */
-    gl_sched_run_once(&x->run);
-    check_edges(x);
-    if (x->run.copies > 0) {
-        gl_sample_put(s, "model_makespan_before", x->run.sim.makespan_ns / 1e6);
-        gl_sched_run_own_wake(&x->run);
-        gl_sample_put(s, "wake", x->run.machine.hostfn_wake_ns / 1e3);
-        gl_sched_run_own_pageable(&x->run);
-    }
-    gl_sched_run_put(s, &x->run, x->L->S.machine.dispatch_ns);
+    sample_program(s, arg);
     double last = x->run.t0_ns;
     for (int i = 0; i < x->run.prog->n_ops; i++) last = fmax(last, x->run.return_ns[i]);
     gl_sample_put(s, "issue_time", (last - x->run.t0_ns) / 1e6);

@@ -155,12 +155,22 @@ static const char *const kind_edges[N_KINDS] = {
     "every wait and every legacy-stream barrier holds (in every run)"};
 
 /* One run of a program: makespans, peaks (kernels together for at least the
- * dispatch gap, as in streamgrid), the start error; its edges checked. */
+ * dispatch gap, as in streamgrid), the start error; its edges checked. A program
+ * with copies (event-programs' copies population) is judged on the model with the
+ * host's pace in the run itself (gl_sched_run_own_pace), and puts two more
+ * series: model_makespan_before, the model with the pace timed before the run and
+ * the calibrated wake, and wake, the driver's thread's wake simulated (us). */
 static inline void sample_program(gl_sample *s, void *arg)
 {
     run_ctx *x = (run_ctx *)arg;
     gl_sched_run_once(&x->run);
     check_edges(x);
+    if (x->run.copies > 0) {
+        double wake = 0;
+        gl_sample_put(s, "model_makespan_before", x->run.sim.makespan_ns / 1e6);
+        gl_sched_run_own_pace(&x->run, &wake);
+        gl_sample_put(s, "wake", wake / 1e3);
+    }
     gl_sched_run_put(s, &x->run, x->L->S.machine.dispatch_ns);
 }
 
