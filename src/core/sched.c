@@ -140,6 +140,14 @@ int gl_sched_copy_blocks_host(const gl_sched_machine *m, const gl_sched_op *o)
             (o->dir == GL_SCHED_H2D && o->bytes > m->pageable_stage_bytes && o->bytes > m->pageable_inline_bytes));
 }
 
+double gl_sched_staged_call_ns(const gl_sched_machine *m, const gl_sched_op *o)
+{
+    if (o->kind != GL_SCHED_COPY || !o->pageable || o->dir != GL_SCHED_H2D || gl_sched_copy_blocks_host(m, o) ||
+        o->bytes <= m->pageable_inline_bytes || !(m->pageable_gbps[GL_SCHED_H2D] > 0))
+        return INFINITY;
+    return m->pageable_latency_ns[GL_SCHED_H2D] + o->bytes / m->pageable_gbps[GL_SCHED_H2D];
+}
+
 /* Whether a copy is an entry of its stream's queue (gl_sched.h "Queue copies"), not only an engine's. */
 static int copy_queued(const gl_sched_machine *m, const gl_sched_op *o)
 {

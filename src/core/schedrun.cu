@@ -338,7 +338,9 @@ void gl_sched_run_thread(gl_sched_run *r, int thread)
 /* The measured host time of each op: its return minus its thread's previous
  * return (or the run's start), which counts the loop around the call too, as
  * the simulation's host thread has nothing else. A SYNC's own cost is the
- * machine's: the rest of its time is the wait, which the simulation makes. */
+ * machine's: the rest of its time is the wait, which the simulation makes.
+ * A pageable H2D that returns once staged keeps at most its staging's time
+ * (gl_sched_staged_call_ns): beyond it the call waited for the GPU. */
 static void measured_issue_times(gl_sched_run *r)
 {
     gl_sched_program *p = r->prog;
@@ -349,7 +351,10 @@ static void measured_issue_times(gl_sched_run *r)
         if (o->kind == GL_SCHED_SYNC || gl_sched_copy_blocks_host(&r->machine, o)) {
             o->issue_ns = r->machine.issue_ns + (r->call_ns[i] - prev[o->thread]);
         } else {
-            o->issue_ns = r->return_ns[i] - prev[o->thread];
+            /* a staged pageable H2D's own part of its call, no more: the rest was a wait (gl_sched.h) */
+            double call = r->return_ns[i] - r->call_ns[i];
+            o->issue_ns = (r->call_ns[i] - prev[o->thread]) +
+                          fmin(call, r->machine.issue_ns + gl_sched_staged_call_ns(&r->machine, o));
         }
         prev[o->thread] = r->return_ns[i];
     }

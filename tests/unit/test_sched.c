@@ -895,7 +895,14 @@ static void test_pageable(void)
     run(&p, &m);
     test_cond("a staged pageable H2D: the host goes on, the copy runs at the pinned rate",
               p.ops[k].submit_ns == 0 && p.ops[c].end_ns == 1000);
+    test_cond("... whose call holds at most its copy at the host's pageable pace as its own time (4000 ns)",
+              gl_sched_staged_call_ns(&m, &p.ops[c]) == 4000);
+    p.ops[c].bytes = 100;
+    test_cond("... which an inline one (100 B, a queue entry) has no bound for",
+              isinf(gl_sched_staged_call_ns(&m, &p.ops[c])));
     p.ops[c].bytes = 200000;
+    test_cond("... nor one the host waits for, nor a launch",
+              isinf(gl_sched_staged_call_ns(&m, &p.ops[c])) && isinf(gl_sched_staged_call_ns(&m, &p.ops[k])));
     run(&p, &m);
     test_cond("a pageable H2D over the stage size: the host waits 800 us for it",
               p.ops[c].end_ns == 800000 && p.ops[k].submit_ns == 800000);
