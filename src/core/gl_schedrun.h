@@ -144,12 +144,14 @@ void gl_sched_run_resimulate(gl_sched_run *r);
  *   - each copy its host waited for (pageable) gets the time it took, from when it could start (its call reached
  *     the GPU, or what it waits for ended) to its call's return, less what the model adds for the shared link
  *     (gl_sched_fit_host_copies). It keeps the time it had where another copy of its direction was in flight
- *     between its start and its return (its time holds that one's turn on the engine), where its time is within
- *     ten times the clocks' alignment error, or with no_copy_ends set (no ends to tell);
- *   - the driver's thread's wake is the median over the host functions that woke it, as callbacks reads it: each
- *     behind a kernel of its stream, issued before that kernel ended, no other function running or waiting
- *     then; its start less the kernel's end, plus hostfn_ns (the model starts a woken function wake - hostfn_ns
- *     after it is ready). Where none did, the machine's wake stands.
+ *     (called, and done waiting for its stream) between its start and its return (its time holds that one's
+ *     turn on the engine), where its time is within three times the clocks' alignment error, or with
+ *     no_copy_ends set (no ends to tell);
+ *   - the driver's thread's wake is the median over the host functions that woke it: each behind a kernel of
+ *     its stream, issued before that kernel ended (as callbacks reads it), or issued with its stream's work
+ *     done; no other function running or waiting then; its start less when it was ready (the kernel's end, or
+ *     its call's arrival), plus hostfn_ns (the model starts a woken function wake - hostfn_ns after it is
+ *     ready). Where none did, the machine's wake stands.
  * The ops hold the new simulation; r->machine keeps its own wake for the next run. *wake_ns: the wake simulated.
  * Returns the copies so timed (0 also for a run without kernels: no axis beside the host's). */
 int gl_sched_run_own_pace(gl_sched_run *r, double *wake_ns);

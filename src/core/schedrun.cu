@@ -363,8 +363,9 @@ static void measured_issue_times(gl_sched_run *r)
 
 /* GRIDLAB_SCHED_DUMP=FILE appends each run's ops, simulated and measured, one line each (us; the model's from
  * its first kernel's start, the run's from its first kernel's): a debugging aid for finding where a run parts
- * from its model, which the Perfetto trace (kernels only) cannot show for copies and host functions. */
-static void dump_run(const gl_sched_run *r)
+ * from its model, which the Perfetto trace (kernels only) cannot show for copies and host functions. which: ""
+ * for the run's own simulation, or what a later one took from the run. */
+static void dump_run(const gl_sched_run *r, const char *which)
 {
     const char *path = getenv("GRIDLAB_SCHED_DUMP");
     if (!path || !*path) return;
@@ -375,8 +376,8 @@ static void dump_run(const gl_sched_run *r)
     for (int i = 0; i < p->n_ops; i++)
         if (p->ops[i].kind == GL_SCHED_LAUNCH && p->ops[i].start_ns >= 0) m0 = fmin(m0, p->ops[i].start_ns);
     if (!isfinite(m0)) m0 = 0;
-    fprintf(f, "# run %d: op kind thread stream queue dir bytes pageable own_us | model call submit go start end |"
-               " measured start end (kernels), end (copies)\n", r->runs);
+    fprintf(f, "# run %d%s: op kind thread stream queue dir bytes pageable own_us | model call submit go start end |"
+               " measured start end (kernels), end (copies)\n", r->runs, which);
     for (int i = 0; i < p->n_ops; i++) {
         const gl_sched_op *o = &p->ops[i];
         const gl_interval *k = o->kind == GL_SCHED_LAUNCH ? gl_sched_run_kernel(r, i) : NULL;
@@ -428,7 +429,7 @@ void gl_sched_run_end(gl_sched_run *r)
 
     measured_issue_times(r);
     gl_sched_run_resimulate(r);
-    dump_run(r);
+    dump_run(r, "");
 }
 
 void gl_sched_run_resimulate(gl_sched_run *r)
@@ -500,7 +501,8 @@ static double host_axis(const gl_sched_run *r, double *uncertainty_ns)
 }
 
 /* The own times in the last run of the copies its host waited for (own[op] > 0; NAN where a copy keeps the time
- * it had: see gl_sched_run_own_pace), with GRIDLAB_SCHED_DUMP's lines; returns how many. */
+ * it had: see gl_sched_run_own_pace), with GRIDLAB_SCHED_DUMP's lines (and one per host function:
+ * when it ran); returns how many. */
 static int own_copy_times(const gl_sched_run *r, double to_host, double unc, const double *ready, double *own)
 {
     const gl_sched_program *p = r->prog;
@@ -511,19 +513,33 @@ static int own_copy_times(const gl_sched_run *r, double to_host, double unc, con
     for (int i = 0; i < p->n_ops; i++) {
         const gl_sched_op *o = &p->ops[i];
         own[i] = NAN;
+        if (dump && o->kind == GL_SCHED_HOSTFN) /* when each function ran, for the driver thread's order and wake */
+            fprintf(dump, "fn %d stream %d | call %.1f ready %.1f start %.1f end %.1f | own %.1f\n", i, o->stream,
+                    (r->call_ns[i] - to_host) / 1e3, (ready[i] - to_host) / 1e3, (r->hostfn[i].start_ns - to_host) / 1e3,
+                    (r->hostfn[i].end_ns - to_host) / 1e3, o->block_ns / 1e3);
+        if (dump && (o->kind == GL_SCHED_LAUNCH || o->kind == GL_SCHED_COPY)) /* each call's times, as measured */
+            fprintf(dump, "at %d stream %d | call %.1f return %.1f ready %.1f\n", i, o->stream,
+                    (r->call_ns[i] - to_host) / 1e3, (r->return_ns[i] - to_host) / 1e3, (ready[i] - to_host) / 1e3);
         if (r->no_copy_ends || !gl_sched_copy_blocks_host(&r->machine, o)) continue; /* no ends: none known alone */
         /* from when it could start (its call reached the GPU, or what it waits for ended) to its call's return */
         double start = fmax(r->call_ns[i] + r->machine.issue_ns + r->machine.launch_latency_ns, ready[i]);
         double t = r->return_ns[i] - start;
         /* Only a copy alone in its direction while it ran: one that waited for another's turn on the engine,
          * or paused while another ran, took a time that tells its pace only through the model's own guess at
-         * that other copy (validate-model's copies: a 368 KiB D2H waiting 2.9 ms behind a 126 MB one). */
+         * that other copy (validate-model's copies: a 368 KiB D2H waiting 2.9 ms behind a 126 MB one). Another
+         * copy still waiting for its stream is not in the way (seed 20261139 at C=2: two D2H behind a host
+         * function, issued long before, ended after an 8 KiB one ran alone). */
         for (int j = 0; j < p->n_ops && t > 0; j++) {
             const gl_sched_op *q = &p->ops[j];
             if (j == i || q->kind != GL_SCHED_COPY || q->dir != o->dir) continue;
-            if (r->call_ns[j] < r->return_ns[i] && !(r->copy_end_ns[j] + to_host <= start)) t = 0; /* NAN: unknown */
+            double could = fmax(r->call_ns[j] + r->machine.issue_ns + r->machine.launch_latency_ns, ready[j]);
+            if (!(could >= r->return_ns[i]) && !(r->copy_end_ns[j] + to_host <= start)) t = 0; /* NAN: unknown */
         }
-        if (t < 10 * unc) t = 0; /* within the clocks' error of nothing: its time before is the better guess */
+        /* Within three times the clocks' error its time is too rough to take (a third off or more), and its time
+         * before stands. Not more: small pageable D2H copies timed before ran twice as long as in the run (8 KiB:
+         * 20-44 us before, 10-19 in the run, with the error about 1.5 us), and one such copy put two host
+         * functions behind it in the wrong order (event-programs' copies seed 20261139 at C=2). */
+        if (t < 3 * unc) t = 0;
         if (t > 0) own[i] = t, n++;
         if (dump)
             fprintf(dump, "own %d dir %d bytes %.0f | call %.1f ready %.1f return %.1f end %.1f | own %.1f before %.1f\n",
@@ -535,9 +551,10 @@ static int own_copy_times(const gl_sched_run *r, double to_host, double unc, con
 }
 
 /* The driver's thread's wake in the last run (ns; NAN: no host function woke it as such): the median over the
- * functions that waited for a kernel of their stream, issued before it ended, with no other function running or
- * waiting then, of their start less that kernel's end, plus hostfn_ns (the model starts a woken function wake -
- * hostfn_ns after it is ready; gl_sched.h, "Host functions"). */
+ * functions that waited for a kernel of their stream, issued before it ended, or were issued with their stream's
+ * work done, with no other function running or waiting then, of their start less when they were ready (that
+ * kernel's end, or their call's arrival), plus hostfn_ns (the model starts a woken function wake - hostfn_ns
+ * after it is ready; gl_sched.h, "Host functions"). */
 static double own_wake(const gl_sched_run *r, const double *ready, const int *prev)
 {
     const gl_sched_program *p = r->prog;
@@ -546,12 +563,15 @@ static double own_wake(const gl_sched_run *r, const double *ready, const int *pr
     int n = 0;
     for (int i = 0; i < p->n_ops; i++) {
         const gl_sched_op *o = &p->ops[i];
+        if (o->kind != GL_SCHED_HOSTFN || !(h[i].start_ns > 0)) continue;
         /* behind a kernel (the callbacks' case: what it waits for is measured to the block, and no copy's engine
-         * channel is in it) */
-        if (o->kind != GL_SCHED_HOSTFN || !(h[i].start_ns > 0) || prev[i] < 0 || p->ops[prev[i]].kind != GL_SCHED_LAUNCH)
-            continue;
+         * channel is in it), or with nothing to wait for but its call's arrival (event-programs' copies seed
+         * 20261139 at C=2: its first function, so issued, began 143-170 us after its call, the calibration's wake
+         * 54-57 us; the model then ran two later functions in the other order, 13-17% off) */
+        int behind = prev[i] >= 0 && p->ops[prev[i]].kind == GL_SCHED_LAUNCH && ready[i] > r->return_ns[i];
+        int idle = !(ready[i] > r->return_ns[i]);
         double at = fmax(r->call_ns[i] + r->machine.issue_ns + r->machine.launch_latency_ns, ready[i]);
-        if (!(ready[i] > r->return_ns[i]) || !(h[i].start_ns >= at)) continue;
+        if (!(behind || idle) || !(h[i].start_ns >= at)) continue;
         int asleep = 1;
         for (int j = 0; j < p->n_ops && asleep; j++)
             if (j != i && p->ops[j].kind == GL_SCHED_HOSTFN && h[j].start_ns > 0 && h[j].start_ns < h[i].start_ns &&
@@ -585,7 +605,10 @@ int gl_sched_run_own_pace(gl_sched_run *r, double *wake_ns)
     char err[160];
     if (n > 0 && gl_sched_fit_host_copies(p, &r->machine, own, err, sizeof err) < 0)
         gl_die(GL_EXIT_INTERNAL, "the scheduling model refused this run: %s", err);
-    if (n > 0 || !isnan(wake)) gl_sched_run_resimulate(r);
+    if (n > 0 || !isnan(wake)) {
+        gl_sched_run_resimulate(r);
+        dump_run(r, ", at its own pace");
+    }
     *wake_ns = r->machine.hostfn_wake_ns;
     r->machine.hostfn_wake_ns = calibrated; /* the next run's own simulation starts from the calibrated wake */
     free(ready), free(own), free(prev);
