@@ -168,8 +168,9 @@
  *           what is left as its time alone). The shared link adds to it what
  *           it adds to a pinned copy of its size (its DMA). A smaller
  *           pageable H2D returns once staged (its
- *           call's time) and is then copied from the staging buffer at the
- *           pinned bandwidth.
+ *           call's time, at most its copy at the pageable pace: a longer
+ *           call waited for staging room, gl_sched_staged_call_ns) and is
+ *           then copied from the staging buffer at the pinned bandwidth.
  *   Host functions. A queue entry that, at its head, once its stream is done,
  *           is handed to the driver's thread and leaves the head (with one
  *           queue a kernel of another stream behind [a 2 ms kernel, a 2 ms host
@@ -426,7 +427,7 @@ int gl_sched_load(gl_sched_program *p, int thread, int stream);
 int gl_sched_copy_blocks_host(const gl_sched_machine *m, const gl_sched_op *o);
 /* The most host time of its own that a pageable H2D call which returns once staged (not blocking the host,
  * not inline) can hold: its whole copy at the host's pageable pace, m's pageable rule (INFINITY for any
- * other op). A measured call longer than that waited for the GPU: for room in the driver's staging buffer
+ * other op, or where m has no pageable pace). A measured call longer than that waited for the GPU: for room in the driver's staging buffer
  * behind copies the engine had not taken yet (event-programs' copies seed 20261148 at C=4: a 128 KiB call
  * held 4.6 ms while a 3 MiB pageable H2D, staged, waited behind a 263 MB pinned H2D). The model does not
  * have that wait, so a run's measured host time keeps only this much of such a call. */

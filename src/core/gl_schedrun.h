@@ -145,12 +145,12 @@ void gl_sched_run_resimulate(gl_sched_run *r);
  *     the GPU, or what it waits for ended) to its call's return, less what the model adds for the shared link
  *     (gl_sched_fit_host_copies). It keeps the time it had where another copy of its direction was in flight
  *     (called, and done waiting for its stream) between its start and its return (its time holds that one's
- *     turn on the engine), where its time is within three times the clocks' alignment error, or with
- *     no_copy_ends set (no ends to tell);
+ *     turn on the engine), where its time is within three times the clocks' alignment error plus how
+ *     early the copies' ends may read (copy_anchor_error_ns), or with no_copy_ends set (no ends to tell);
  *   - the driver's thread's wake is the median over the host functions that woke it: each behind a kernel of
  *     its stream, issued before that kernel ended (as callbacks reads it), or issued with its stream's work
  *     done; no other function running or waiting then; its start less when it was ready (the kernel's end, or
- *     its call's arrival), plus hostfn_ns (the model starts a woken function wake - hostfn_ns after it is
+ *     its call's return plus the launch latency, or what its stream waited for if later), plus hostfn_ns (the model starts a woken function wake - hostfn_ns after it is
  *     ready). Where none did, the machine's wake stands.
  * The ops hold the new simulation; r->machine keeps its own wake for the next run. *wake_ns: the wake simulated.
  * Returns the copies so timed (0 also for a run without kernels: no axis beside the host's). */

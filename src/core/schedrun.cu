@@ -339,8 +339,9 @@ void gl_sched_run_thread(gl_sched_run *r, int thread)
  * return (or the run's start), which counts the loop around the call too, as
  * the simulation's host thread has nothing else. A SYNC's own cost is the
  * machine's: the rest of its time is the wait, which the simulation makes.
- * A pageable H2D that returns once staged keeps at most its staging's time
- * (gl_sched_staged_call_ns): beyond it the call waited for the GPU. */
+ * A pageable H2D that returns once staged keeps at most the machine's issue
+ * time plus its copy at the host's pageable pace (gl_sched_staged_call_ns):
+ * beyond that the call waited for the GPU. */
 static void measured_issue_times(gl_sched_run *r)
 {
     gl_sched_program *p = r->prog;
@@ -352,9 +353,9 @@ static void measured_issue_times(gl_sched_run *r)
             o->issue_ns = r->machine.issue_ns + (r->call_ns[i] - prev[o->thread]);
         } else {
             /* a staged pageable H2D's own part of its call, no more: the rest was a wait (gl_sched.h) */
-            double call = r->return_ns[i] - r->call_ns[i];
-            o->issue_ns = (r->call_ns[i] - prev[o->thread]) +
-                          fmin(call, r->machine.issue_ns + gl_sched_staged_call_ns(&r->machine, o));
+            double held = r->return_ns[i] - r->call_ns[i];
+            double own = isnan(held) ? held : fmin(held, r->machine.issue_ns + gl_sched_staged_call_ns(&r->machine, o));
+            o->issue_ns = (r->call_ns[i] - prev[o->thread]) + own;
         }
         prev[o->thread] = r->return_ns[i];
     }
@@ -539,7 +540,7 @@ static int own_copy_times(const gl_sched_run *r, double to_host, double unc, con
          * before stands. Not more: small pageable D2H copies timed before ran twice as long as in the run (8 KiB:
          * 20-44 us before, 10-19 in the run, with the error about 1.5 us), and one such copy put two host
          * functions behind it in the wrong order (event-programs' copies seed 20261139 at C=2). */
-        if (t < 3 * unc) t = 0;
+        if (t < 3 * unc + r->copy_anchor_error_ns) t = 0; /* the ends may be early by the latter, all of them */
         if (t > 0) own[i] = t, n++;
         if (dump)
             fprintf(dump, "own %d dir %d bytes %.0f | call %.1f ready %.1f return %.1f end %.1f | own %.1f before %.1f\n",
@@ -567,10 +568,16 @@ static double own_wake(const gl_sched_run *r, const double *ready, const int *pr
         /* behind a kernel (the callbacks' case: what it waits for is measured to the block, and no copy's engine
          * channel is in it), or with nothing to wait for but its call's arrival (event-programs' copies seed
          * 20261139 at C=2: its first function, so issued, began 143-170 us after its call, the calibration's wake
-         * 54-57 us; the model then ran two later functions in the other order, 13-17% off) */
+         * 54-57 us; the model then ran two later functions in the other order, 13-17% off). One median over
+         * both kinds: a run may have one function of either, and the model has one wake. */
         int behind = prev[i] >= 0 && p->ops[prev[i]].kind == GL_SCHED_LAUNCH && ready[i] > r->return_ns[i];
-        int idle = !(ready[i] > r->return_ns[i]);
-        double at = fmax(r->call_ns[i] + r->machine.issue_ns + r->machine.launch_latency_ns, ready[i]);
+        /* idle only where what its stream did before is known to have ended (measured_ready reads an unknown end
+         * as nothing to wait for) */
+        int idle = !(ready[i] > r->return_ns[i]) && !r->no_copy_ends &&
+                   (prev[i] < 0 || !isnan(done_host_ns(r, prev[i], 0)));
+        /* from where the model has it ready: the kernel's end, or its call's return plus the launch latency */
+        double at = behind ? fmax(r->call_ns[i] + r->machine.issue_ns + r->machine.launch_latency_ns, ready[i])
+                           : fmax(r->return_ns[i] + r->machine.launch_latency_ns, ready[i]);
         if (!(behind || idle) || !(h[i].start_ns >= at)) continue;
         int asleep = 1;
         for (int j = 0; j < p->n_ops && asleep; j++)

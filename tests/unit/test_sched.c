@@ -895,8 +895,16 @@ static void test_pageable(void)
     run(&p, &m);
     test_cond("a staged pageable H2D: the host goes on, the copy runs at the pinned rate",
               p.ops[k].submit_ns == 0 && p.ops[c].end_ns == 1000);
-    test_cond("... whose call holds at most its copy at the host's pageable pace as its own time (4000 ns)",
-              gl_sched_staged_call_ns(&m, &p.ops[c]) == 4000);
+    m.pageable_latency_ns[GL_SCHED_H2D] = 500;
+    test_cond("... whose call holds at most its copy at the host's pageable pace as its own time (500 + 4000 ns)",
+              gl_sched_staged_call_ns(&m, &p.ops[c]) == 4500);
+    m.pageable_latency_ns[GL_SCHED_H2D] = 0;
+    m.pageable_gbps[GL_SCHED_H2D] = 0;
+    test_cond("... with no pageable pace known, no bound", isinf(gl_sched_staged_call_ns(&m, &p.ops[c])));
+    m.pageable_gbps[GL_SCHED_H2D] = 0.25;
+    p.ops[c].pageable = 0;
+    test_cond("... nor for a pinned H2D", isinf(gl_sched_staged_call_ns(&m, &p.ops[c])));
+    p.ops[c].pageable = 1;
     p.ops[c].bytes = 100;
     test_cond("... which an inline one (100 B, a queue entry) has no bound for",
               isinf(gl_sched_staged_call_ns(&m, &p.ops[c])));
