@@ -427,8 +427,8 @@ int gl_sched_load(gl_sched_program *p, int thread, int stream);
 int gl_sched_copy_blocks_host(const gl_sched_machine *m, const gl_sched_op *o);
 /* The most host time of its own that a pageable H2D call which returns once staged (not blocking the host,
  * not inline) can hold: its whole copy at the host's pageable pace, m's pageable rule (INFINITY for any
- * other op, or where m has no pageable pace). A measured call longer than that waited for the GPU: for room in the driver's staging buffer
- * behind copies the engine had not taken yet (event-programs' copies seed 20261148 at C=4: a 128 KiB call
+ * other op, or where m has no pageable pace). A measured call longer than that waited for the GPU: for
+ * room in the driver's staging buffer behind copies the engine had not taken yet (event-programs' copies seed 20261148 at C=4: a 128 KiB call
  * held 4.6 ms while a 3 MiB pageable H2D, staged, waited behind a 263 MB pinned H2D). The model does not
  * have that wait, so a run's measured host time keeps only this much of such a call. */
 double gl_sched_staged_call_ns(const gl_sched_machine *m, const gl_sched_op *o);

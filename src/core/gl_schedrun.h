@@ -150,8 +150,9 @@ void gl_sched_run_resimulate(gl_sched_run *r);
  *   - the driver's thread's wake is the median over the host functions that woke it: each behind a kernel of
  *     its stream, issued before that kernel ended (as callbacks reads it), or issued with its stream's work
  *     done; no other function running or waiting then; its start less when it was ready (the kernel's end, or
- *     its call's return plus the launch latency, or what its stream waited for if later), plus hostfn_ns (the model starts a woken function wake - hostfn_ns after it is
- *     ready). Where none did, the machine's wake stands.
+ *     its call's return plus the launch latency, or what its stream waited for if later), plus hostfn_ns (the
+ *     model starts a woken function wake - hostfn_ns after it is ready). Where none did, the machine's wake
+ *     stands.
  * The ops hold the new simulation; r->machine keeps its own wake for the next run. *wake_ns: the wake simulated.
  * Returns the copies so timed (0 also for a run without kernels: no axis beside the host's). */
 int gl_sched_run_own_pace(gl_sched_run *r, double *wake_ns);

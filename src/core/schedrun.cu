@@ -554,7 +554,7 @@ static int own_copy_times(const gl_sched_run *r, double to_host, double unc, con
 /* The driver's thread's wake in the last run (ns; NAN: no host function woke it as such): the median over the
  * functions that waited for a kernel of their stream, issued before it ended, or were issued with their stream's
  * work done, with no other function running or waiting then, of their start less when they were ready (that
- * kernel's end, or their call's arrival), plus hostfn_ns (the model starts a woken function wake - hostfn_ns
+ * kernel's end, or their call's return plus the launch latency), plus hostfn_ns (the model starts a woken function wake - hostfn_ns
  * after it is ready; gl_sched.h, "Host functions"). */
 static double own_wake(const gl_sched_run *r, const double *ready, const int *prev)
 {
