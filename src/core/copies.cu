@@ -247,6 +247,7 @@ int gl_copy_machine_apply(const gl_copy_machine *cm, gl_sched_machine *m)
     memcpy(m->kernel_after_copy_ns, f->kernel_after_copy_ns, sizeof m->kernel_after_copy_ns);
     memcpy(m->copy_in_order, f->copy_in_order, sizeof m->copy_in_order);
     m->pageable_stage_bytes = f->pageable_stage_bytes;
+    m->pageable_stage_call_ns = f->pageable_stage_call_ns;
     m->pageable_inline_bytes = f->pageable_inline_bytes;
     m->copy_points = f->copy_points;
     memcpy(m->copy_point_bytes, f->copy_point_bytes, sizeof m->copy_point_bytes);
@@ -287,10 +288,10 @@ void gl_copy_print(const gl_copy_machine *m)
         printf(" %s %d engine%s, %.1f GB/s + %.2f us%s |", names[d], f->copy_engines[d], f->copy_engines[d] > 1 ? "s" : "",
                f->copy_gbps[d], f->copy_latency_ns[d] / 1e3, d < 2 && f->copy_in_order[d] ? ", in order" : "");
     printf(" both ways at once H2D %.1f GB/s + %.2f us, D2H %.1f GB/s + %.2f us | pageable H2D %.1f GB/s + %.1f us, "
-           "D2H %.1f GB/s + %.1f us, staged up to %.0f KiB | a kernel to its stream's H2D %.1f us, D2H %.1f us; an "
+           "D2H %.1f GB/s + %.1f us, staged up to %.0f KiB (calls up to %.0f us) | a kernel to its stream's H2D %.1f us, D2H %.1f us; an "
            "H2D to its kernel %.1f us, a D2H %.1f us\n", f->copy_bidir_gbps[0], f->copy_bidir_latency_ns[0] / 1e3,
            f->copy_bidir_gbps[1], f->copy_bidir_latency_ns[1] / 1e3, f->pageable_gbps[0],
            f->pageable_latency_ns[0] / 1e3, f->pageable_gbps[1], f->pageable_latency_ns[1] / 1e3,
-           f->pageable_stage_bytes / 1024, f->copy_after_kernel_ns[0] / 1e3,
+           f->pageable_stage_bytes / 1024, f->pageable_stage_call_ns / 1e3, f->copy_after_kernel_ns[0] / 1e3,
            f->copy_after_kernel_ns[1] / 1e3, f->kernel_after_copy_ns[0] / 1e3, f->kernel_after_copy_ns[1] / 1e3);
 }

@@ -259,6 +259,7 @@ typedef struct gl_sched_machine {
     double pageable_gbps[2];  /* H2D from and D2H to pageable host memory, when the host waits for it */
     double pageable_latency_ns[2]; /* such a copy's time beyond its bytes (the driver's staging per call) */
     double pageable_stage_bytes;  /* the largest pageable H2D whose call returns before its copy runs */
+    double pageable_stage_call_ns; /* the longest such call the calibration timed, with room to stage (0: none) */
     double pageable_inline_bytes; /* pageable H2D copies up to this size are entries of their stream's queue */
     double pinned_beside_bytes;   /* pinned H2D copies up to this size take no engine (0: every one takes one) */
     double hostfn_ns;         /* a host function's time in its stream beyond its own, the driver's thread awake */
@@ -426,8 +427,8 @@ int gl_sched_load(gl_sched_program *p, int thread, int stream);
 /* Whether the host waits for this copy's end in its call (pageable, gl_sched.h "Pageable"). */
 int gl_sched_copy_blocks_host(const gl_sched_machine *m, const gl_sched_op *o);
 /* The most host time of its own that a pageable H2D call which returns once staged (not blocking the host,
- * not inline) can hold: its whole copy at the host's pageable pace, m's pageable rule (INFINITY for any
- * other op, or where m has no pageable pace). A measured call longer than that waited for the GPU: for
+ * not inline) can hold: its whole copy at the host's pageable pace, m's pageable rule, or the longest staged
+ * call the calibration timed, whichever is longer (INFINITY for any other op, or where m has no pageable pace). A measured call longer than that waited for the GPU: for
  * room in the driver's staging buffer behind copies the engine had not taken yet (event-programs' copies seed 20261148 at C=4: a 128 KiB call
  * held 4.6 ms while a 3 MiB pageable H2D, staged, waited behind a 263 MB pinned H2D). The model does not
  * have that wait, so a run's measured host time keeps only this much of such a call. */

@@ -898,6 +898,10 @@ static void test_pageable(void)
     m.pageable_latency_ns[GL_SCHED_H2D] = 500;
     test_cond("... whose call holds at most its copy at the host's pageable pace as its own time (500 + 4000 ns)",
               gl_sched_staged_call_ns(&m, &p.ops[c]) == 4500);
+    m.pageable_stage_call_ns = 6000;
+    test_cond("... or the longest staged call the calibration timed, where that is longer (6000 ns)",
+              gl_sched_staged_call_ns(&m, &p.ops[c]) == 6000);
+    m.pageable_stage_call_ns = 0;
     m.pageable_latency_ns[GL_SCHED_H2D] = 0;
     m.pageable_gbps[GL_SCHED_H2D] = 0;
     test_cond("... with no pageable pace known, no bound", isinf(gl_sched_staged_call_ns(&m, &p.ops[c])));
@@ -1213,9 +1217,10 @@ static void test_copy_fit(void)
     gl_sched_copy_fit(&t, &m, err, sizeof err);
     test_cond("the copy fit: the small pair gives the time per copy while shared (12 us), at least the latency (3)",
               fabs(m.copy_bidir_latency_ns[0] - 12000) < 1e-6 && fabs(m.copy_bidir_latency_ns[1] - 3000) < 1e-6);
-    test_cond("the copy fit: D2H in order, H2D not; staged up to 4 MiB; queued up to 64 KiB",
+    test_cond("the copy fit: D2H in order, H2D not; staged up to 4 MiB, the longest such call 100 us; queued up to "
+              "64 KiB",
               m.copy_in_order[1] == 1 && m.copy_in_order[0] == 0 && m.pageable_stage_bytes == 4 << 20 &&
-                  m.pageable_inline_bytes == 65536);
+                  m.pageable_stage_call_ns == 1e5 && m.pageable_inline_bytes == 65536);
     test_cond("the fit leaves the rest of the machine as it was", m.connections == 8 && m.sms == 132);
     /* A link that carries one direction at a time: both take twice as long at once, each at half speed. */
     gl_sched_copy_times half = t;
