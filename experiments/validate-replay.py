@@ -43,12 +43,15 @@ CONNECTIONS = [1, 2, 4, 8, 16, 32]
 
 def replay(binary, trace, connections, recorded=None, extra=()):
     """Run the replay; returns its JSON (predictions by C, recorded and replayed spans) and its text."""
-    out = "%s.%d.replay.json" % (trace, abs(hash(tuple(extra))) % 10**8)
+    # a file of its own: two judges of the same recordings at once must not read each other's
+    fd, out = tempfile.mkstemp(prefix=os.path.basename(trace) + ".", suffix=".replay.json")
+    os.close(fd)
     cmd = [binary, trace, "--connections", ",".join(map(str, connections)), "--json", out] + list(extra)
     if recorded:
         cmd += ["--recorded-connections", str(recorded)]
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0:
+        os.remove(out)
         raise RuntimeError("%s: exit %d: %s" % (" ".join(cmd), p.returncode, p.stderr.strip()))
     with open(out) as f:
         j = json.load(f)
