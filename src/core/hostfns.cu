@@ -16,8 +16,7 @@ void CUDART_CB gl_hostfn_hold_fn(void *arg)
 {
     gl_hostfn_hold *h = (gl_hostfn_hold *)arg;
     h->start_ns = gl_host_ns();
-    while (gl_host_ns() - h->start_ns < h->ns) {
-    }
+    gl_host_spin(h->ns);
     h->end_ns = gl_host_ns();
 }
 
