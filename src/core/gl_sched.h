@@ -153,6 +153,19 @@
  *           The small pageable H2D takes no engine: its bytes travel in the
  *           queue's own commands (in event-programs' recording under nsys a
  *           12 KiB one ran at once beside a 206 MB pinned H2D, 3229..7016 us).
+ *   SM copies. Every D2D copy and every memset over sm_memset_bytes runs on
+ *           the SMs, as a grid of the driver's: once its queue lets it go it
+ *           enters the work distributor like a kernel (behind any kernel
+ *           with blocks left, by priority) as one block that needs
+ *           sm_copy_share of an SM free, and takes its own time from there.
+ *           Probed on the H200 (probe-sm-copies, probe-memset-sizes): behind
+ *           another stream's grid that filled every SM for 900 us, a 64 MiB
+ *           memset ended 12 us and a 64 MiB D2D 27 us after the grid, a
+ *           4 KiB D2D and memsets of 4097 B to 3 MiB at its end, while a
+ *           4096 B memset and a 16 MiB pinned H2D ran at once; beside one
+ *           1024-thread block per SM (half the threads) the 64 MiB memset
+ *           ran at once but took 83 us against 27 alone (not modelled: it
+ *           keeps its own time), and beside two it waited.
  *   Pageable. A D2H to pageable memory returns when the copy has ended, and
  *           so does an H2D of more than pageable_stage_bytes (the driver
  *           stages it piece by piece): the host waits, and the copy takes
@@ -262,6 +275,8 @@ typedef struct gl_sched_machine {
     double pageable_stage_call_ns; /* the longest such call the calibration timed, with room to stage (0: none) */
     double pageable_inline_bytes; /* pageable H2D copies up to this size are entries of their stream's queue */
     double pinned_beside_bytes;   /* pinned H2D copies up to this size take no engine (0: every one takes one) */
+    double sm_copy_share;     /* the part of one SM a D2D copy or a large memset needs free to start ("SM copies"; 0: none) */
+    double sm_memset_bytes;   /* memsets up to this size need no SM room (D2D copies all do) */
     double hostfn_ns;         /* a host function's time in its stream beyond its own, the driver's thread awake */
     double hostfn_wake_ns;    /* the same when the driver's thread must wake first (it slept: no function ran) */
     int hostfn_serial;        /* host functions run one at a time, whatever their streams */

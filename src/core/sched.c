@@ -167,6 +167,14 @@ static int copy_inline(const gl_sched_machine *m, const gl_sched_op *o)
     return o->dir == GL_SCHED_H2D && (o->pageable ? o->bytes <= m->pageable_inline_bytes : o->bytes <= m->pinned_beside_bytes);
 }
 
+/* A copy that runs on the SMs, as a grid of the driver's (gl_sched.h "SM copies"): every D2D, and a memset over
+ * sm_memset_bytes, where the machine says such copies need room there. */
+static int copy_on_sms(const gl_sched_machine *m, const gl_sched_op *o)
+{
+    return o->kind == GL_SCHED_COPY && m->sm_copy_share > 0 &&
+           (o->dir == GL_SCHED_D2D || (o->dir == GL_SCHED_MEMSET && o->bytes > m->sm_memset_bytes));
+}
+
 static int fail(char *err, int errlen, const char *fmt, ...);
 
 double gl_sched_copy_ns(const gl_sched_machine *m, int dir, double bytes)
@@ -245,6 +253,7 @@ int gl_sched_copy_fit(const gl_sched_copy_times *t, gl_sched_machine *m, char *e
             fit.pageable_stage_call_ns = fmax(fit.pageable_stage_call_ns, t->stage_call_ns[i]);
         }
     fit.pageable_inline_bytes = 65536;
+    fit.sm_copy_share = 0.5, fit.sm_memset_bytes = 4096; /* probed, not timed here (gl_sched.h "SM copies") */
     fit.copy_points = 0;
     if (t->n_points >= 2) { /* the curve, where every size was timed and grew */
         int ok = t->n_points <= GL_SCHED_COPY_POINTS;
@@ -304,12 +313,13 @@ typedef struct op_state {
     int dep_first, n_deps; /* its dependencies in sim.deps */
     int arrived;           /* it reached its queue */
     int finished;          /* it is done (a kernel: all blocks ended) */
-    int remaining;         /* LAUNCH: blocks not yet on an SM */
+    int remaining;         /* LAUNCH, and a copy on the SMs: blocks not yet on an SM */
     int started;           /* an engine copy or a load has begun */
     int version;           /* an engine copy's: which of its EV_COPIED events is the live one */
     double left_ns, rate, since_ns; /* an engine copy: time left at full speed, its speed now (1 alone), since when */
     double full_ns;        /* an engine copy: its whole time at full speed */
-    int running;           /* LAUNCH: blocks on SMs now */
+    int running;           /* LAUNCH, and a copy on the SMs: blocks on SMs now */
+    double sm_ns;          /* a copy on the SMs: its one block's time there */
     int mark_queue, mark_pos; /* RECORD: the queue it is reached in, and how many entries were put in it before */
     int dep_next;          /* its dependencies before this one are known to have finished (deps_done resumes here) */
     int watch_next;        /* an engine copy waiting on a dependency: the next copy waiting on the same one (-1) */
@@ -743,6 +753,12 @@ static int advance_queues(sim *s)
             if (s->resident > s->max_resident) s->max_resident = s->resident;
             if (s->m->release_rule == GL_SCHED_RELEASE_DISPATCHED) q->holding = op;
             heap_push(s, s->now + dispatch, EV_ACCEPT, op, 0, 0);
+        } else if (copy_on_sms(s->m, o)) { /* the driver's grid: one block that needs room on an SM */
+            if (!copy_inline(s->m, o)) s->copying[o->dir]++;
+            double t = o->copy_ns > 0 ? o->copy_ns : gl_sched_copy_ns(s->m, o->dir, o->bytes);
+            s->os[op].sm_ns = fmax(0, t - dispatch - s->m->block_overrun_ns); /* alone it takes t from here */
+            s->os[op].remaining = 1;
+            heap_push(s, s->now + dispatch, EV_ACCEPT, op, 0, 0);
         } else if (o->kind == GL_SCHED_COPY) { /* an engine takes it now, for its latency and its bytes */
             if (!copy_inline(s->m, o)) s->copying[o->dir]++;
             if (o->dir < 2) s->linked[o->dir]++; /* a small pageable H2D, from the staging buffer */
@@ -791,7 +807,8 @@ static int dispatch(sim *s)
         int op = s->cwd[i];
         gl_sched_op *o = &s->p->ops[op];
         op_state *st = &s->os[op];
-        double share = 1.0 / o->blocks_per_sm;
+        int sm_copy = o->kind == GL_SCHED_COPY, blocks = sm_copy ? 1 : o->blocks;
+        double share = sm_copy ? s->m->sm_copy_share : 1.0 / o->blocks_per_sm, block_ns = sm_copy ? st->sm_ns : o->block_ns;
         for (int sm = 0; sm < s->m->sms && st->remaining > 0 && s->free_sum + 1e-9 >= share; sm++) {
             int n = (int)floor((s->sm_free[sm] + 1e-9) / share);
             if (n <= 0) continue;
@@ -800,18 +817,19 @@ static int dispatch(sim *s)
              * slots stay taken until the last of them ends. */
             double first = fmax(s->now, s->cwd_busy);
             s->cwd_busy = first + n * s->m->block_dispatch_ns;
-            if (st->running == 0 && st->remaining == o->blocks) o->start_ns = first;
+            if (st->running == 0 && st->remaining == blocks) o->start_ns = first;
             s->sm_free[sm] -= n * share;
             s->free_sum -= n * share;
             st->remaining -= n;
             st->running += n;
-            double end = first + (n - 1) * s->m->block_dispatch_ns + o->block_ns + s->m->block_overrun_ns;
+            double end = first + (n - 1) * s->m->block_dispatch_ns + block_ns + s->m->block_overrun_ns;
             heap_push(s, end, EV_BLOCKS, op, sm, n);
             moved = 1;
         }
         if (st->remaining > 0) break;
         /* All its blocks are out: a queue waiting on that may move on. */
-        if (s->m->release_rule == GL_SCHED_RELEASE_DISPATCHED && s->q[o->queue].holding == op) s->q[o->queue].holding = -1;
+        if (s->m->release_rule == GL_SCHED_RELEASE_DISPATCHED && !sm_copy && s->q[o->queue].holding == op)
+            s->q[o->queue].holding = -1;
     }
     /* Drop the kernels that have no blocks left. */
     for (int j = 0; j < s->n_cwd; j++)
@@ -1034,12 +1052,14 @@ static void handle(sim *s, const event *e)
         break;
     case EV_BLOCKS: {
         op_state *st = &s->os[e->op];
-        double share = 1.0 / s->p->ops[e->op].blocks_per_sm;
+        const gl_sched_op *o = &s->p->ops[e->op];
+        double share = o->kind == GL_SCHED_COPY ? s->m->sm_copy_share : 1.0 / o->blocks_per_sm;
         s->sm_free[e->sm] += e->n * share;
         s->free_sum += e->n * share;
         st->running -= e->n;
         if (st->running == 0 && st->remaining == 0) {
-            s->resident--;
+            if (o->kind == GL_SCHED_LAUNCH) s->resident--;
+            else if (!copy_inline(s->m, o)) s->copying[o->dir]--; /* a copy on the SMs: its engine's turn ends */
             finish(s, e->op);
         }
         break;

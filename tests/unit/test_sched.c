@@ -870,6 +870,43 @@ static void test_fit_host_copies(void)
     gl_sched_program_free(&p);
 }
 
+static void test_sm_copies(void)
+{
+    /* Four SMs; a grid of A's in blocks of half an SM; then, in B, a memset or a D2D (gl_sched.h "SM copies"). A D2D
+     * and a memset over 100 bytes need half an SM free: behind a full wave they start as it ends, beside a half wave
+     * at once. A memset of 100 bytes needs none. Alone, each takes its own time (memset 4 B/ns, D2D 2). */
+    gl_sched_machine m = copier(4);
+    m.sm_copy_share = 0.5, m.sm_memset_bytes = 100;
+    struct { int blocks, dir; double bytes, start, end; const char *what; } cases[] = {
+        {8, GL_SCHED_MEMSET, 400, 1000, 1100, "a memset of 400 B behind a full wave starts as it ends"},
+        {8, GL_SCHED_MEMSET, 100, 0, 25, "a memset of 100 B (the threshold) goes at once beside a full wave"},
+        {8, GL_SCHED_D2D, 80, 1000, 1040, "a D2D of 80 B behind a full wave starts as it ends"},
+        {4, GL_SCHED_MEMSET, 400, 0, 100, "a memset of 400 B beside half a wave goes at once"},
+        {0, GL_SCHED_MEMSET, 400, 0, 100, "a memset of 400 B alone takes its own time"},
+        {16, GL_SCHED_D2D, 80, 2000, 2040, "a grid with blocks left holds the D2D back: it starts after the second wave"},
+    };
+    for (int i = 0; i < GL_ARRAY_LEN(cases); i++) {
+        gl_sched_program p;
+        int s[2];
+        two_streams(&p, s);
+        if (cases[i].blocks) gl_sched_launch(&p, 0, s[0], cases[i].blocks, 1024, 2, 1000, 0);
+        int c = gl_sched_copy(&p, 0, s[1], cases[i].dir, cases[i].bytes, 0);
+        run(&p, &m);
+        test_cond(cases[i].what, p.ops[c].start_ns == cases[i].start && p.ops[c].end_ns == cases[i].end);
+        gl_sched_program_free(&p);
+    }
+    /* Without the rule (no share), the D2D behind the full wave takes its engine at once. */
+    gl_sched_program p;
+    int s[2];
+    two_streams(&p, s);
+    gl_sched_launch(&p, 0, s[0], 8, 1024, 2, 1000, 0);
+    int c = gl_sched_copy(&p, 0, s[1], GL_SCHED_D2D, 80, 0);
+    gl_sched_machine engines = copier(4);
+    run(&p, &engines);
+    test_cond("with no SM share a D2D needs no room: it starts at once", p.ops[c].start_ns == 0 && p.ops[c].end_ns == 40);
+    gl_sched_program_free(&p);
+}
+
 static void test_pageable(void)
 {
     int s[2];
@@ -1218,9 +1255,10 @@ static void test_copy_fit(void)
     test_cond("the copy fit: the small pair gives the time per copy while shared (12 us), at least the latency (3)",
               fabs(m.copy_bidir_latency_ns[0] - 12000) < 1e-6 && fabs(m.copy_bidir_latency_ns[1] - 3000) < 1e-6);
     test_cond("the copy fit: D2H in order, H2D not; staged up to 4 MiB, the longest such call 100 us; queued up to "
-              "64 KiB",
+              "64 KiB; D2D copies and memsets over 4 KiB need half an SM",
               m.copy_in_order[1] == 1 && m.copy_in_order[0] == 0 && m.pageable_stage_bytes == 4 << 20 &&
-                  m.pageable_stage_call_ns == 1e5 && m.pageable_inline_bytes == 65536);
+                  m.pageable_stage_call_ns == 1e5 && m.pageable_inline_bytes == 65536 &&
+                  m.sm_copy_share == 0.5 && m.sm_memset_bytes == 4096);
     test_cond("the fit leaves the rest of the machine as it was", m.connections == 8 && m.sms == 132);
     /* A link that carries one direction at a time: both take twice as long at once, each at half speed. */
     gl_sched_copy_times half = t;
@@ -1637,6 +1675,7 @@ int main(void)
     test_copy_kernel_costs();
     test_copy_curve();
     test_queue_copies();
+    test_sm_copies();
     test_pageable();
     test_fit_host_copies();
     test_host_functions();
