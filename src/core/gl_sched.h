@@ -149,23 +149,30 @@
  *           pageable_inline_bytes are entries of the stream's queue, as
  *           kernels are (with one queue a later kernel of another stream
  *           waited behind them); at the head each waits for its dependencies
- *           and an engine of its kind, then leaves the head as it starts.
+ *           and an engine of its kind, then leaves the head as it starts
+ *           (an SM copy: as it goes to the work distributor, below).
  *           The small pageable H2D takes no engine: its bytes travel in the
  *           queue's own commands (in event-programs' recording under nsys a
  *           12 KiB one ran at once beside a 206 MB pinned H2D, 3229..7016 us).
  *   SM copies. Every D2D copy and every memset over sm_memset_bytes runs on
- *           the SMs, as a grid of the driver's: once its queue lets it go it
+ *           the SMs, as a grid of the driver's: once its queue lets it go
+ *           (an engine of its kind free, which it then holds to its end) it
  *           enters the work distributor like a kernel (behind any kernel
- *           with blocks left, by priority) as one block that needs
- *           sm_copy_share of an SM free, and takes its own time from there.
- *           Probed on the H200 (probe-sm-copies, probe-memset-sizes): behind
- *           another stream's grid that filled every SM for 900 us, a 64 MiB
- *           memset ended 12 us and a 64 MiB D2D 27 us after the grid, a
- *           4 KiB D2D and memsets of 4097 B to 3 MiB at its end, while a
- *           4096 B memset and a 16 MiB pinned H2D ran at once; beside one
- *           1024-thread block per SM (half the threads) the 64 MiB memset
- *           ran at once but took 83 us against 27 alone (not modelled: it
- *           keeps its own time), and beside two it waited.
+ *           with blocks left, after more urgent ones) as one block that
+ *           needs sm_copy_share of an SM free, and from there it takes its
+ *           own time less the dispatch latency (so alone it ends its own
+ *           time after it went, as before). Probed on the H200
+ *           (probe-sm-copies, probe-memset-sizes): behind another stream's
+ *           grid that filled every SM for 900 us, 64 MiB memsets ended 12-16
+ *           us and 64 MiB D2D copies 27-30 us after the grid, a 4 KiB D2D and
+ *           memsets of 4097 B to 3 MiB within 1.2 us of its end, while a
+ *           4096 B memset and a 16 MiB pinned H2D ran at once. Beside one
+ *           1024-thread block per SM (half the threads) they ran at once but
+ *           slower (64 MiB memset ended at 83 us against 22 alone, 64 MiB D2D
+ *           54 against 39; not modelled: each keeps its own time); beside two
+ *           they waited. So half an SM is the most such a copy needs, not a
+ *           measured least; D2D copies of 4 KiB and 64 MiB were probed, not
+ *           every size; priorities were not probed with them.
  *   Pageable. A D2H to pageable memory returns when the copy has ended, and
  *           so does an H2D of more than pageable_stage_bytes (the driver
  *           stages it piece by piece): the host waits, and the copy takes
@@ -178,7 +185,18 @@
  *           the pageable one stops while it runs (validate-replay's random
  *           30: a 156 MB pinned D2H took 2.82 ms inside a 14 MB pageable
  *           D2H of 3.79 ms, which alone takes about 0.97; a replay takes
- *           what is left as its time alone). The shared link adds to it what
+ *           what is left as its time alone). But its piece in flight goes
+ *           whole first: an engine copy of its direction that becomes ready
+ *           while it runs starts pageable_piece_ns after the piece began, or
+ *           at the copy's end if sooner; a piece begins as the copy starts
+ *           or resumes, and one ready at that very moment goes first (probe-
+ *           pageable-pieces, C=8: a 4 MiB pinned D2H ready 20 us after a 4 or
+ *           16 MiB pageable D2H began ended 62 us later than alone, 15 us
+ *           after a 1 MiB one; beside 8-256 KiB ones begun 20 us before, or
+ *           any begun 5 us before, it went first: they had not begun, the
+ *           host waking after their stream's kernel first. In event-
+ *           programs' seed 20261186 pinned D2H copies went back to back while
+ *           a pageable one waited). The shared link adds to it what
  *           it adds to a pinned copy of its size (its DMA). A smaller
  *           pageable H2D returns once staged (its
  *           call's time, at most its copy at the pageable pace: a longer
@@ -274,8 +292,11 @@ typedef struct gl_sched_machine {
     double pageable_stage_bytes;  /* the largest pageable H2D whose call returns before its copy runs */
     double pageable_stage_call_ns; /* the longest such call the calibration timed, with room to stage (0: none) */
     double pageable_inline_bytes; /* pageable H2D copies up to this size are entries of their stream's queue */
+    double pageable_piece_ns;     /* a host-waited pageable copy's piece: an engine copy of its direction that
+                                   * becomes ready while one is in flight waits for it (0: it goes at once) */
     double pinned_beside_bytes;   /* pinned H2D copies up to this size take no engine (0: every one takes one) */
-    double sm_copy_share;     /* the part of one SM a D2D copy or a large memset needs free to start ("SM copies"; 0: none) */
+    /* the part of one SM a D2D copy or a memset over sm_memset_bytes needs free to start ("SM copies"; 0: none) */
+    double sm_copy_share;
     double sm_memset_bytes;   /* memsets up to this size need no SM room (D2D copies all do) */
     double hostfn_ns;         /* a host function's time in its stream beyond its own, the driver's thread awake */
     double hostfn_wake_ns;    /* the same when the driver's thread must wake first (it slept: no function ran) */
@@ -384,7 +405,8 @@ typedef struct gl_sched_op {
     double call_ns;    /* when the host began the call */
     double submit_ns;  /* when the call returned */
     double go_ns;      /* when it left its queue's head */
-    double start_ns;   /* LAUNCH: first block start; COPY: its engine took it; HOSTFN, LOAD: began; else ended */
+    double start_ns;   /* LAUNCH, an SM copy: first block start; other COPY: its engine took it; HOSTFN, LOAD: began;
+                        * else ended */
     double end_ns;     /* LAUNCH: last block end; else when it finished */
     int queue;         /* the hardware queue it went to (-1: none) */
 } gl_sched_op;

@@ -254,6 +254,7 @@ int gl_sched_copy_fit(const gl_sched_copy_times *t, gl_sched_machine *m, char *e
         }
     fit.pageable_inline_bytes = 65536;
     fit.sm_copy_share = 0.5, fit.sm_memset_bytes = 4096; /* probed, not timed here (gl_sched.h "SM copies") */
+    fit.pageable_piece_ns = 62000;                        /* probed too (gl_sched.h "Pageable") */
     fit.copy_points = 0;
     if (t->n_points >= 2) { /* the curve, where every size was timed and grew */
         int ok = t->n_points <= GL_SCHED_COPY_POINTS;
@@ -318,6 +319,7 @@ typedef struct op_state {
     int version;           /* an engine copy's: which of its EV_COPIED events is the live one */
     double left_ns, rate, since_ns; /* an engine copy: time left at full speed, its speed now (1 alone), since when */
     double full_ns;        /* an engine copy: its whole time at full speed */
+    double piece_ns[2];    /* a pageable copy the host waits for: when its piece in flight began, and ends */
     int running;           /* LAUNCH, and a copy on the SMs: blocks on SMs now */
     double sm_ns;          /* a copy on the SMs: its one block's time there */
     int mark_queue, mark_pos; /* RECORD: the queue it is reached in, and how many entries were put in it before */
@@ -369,12 +371,13 @@ typedef struct sim {
     double cwd_busy;   /* when the work distributor has handed out the blocks given to it so far */
     int *pending;      /* records, waits and loads that arrived and whose dependencies finished, not done yet */
     int n_pending, cap_pending; /* how many, and room */
-    int *cwd;          /* the compute work distributor: kernels with blocks left, in dispatch order */
-    int n_cwd, cap_cwd;           /* kernels in it, and room */
+    int *cwd;          /* the compute work distributor: kernels (and SM copies) with blocks left, in dispatch order */
+    int n_cwd, cap_cwd;           /* entries in it, and room */
     int resident;                 /* kernels between leaving their queue and ending */
     int max_resident, max_depth;  /* the most resident kernels, the deepest queue */
     int last_stream, last_queue;  /* the queue rule's memory */
     int copying[GL_SCHED_DIRS];   /* copy engines of each direction busy now */
+    double piece_wake[2];         /* H2D, D2H: when a wake for a pageable piece's end was scheduled */
     int linked[2];                /* H2D, D2H copies on the link now (engine copies and queued small H2D) */
     /* Engine copies (not queue entries), kept so that each event costs little however many wait: per direction,
      * every one submitted in order (wfifo, whead: the first not started), those ready to start in order (ready),
@@ -754,7 +757,7 @@ static int advance_queues(sim *s)
             if (s->m->release_rule == GL_SCHED_RELEASE_DISPATCHED) q->holding = op;
             heap_push(s, s->now + dispatch, EV_ACCEPT, op, 0, 0);
         } else if (copy_on_sms(s->m, o)) { /* the driver's grid: one block that needs room on an SM */
-            if (!copy_inline(s->m, o)) s->copying[o->dir]++;
+            s->copying[o->dir]++; /* its engine's turn, from here to its end, its wait for room included */
             double t = o->copy_ns > 0 ? o->copy_ns : gl_sched_copy_ns(s->m, o->dir, o->bytes);
             s->os[op].sm_ns = fmax(0, t - dispatch - s->m->block_overrun_ns); /* alone it takes t from here */
             s->os[op].remaining = 1;
@@ -784,7 +787,7 @@ static int advance_queues(sim *s)
     return moved;
 }
 
-/* Priority first (lower is more urgent), then the order kernels were accepted. */
+/* Priority first (lower is more urgent), then the order kernels and SM copies were accepted. */
 static void cwd_insert(sim *s, int op)
 {
     gl_grow((void **)&s->cwd, &s->cap_cwd, s->n_cwd + 1, sizeof *s->cwd);
@@ -807,8 +810,9 @@ static int dispatch(sim *s)
         int op = s->cwd[i];
         gl_sched_op *o = &s->p->ops[op];
         op_state *st = &s->os[op];
-        int sm_copy = o->kind == GL_SCHED_COPY, blocks = sm_copy ? 1 : o->blocks;
-        double share = sm_copy ? s->m->sm_copy_share : 1.0 / o->blocks_per_sm, block_ns = sm_copy ? st->sm_ns : o->block_ns;
+        int sm_copy = o->kind == GL_SCHED_COPY, blocks = sm_copy ? 1 : o->blocks; /* an SM copy is one block */
+        double share = sm_copy ? s->m->sm_copy_share : 1.0 / o->blocks_per_sm;
+        double block_ns = sm_copy ? st->sm_ns : o->block_ns;
         for (int sm = 0; sm < s->m->sms && st->remaining > 0 && s->free_sum + 1e-9 >= share; sm++) {
             int n = (int)floor((s->sm_free[sm] + 1e-9) / share);
             if (n <= 0) continue;
@@ -828,10 +832,10 @@ static int dispatch(sim *s)
         }
         if (st->remaining > 0) break;
         /* All its blocks are out: a queue waiting on that may move on. */
-        if (s->m->release_rule == GL_SCHED_RELEASE_DISPATCHED && !sm_copy && s->q[o->queue].holding == op)
-            s->q[o->queue].holding = -1;
+        if (s->m->release_rule == GL_SCHED_RELEASE_DISPATCHED && s->q[o->queue].holding == op)
+            s->q[o->queue].holding = -1; /* only a kernel holds its queue so: an SM copy left it as it went */
     }
-    /* Drop the kernels that have no blocks left. */
+    /* Drop the entries that have no blocks left. */
     for (int j = 0; j < s->n_cwd; j++)
         if (j >= i || s->os[s->cwd[j]].remaining > 0) s->cwd[kept++] = s->cwd[j];
     s->n_cwd = kept;
@@ -901,6 +905,10 @@ static void copies_rerate(sim *s)
         st->since_ns = s->now;
         double rate = s->linked[1 - o->dir] > 0 ? bidir_rate(m, o, st->full_ns) : 1;
         if (gl_sched_copy_blocks_host(m, o) && s->copying[o->dir] > 0) rate = 0;
+        if (rate > 0 && (st->rate == 0 || st->version == 0)) { /* it (re)starts: a piece goes, whole ("Pageable") */
+            st->piece_ns[0] = s->now;
+            st->piece_ns[1] = s->now + fmin(m->pageable_piece_ns, fmax(0, st->left_ns) / rate);
+        }
         if (rate == st->rate && st->version > 0) continue;
         st->rate = rate;
         ++st->version;
@@ -910,9 +918,18 @@ static void copies_rerate(sim *s)
 
 /* The copy of direction d that may take an engine now, -1 if none: the first-submitted ready one whose
  * dependencies' costs have passed; where d goes in order, only the first-submitted one not started. */
+static double piece_in_flight(const sim *s, int d);
+
 static int copy_candidate(sim *s, int d)
 {
     int busy = s->copying[d] >= s->m->copy_engines[d]; /* then only a copy that takes no engine may go */
+    /* A piece of a pageable copy of d in flight goes whole before an engine copy of d ("Pageable"). */
+    double piece = d < 2 ? piece_in_flight(s, d) : 0;
+    if (piece > s->now) {
+        busy = 1;
+        if (s->piece_wake[d] != piece) heap_push(s, piece, EV_WAKE, -1, -1, 0);
+        s->piece_wake[d] = piece;
+    }
     if (d < 2 && s->m->copy_in_order[d]) {
         while (s->whead[d] < s->wn[d] && s->os[s->wfifo[d][s->whead[d]]].started) s->whead[d]++;
         if (s->whead[d] == s->wn[d]) return -1;
@@ -923,6 +940,21 @@ static int copy_candidate(sim *s, int d)
         if (dep_costs_passed(s, s->ready[d][i]) && (!busy || copy_inline(s->m, &s->p->ops[s->ready[d][i]])))
             return s->ready[d][i];
     return -1;
+}
+
+/* When the latest-ending piece in flight of a pageable copy of direction d the host waits for ends (0: none). A
+ * piece that begins now has not begun for an engine copy ready now: that one goes first ("Pageable"). */
+static double piece_in_flight(const sim *s, int d)
+{
+    double end = 0;
+    for (int i = 0; i < s->n_running; i++) {
+        int op = s->running[i];
+        const gl_sched_op *o = &s->p->ops[op];
+        const op_state *st = &s->os[op];
+        if (o->dir == d && st->rate > 0 && st->piece_ns[0] < s->now && gl_sched_copy_blocks_host(s->m, o))
+            end = fmax(end, st->piece_ns[1]);
+    }
+    return end;
 }
 
 /* Give free engines the ready copies, first-issued first. */
@@ -1059,7 +1091,7 @@ static void handle(sim *s, const event *e)
         st->running -= e->n;
         if (st->running == 0 && st->remaining == 0) {
             if (o->kind == GL_SCHED_LAUNCH) s->resident--;
-            else if (!copy_inline(s->m, o)) s->copying[o->dir]--; /* a copy on the SMs: its engine's turn ends */
+            else s->copying[o->dir]--; /* a copy on the SMs: its engine's turn ends */
             finish(s, e->op);
         }
         break;
@@ -1126,6 +1158,12 @@ static int validate(const gl_sched_program *p, const gl_sched_machine *m, char *
     if (!(m->hostfn_ns >= 0 && m->hostfn_wake_ns >= 0 && m->load_ns >= 0))
         return fail(err, errlen, "the machine's host function (%g, waking %g ns) or load (%g ns) time is not a time",
                     m->hostfn_ns, m->hostfn_wake_ns, m->load_ns);
+    /* A share over one SM would never be placed, and a vanishing one overflows the block count ("SM copies"). */
+    if (!((m->sm_copy_share == 0 || (m->sm_copy_share >= 1e-6 && m->sm_copy_share <= 1)) && m->sm_memset_bytes >= 0))
+        return fail(err, errlen, "the machine's SM copies need %g of an SM (0, or 1e-6..1), memsets over %g bytes",
+                    m->sm_copy_share, m->sm_memset_bytes);
+    if (!(m->pageable_piece_ns >= 0))
+        return fail(err, errlen, "the machine's pageable piece (%g ns) is not a time", m->pageable_piece_ns);
     for (int i = 0; i < p->n_ops; i++) {
         const gl_sched_op *o = &p->ops[i];
         if (o->kind == GL_SCHED_COPY) {

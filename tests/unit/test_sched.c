@@ -807,6 +807,38 @@ static void test_queue_copies(void)
 
 /* A run's own pace for the copies its host waited for (gl_sched_fit_host_copies): each one's time in the run, less
  * what the simulation adds for the link shared with the other direction, becomes its own. */
+static void test_pageable_piece(void)
+{
+    /* A pageable D2H the host waits for (0.25 B/ns) runs from 0; a pinned D2H of 500 B (1 B/ns) of another stream
+     * is ready at 1000 ns, behind a kernel. The piece in flight (2000 ns) goes whole first, then the pinned copy
+     * runs while the pageable one stops (gl_sched.h "Pageable"); a pageable copy shorter than a piece ends first;
+     * a pinned copy ready as the pageable one begins (no kernel before it: both at 0) goes first. */
+    gl_sched_machine m = copier(4);
+    struct { double pageable, piece, kernel, pinned_start, pinned_end, pageable_end; const char *what; } cases[] = {
+        {1000, 2000, 1000, 2000, 2500, 4500, "the pinned D2H waits for the pageable one's piece, which then stops"},
+        {400, 2000, 1000, 1600, 2100, 1600, "a pageable D2H shorter than a piece ends before the pinned one starts"},
+        {1000, 0, 1000, 1000, 1500, 4500, "without pieces the pinned D2H goes at once and the pageable one stops"},
+        {1000, 2000, 0, 0, 500, 4500, "a pinned D2H ready as the pageable one begins goes first: no piece has begun"},
+    };
+    for (int i = 0; i < GL_ARRAY_LEN(cases); i++) {
+        gl_sched_program p;
+        int s[2];
+        two_streams(&p, s);
+        m.pageable_piece_ns = cases[i].piece;
+        if (cases[i].kernel > 0) gl_sched_launch(&p, 0, s[1], 1, 32, 1, cases[i].kernel, 0);
+        int pinned = gl_sched_copy(&p, 0, s[1], GL_SCHED_D2H, 500, 0);
+        int pageable = gl_sched_copy(&p, 0, s[0], GL_SCHED_D2H, cases[i].pageable, 1);
+        run(&p, &m);
+        int ok = p.ops[pinned].start_ns == cases[i].pinned_start && p.ops[pinned].end_ns == cases[i].pinned_end &&
+                 p.ops[pageable].end_ns == cases[i].pageable_end;
+        test_cond(cases[i].what, ok);
+        if (!ok)
+            printf("#   pinned %g..%g, pageable %g..%g\n", p.ops[pinned].start_ns, p.ops[pinned].end_ns,
+                   p.ops[pageable].start_ns, p.ops[pageable].end_ns);
+        gl_sched_program_free(&p);
+    }
+}
+
 static void test_fit_host_copies(void)
 {
     int s[2];
@@ -881,9 +913,9 @@ static void test_sm_copies(void)
         {8, GL_SCHED_MEMSET, 400, 1000, 1100, "a memset of 400 B behind a full wave starts as it ends"},
         {8, GL_SCHED_MEMSET, 100, 0, 25, "a memset of 100 B (the threshold) goes at once beside a full wave"},
         {8, GL_SCHED_D2D, 80, 1000, 1040, "a D2D of 80 B behind a full wave starts as it ends"},
-        {4, GL_SCHED_MEMSET, 400, 0, 100, "a memset of 400 B beside half a wave goes at once"},
+        {4, GL_SCHED_MEMSET, 400, 0, 100, "a memset of 400 B beside a half wave (two SMs full) goes at once"},
         {0, GL_SCHED_MEMSET, 400, 0, 100, "a memset of 400 B alone takes its own time"},
-        {16, GL_SCHED_D2D, 80, 2000, 2040, "a grid with blocks left holds the D2D back: it starts after the second wave"},
+        {16, GL_SCHED_D2D, 80, 2000, 2040, "a grid with blocks left holds the D2D back: it starts after the 2nd wave"},
     };
     for (int i = 0; i < GL_ARRAY_LEN(cases); i++) {
         gl_sched_program p;
@@ -903,8 +935,35 @@ static void test_sm_copies(void)
     int c = gl_sched_copy(&p, 0, s[1], GL_SCHED_D2D, 80, 0);
     gl_sched_machine engines = copier(4);
     run(&p, &engines);
-    test_cond("with no SM share a D2D needs no room: it starts at once", p.ops[c].start_ns == 0 && p.ops[c].end_ns == 40);
+    test_cond("with no SM share a D2D needs no room: it starts at once",
+              p.ops[c].start_ns == 0 && p.ops[c].end_ns == 40);
     gl_sched_program_free(&p);
+
+    /* Two D2D of two streams on one engine, the dispatch latency 5 ns and a block's overrun 2: the first is placed
+     * at 5 and ends at 40, its own time after it went; the second holds its queue's head until the engine is free
+     * (40), is placed at 45 and ends at 80. */
+    m.dispatch_ns = 5, m.block_overrun_ns = 2;
+    two_streams(&p, s);
+    int d1 = gl_sched_copy(&p, 0, s[0], GL_SCHED_D2D, 80, 0), d2 = gl_sched_copy(&p, 0, s[1], GL_SCHED_D2D, 80, 0);
+    run(&p, &m);
+    test_cond("two SM copies on one engine: 5..40, then 45..80 (each its own time after it went)",
+              p.ops[d1].start_ns == 5 && p.ops[d1].end_ns == 40 && p.ops[d2].start_ns == 45 && p.ops[d2].end_ns == 80);
+    gl_sched_program_free(&p);
+
+    /* A share the simulation could never place, or none at all that would overflow the block count: refused. */
+    const double bad[2] = {1.5, 1e-300};
+    int refused = 0;
+    for (int i = 0; i < 2; i++) {
+        gl_sched_machine b = copier(4);
+        b.sm_copy_share = bad[i];
+        gl_sched_result r;
+        char err[200];
+        two_streams(&p, s);
+        gl_sched_copy(&p, 0, s[0], GL_SCHED_D2D, 80, 0);
+        refused += gl_sched_simulate(&p, &b, &r, err, sizeof err) != 0 && strstr(err, "SM copies") != NULL;
+        gl_sched_program_free(&p);
+    }
+    test_cond("an SM share over one SM, or a vanishing one, is refused", refused == 2);
 }
 
 static void test_pageable(void)
@@ -1255,10 +1314,10 @@ static void test_copy_fit(void)
     test_cond("the copy fit: the small pair gives the time per copy while shared (12 us), at least the latency (3)",
               fabs(m.copy_bidir_latency_ns[0] - 12000) < 1e-6 && fabs(m.copy_bidir_latency_ns[1] - 3000) < 1e-6);
     test_cond("the copy fit: D2H in order, H2D not; staged up to 4 MiB, the longest such call 100 us; queued up to "
-              "64 KiB; D2D copies and memsets over 4 KiB need half an SM",
+              "64 KiB; D2D copies and memsets over 4 KiB need half an SM; a pageable piece 62 us",
               m.copy_in_order[1] == 1 && m.copy_in_order[0] == 0 && m.pageable_stage_bytes == 4 << 20 &&
                   m.pageable_stage_call_ns == 1e5 && m.pageable_inline_bytes == 65536 &&
-                  m.sm_copy_share == 0.5 && m.sm_memset_bytes == 4096);
+                  m.sm_copy_share == 0.5 && m.sm_memset_bytes == 4096 && m.pageable_piece_ns == 62000);
     test_cond("the fit leaves the rest of the machine as it was", m.connections == 8 && m.sms == 132);
     /* A link that carries one direction at a time: both take twice as long at once, each at half speed. */
     gl_sched_copy_times half = t;
@@ -1677,6 +1736,7 @@ int main(void)
     test_queue_copies();
     test_sm_copies();
     test_pageable();
+    test_pageable_piece();
     test_fit_host_copies();
     test_host_functions();
     test_loads();
