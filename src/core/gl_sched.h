@@ -165,7 +165,7 @@
  *           (probe-sm-copies, probe-memset-sizes): behind another stream's
  *           grid that filled every SM for 900 us, 64 MiB memsets ended 12-16
  *           us and 64 MiB D2D copies 27-30 us after the grid, a 4 KiB D2D and
- *           memsets of 4097 B to 3 MiB within 1.2 us of its end, while a
+ *           memsets of 4097 B to 3 MiB within 1.3 us of its end, while a
  *           4096 B memset and a 16 MiB pinned H2D ran at once. Beside one
  *           1024-thread block per SM (half the threads) they ran at once but
  *           slower (64 MiB memset ended at 83 us against 22 alone, 64 MiB D2D
