@@ -801,7 +801,8 @@ static void cwd_insert(sim *s, int op)
 }
 
 /* Hand blocks to free SM slots, oldest kernel first; a kernel with blocks left
- * holds back the kernels after it. */
+ * holds back the kernels after it. An SM copy is one block in this line too
+ * (gl_sched.h "SM copies"). */
 static int dispatch(sim *s)
 {
     int moved = 0, kept = 0;
