@@ -211,9 +211,10 @@ static gl_sched_machine machine_for(const rp_trace *t, int C)
     m.pageable_stage_bytes = 2 << 20, m.pageable_inline_bytes = 64 << 10;
     m.pinned_beside_bytes = 24 << 10; /* pinned H2D of 4-24 KiB ran beside a large one, none of 28 KiB (gl_sched.h) */
     /* No SM room for D2D copies and memsets (gl_sched.h "SM copies"; sm_copy_share 0): a recorded one's time holds
-     * its wait for that room already, and taken so it would wait twice (session 8's recordings: seed 20261153's
-     * replay at its recorded C=8 went from 1.7% to 3.2% off, its worst run 2.3% to 30.4%). Such a copy's time
-     * alone is not derived from the trace yet, as a kernel's is. */
+     * its wait for that room already (under nsys a 16 KiB D2D beside a wide grid lasted 108 us, to just after the
+     * grid's end), and taken so it would wait twice (session 8's recordings: seed 20261153's replay at its
+     * recorded C=8 went from 1.7% to 3.2% off, its worst run 2.3% to 30.4%). A time alone from the trace's fastest
+     * copies of each kind did not help (FINDINGS, session 11). */
     m.load_ns = 2300; /* a lazy load once what it waits for has ended (module-loading's calibration, H200) */
     /* A host function: the time per function, one at a time; its own time, waking the driver's thread included,
      * is fitted to the recording (rp_fit_hostfns). */
