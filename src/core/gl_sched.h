@@ -502,6 +502,11 @@ int gl_sched_simulate(gl_sched_program *p, const gl_sched_machine *m, gl_sched_r
  * time, or -1 with err as gl_sched_simulate. */
 int gl_sched_fit_host_copies(gl_sched_program *p, const gl_sched_machine *m, const double *own_ns, char *err,
                              int errlen);
+/* One step of fitting a time whose simulation grows with it, but not in step (a copy's pauses grow with it too):
+ * cur simulated to sim where target was wanted. cur becomes the bracket's upper end (sim too long) or lower end;
+ * the next value is cur less the difference, or the bracket's middle where that leaves the bracket (a step by
+ * difference alone can swing between two values for ever). gl_sched_fit_host_copies and the replay's fit use it. */
+double gl_sched_bracket_step(double cur, double sim, double target, double *lo, double *hi);
 
 /* What the model predicts when it cannot know the order in which racing host
  * threads' calls reached the driver. A call is known only to have done so

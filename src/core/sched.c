@@ -1576,6 +1576,14 @@ int gl_sched_simulate_spread(gl_sched_program *p, const gl_sched_machine *m, con
 
 /* ---- a run's own pace for the copies its host waited for -------------------------------------- */
 
+double gl_sched_bracket_step(double cur, double sim, double target, double *lo, double *hi)
+{
+    if (sim > target) *hi = cur;
+    else *lo = cur;
+    double next = cur - (sim - target);
+    return next > *lo && next < *hi ? next : 0.5 * (*lo + *hi);
+}
+
 int gl_sched_fit_host_copies(gl_sched_program *p, const gl_sched_machine *m, const double *own_ns, char *err,
                              int errlen)
 {
@@ -1622,11 +1630,7 @@ int gl_sched_fit_host_copies(gl_sched_program *p, const gl_sched_machine *m, con
             if (fit[i] != 1) continue;
             double sim = o->end_ns - o->start_ns;
             if (fabs(sim - own_ns[i]) <= 1e-3 * own_ns[i]) continue;
-            if (sim > own_ns[i]) hi[i] = o->copy_ns;
-            else lo[i] = o->copy_ns;
-            /* a step by the difference, or halfway when that leaves the bracket (a longer copy shares longer) */
-            double next = o->copy_ns - (sim - own_ns[i]);
-            if (!(next > lo[i] && next < hi[i])) next = 0.5 * (lo[i] + hi[i]);
+            double next = gl_sched_bracket_step(o->copy_ns, sim, own_ns[i], &lo[i], &hi[i]);
             moved += fabs(next - o->copy_ns) > 1e-3 * o->copy_ns;
             o->copy_ns = next;
         }

@@ -340,7 +340,8 @@ void gl_sched_run_thread(gl_sched_run *r, int thread)
  * the simulation's host thread has nothing else. A SYNC's own cost is the
  * machine's: the rest of its time is the wait, which the simulation makes.
  * A pageable H2D that returns once staged keeps at most the machine's issue
- * time plus its copy at the host's pageable pace (gl_sched_staged_call_ns):
+ * time plus what gl_sched_staged_call_ns allows (its copy at the host's
+ * pageable pace, or the longest staged call timed, whichever is longer):
  * beyond that the call waited for the GPU. */
 static void measured_issue_times(gl_sched_run *r)
 {
@@ -362,16 +363,24 @@ static void measured_issue_times(gl_sched_run *r)
     free(prev);
 }
 
+/* GRIDLAB_SCHED_DUMP's file, opened to append (NULL: unset). */
+static FILE *dump_open(void)
+{
+    const char *path = getenv("GRIDLAB_SCHED_DUMP");
+    if (!path || !*path) return NULL;
+    FILE *f = fopen(path, "a");
+    if (!f) gl_die(GL_EXIT_IO, "GRIDLAB_SCHED_DUMP: cannot open %s", path);
+    return f;
+}
+
 /* GRIDLAB_SCHED_DUMP=FILE appends each run's ops, simulated and measured, one line each (us; the model's from
  * its first kernel's start, the run's from its first kernel's): a debugging aid for finding where a run parts
  * from its model, which the Perfetto trace (kernels only) cannot show for copies and host functions. which: ""
  * for the run's own simulation, or what a later one took from the run. */
 static void dump_run(const gl_sched_run *r, const char *which)
 {
-    const char *path = getenv("GRIDLAB_SCHED_DUMP");
-    if (!path || !*path) return;
-    FILE *f = fopen(path, "a");
-    if (!f) gl_die(GL_EXIT_IO, "GRIDLAB_SCHED_DUMP: cannot open %s", path);
+    FILE *f = dump_open();
+    if (!f) return;
     const gl_sched_program *p = r->prog;
     double m0 = INFINITY;
     for (int i = 0; i < p->n_ops; i++)
@@ -456,6 +465,13 @@ static double done_host_ns(const gl_sched_run *r, int i, double to_host)
     return NAN;
 }
 
+/* When op i could start in the last run, on the host clock: its call reached the GPU (the model's issue time and
+ * launch latency after the call began), or what it waits for (ready[i]) ended, whichever came later. */
+static double could_start(const gl_sched_run *r, const double *ready, int i)
+{
+    return fmax(r->call_ns[i] + r->machine.issue_ns + r->machine.launch_latency_ns, ready[i]);
+}
+
 /* When each op could start in the last run, on the host clock, as measured (-INFINITY: nothing to wait for):
  * what it waits for, scanned in program order, as the run's issue order keeps it: its stream's work so far, an
  * event's recorded work, the legacy stream's barriers (gl_sched.h, "Streams"); its own call's arrival is the
@@ -507,9 +523,7 @@ static double host_axis(const gl_sched_run *r, double *uncertainty_ns)
 static int own_copy_times(const gl_sched_run *r, double to_host, double unc, const double *ready, double *own)
 {
     const gl_sched_program *p = r->prog;
-    const char *dump_path = getenv("GRIDLAB_SCHED_DUMP"); /* each copy's times, beside dump_run's (us, kernels' axis) */
-    FILE *dump = dump_path && *dump_path ? fopen(dump_path, "a") : NULL;
-    if (dump_path && *dump_path && !dump) gl_die(GL_EXIT_IO, "GRIDLAB_SCHED_DUMP: cannot open %s", dump_path);
+    FILE *dump = dump_open(); /* each copy's times, beside dump_run's (us, kernels' axis) */
     int n = 0;
     for (int i = 0; i < p->n_ops; i++) {
         const gl_sched_op *o = &p->ops[i];
@@ -523,7 +537,7 @@ static int own_copy_times(const gl_sched_run *r, double to_host, double unc, con
                     (r->call_ns[i] - to_host) / 1e3, (r->return_ns[i] - to_host) / 1e3, (ready[i] - to_host) / 1e3);
         if (r->no_copy_ends || !gl_sched_copy_blocks_host(&r->machine, o)) continue; /* no ends: none known alone */
         /* from when it could start (its call reached the GPU, or what it waits for ended) to its call's return */
-        double start = fmax(r->call_ns[i] + r->machine.issue_ns + r->machine.launch_latency_ns, ready[i]);
+        double start = could_start(r, ready, i);
         double t = r->return_ns[i] - start;
         /* Only a copy alone in its direction while it ran: one that waited for another's turn on the engine,
          * or paused while another ran, took a time that tells its pace only through the model's own guess at
@@ -533,8 +547,7 @@ static int own_copy_times(const gl_sched_run *r, double to_host, double unc, con
         for (int j = 0; j < p->n_ops && t > 0; j++) {
             const gl_sched_op *q = &p->ops[j];
             if (j == i || q->kind != GL_SCHED_COPY || q->dir != o->dir) continue;
-            double could = fmax(r->call_ns[j] + r->machine.issue_ns + r->machine.launch_latency_ns, ready[j]);
-            if (!(could >= r->return_ns[i]) && !(r->copy_end_ns[j] + to_host <= start)) t = 0; /* NAN: unknown */
+            if (!(could_start(r, ready, j) >= r->return_ns[i]) && !(r->copy_end_ns[j] + to_host <= start)) t = 0; /* NAN: unknown */
         }
         /* Within three times the clocks' error its time is too rough to take (a third off or more), and its time
          * before stands. Not more: small pageable D2H copies timed before ran twice as long as in the run (8 KiB:
@@ -576,8 +589,7 @@ static double own_wake(const gl_sched_run *r, const double *ready, const int *pr
         int idle = !(ready[i] > r->return_ns[i]) && !r->no_copy_ends &&
                    (prev[i] < 0 || !isnan(done_host_ns(r, prev[i], 0)));
         /* from where the model has it ready: the kernel's end, or its call's return plus the launch latency */
-        double at = behind ? fmax(r->call_ns[i] + r->machine.issue_ns + r->machine.launch_latency_ns, ready[i])
-                           : fmax(r->return_ns[i] + r->machine.launch_latency_ns, ready[i]);
+        double at = behind ? could_start(r, ready, i) : fmax(r->return_ns[i] + r->machine.launch_latency_ns, ready[i]);
         if (!(behind || idle) || !(h[i].start_ns >= at)) continue;
         int asleep = 1;
         for (int j = 0; j < p->n_ops && asleep; j++)

@@ -106,10 +106,7 @@ int rp_fit_kernels(gl_sched_program *p, const gl_sched_machine *m, const double 
             if (gl_sched_copy_blocks_host(m, o) && sim > 0 && rec > 0 && o->copy_ns > 0) {
                 /* what the simulation added to it (its pauses behind engine copies) comes off */
                 if (fabs(sim - rec) <= 1e-3 * rec) continue;
-                if (sim > rec) hi[i] = o->copy_ns;
-                else lo[i] = o->copy_ns;
-                double next = o->copy_ns - (sim - rec);
-                if (!(next > lo[i] && next < hi[i])) next = 0.5 * (lo[i] + hi[i]);
+                double next = gl_sched_bracket_step(o->copy_ns, sim, rec, &lo[i], &hi[i]);
                 copies_moved += fabs(next - o->copy_ns) > 1e-3 * o->copy_ns;
                 moved += fabs(next - o->copy_ns) > 1e-3 * o->copy_ns;
                 o->copy_ns = next;

@@ -839,6 +839,18 @@ static void test_pageable_piece(void)
     }
 }
 
+static void test_bracket_step(void)
+{
+    /* 10 simulated to 12 where 10 was wanted: the bracket's top is 10, the step to 8 stays inside (0, 10); 10
+     * simulated to 30: the step to -10 leaves the bracket, so its middle, 5; 4 simulated to 2: the bottom is 4 and
+     * the step to 12 is inside (4, 100). */
+    double lo = 0, hi = 100, a = gl_sched_bracket_step(10, 12, 10, &lo, &hi);
+    double lo2 = 0, hi2 = 100, b = gl_sched_bracket_step(10, 30, 10, &lo2, &hi2);
+    double lo3 = 0, hi3 = 100, c = gl_sched_bracket_step(4, 2, 10, &lo3, &hi3);
+    test_cond("a bracketed step: by the difference inside the bracket, else to its middle (8, 5, 12)",
+              a == 8 && hi == 10 && lo == 0 && b == 5 && hi2 == 10 && c == 12 && lo3 == 4 && hi3 == 100);
+}
+
 static void test_fit_host_copies(void)
 {
     int s[2];
@@ -1737,6 +1749,7 @@ int main(void)
     test_sm_copies();
     test_pageable();
     test_pageable_piece();
+    test_bracket_step();
     test_fit_host_copies();
     test_host_functions();
     test_loads();
