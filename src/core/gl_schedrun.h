@@ -143,9 +143,10 @@ void gl_sched_run_resimulate(gl_sched_run *r);
  * event's, the legacy stream's):
  *   - each copy its host waited for (pageable) gets the time it took, from when it could start (its call reached
  *     the GPU, or what it waits for ended) to its call's return, less what the model adds for the shared link
- *     (gl_sched_fit_host_copies). It keeps the time it had where another copy of its direction was in flight
- *     (called, and done waiting for its stream) between its start and its return (its time holds that one's
- *     turn on the engine), where its time is within three times the clocks' alignment error plus how
+ *     (gl_sched_fit_host_copies). It keeps the time it had where other copies of its direction were in flight
+ *     (called, and done waiting for its stream) between its start and its return, and their times alone come
+ *     to more than a twentieth of its time, or one of them is a copy the host waited for (its time holds
+ *     their turns on the engine), where its time is within three times the clocks' alignment error plus how
  *     early the copies' ends may read (copy_anchor_error_ns), or with no_copy_ends set (no ends to tell);
  *   - the driver's thread's wake is the median over the host functions that woke it: each behind a kernel of
  *     its stream, issued before that kernel ended (as callbacks reads it), or issued with its stream's work

@@ -394,8 +394,9 @@ typedef struct sim {
     int *homed[GL_SCHED_DIRS][GL_SCHED_MAX_QUEUES], hn[GL_SCHED_DIRS][GL_SCHED_MAX_QUEUES],
         hcap[GL_SCHED_DIRS][GL_SCHED_MAX_QUEUES];
     int hostfn_busy;              /* host functions running on the driver's thread */
-    int *hostfns;                 /* host functions handed to the driver's thread, not started */
-    int n_hostfns, cap_hostfns;   /* how many, and room */
+    int *hostfns;                 /* host functions handed to the driver's thread, in the order they were */
+    int hostfn_head;              /* the first of them not started */
+    int n_hostfns, cap_hostfns;   /* how many were put in since it was last empty, and room */
     int driver_waking;            /* an EV_DRIVER is pending */
     int driver_awake;             /* the driver's thread took a function since it last woke */
     int load;                     /* the last lazy load submitted: everything after waits for it (-1: none) */
@@ -845,20 +846,18 @@ static int dispatch(sim *s)
 
 /* ---- host functions on the driver's thread (gl_sched.h "Host functions") ---------------------------- */
 
-/* Start the earliest-issued waiting host function, if the driver's thread may take one now. */
+/* Start the waiting host function that became ready first (hostfns holds them in that order), if the driver's
+ * thread may take one now. */
 static void hostfn_next(sim *s)
 {
-    while (s->n_hostfns > 0 && !(s->m->hostfn_serial && s->hostfn_busy > 0)) {
-        int best = 0;
-        for (int i = 1; i < s->n_hostfns; i++)
-            if (s->os[s->hostfns[i]].order < s->os[s->hostfns[best]].order) best = i;
-        int op = s->hostfns[best];
-        s->hostfns[best] = s->hostfns[--s->n_hostfns];
+    while (s->hostfn_head < s->n_hostfns && !(s->m->hostfn_serial && s->hostfn_busy > 0)) {
+        int op = s->hostfns[s->hostfn_head++];
         gl_sched_op *o = &s->p->ops[op];
         s->hostfn_busy++;
         o->start_ns = s->now;
         heap_push(s, s->now + s->m->hostfn_ns + o->block_ns, EV_HOSTFN, op, 0, 0);
     }
+    if (s->hostfn_head == s->n_hostfns) s->hostfn_head = s->n_hostfns = 0;
     if (s->n_hostfns == 0 && s->hostfn_busy == 0) s->driver_awake = 0; /* nothing left: it sleeps again */
 }
 

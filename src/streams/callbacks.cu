@@ -315,8 +315,8 @@ static void slow_row(gl_sched_lab *L, const gl_common *common, gl_sampler *smp, 
     memset(&x, 0, sizeof x);
     x.clock = &L->dev.clock;
     /* B's kernels are half as long, so that its function (in "two") is ready first whatever the launch order, by
-     * T/2: more than the driver's thread takes to wake (48-270 us seen), or the order rides on the wake (with T =
-     * 200 us, --quick's before, a thread that woke after both were ready took A's, the earliest issued). In
+     * T/2: more than the driver's thread takes to wake (48-270 us seen). The model takes the one ready first, but
+     * with T = 200 us (--quick's before) one run in four took A's, the earliest issued, after a wake of 240 us. In
      * "one", B's second kernel comes right behind A's function: at C=1 only the function can hold it there. */
     x.a1 = kernel(&p, sa, 0, LABEL_A1, T);
     x.b1 = kernel(&p, sb, 1, LABEL_B1, T / 2);

@@ -1186,9 +1186,9 @@ static void test_host_functions(void)
         gl_sched_program_free(&p);
     }
     /* The driver's thread sleeps when no function ran: the first after GPU work costs hostfn_wake_ns (600), and
-     * once awake it takes the earliest-issued waiting function, not the first ready. A: a 1000 ns kernel, then a
-     * host function; B (issued after): a 200 ns kernel, then one. B's is ready at 200, the thread awake at 700;
-     * A's, ready at 1000, waits for B's (700..1800). */
+     * once awake it takes the waiting functions in the order they became ready, not the order they were issued.
+     * A: a 1000 ns kernel, then a host function; B (issued after): a 200 ns kernel, then one. B's is ready at
+     * 200, the thread awake at 700; A's, ready at 1000, waits for B's (700..1800). */
     four.hostfn_serial = 1, four.hostfn_wake_ns = 600;
     two_streams(&p, s);
     gl_sched_launch(&p, 0, s[0], 1, 32, 1, 1000, 0);
@@ -1200,8 +1200,12 @@ static void test_host_functions(void)
               p.ops[hb].start_ns == 700 && p.ops[hb].end_ns == 1800 && p.ops[ha].start_ns == 1800);
     p.ops[2].block_ns = 900; /* B's kernel now ends at 900: both are waiting when the thread wakes (1400) */
     run(&p, &four);
-    test_cond("... and takes the earliest-issued of the functions waiting when it wakes (A's, ready later)",
-              p.ops[ha].start_ns == 1400 && p.ops[hb].start_ns == 2500);
+    test_cond("... and takes first the one ready first when both wait at its wake (B's, issued later)",
+              p.ops[hb].start_ns == 1400 && p.ops[hb].end_ns == 2500 && p.ops[ha].start_ns == 2500);
+    p.ops[2].block_ns = 1100; /* B's kernel ends at 1100: A's function, ready at 1000, goes at 1500 and B's after it */
+    run(&p, &four);
+    test_cond("... and A's first where A's was ready first",
+              p.ops[ha].start_ns == 1500 && p.ops[hb].start_ns == 2600);
     four.hostfn_wake_ns = 0, four.hostfn_serial = 0;
     gl_sched_program_free(&p);
     /* Two streams' host functions: one at a time on the driver's thread, or side by side. */
