@@ -235,7 +235,8 @@
  *           each; the rule gives the slower way.
  *           A thread that ran no function sleeps: the first function after
  *           GPU work costs hostfn_wake_ns (about 100 us on the H200, against
- *           1.9 us back to back), and once awake the thread takes the waiting
+ *           1.9 us back to back; a function's own wake_ns where its run
+ *           measured it: 34-120 us within one run), and once awake the thread takes the waiting
  *           functions in the order they became ready (event-programs' seed
  *           20261139 at C=2, two functions of two streams ready 3-17 us apart
  *           and both waiting at the thread's turn: the first ready went first
@@ -408,6 +409,8 @@ typedef struct gl_sched_op {
     int pageable;      /* COPY: the host side is pageable memory */
     double bytes;      /* COPY: how many */
     double copy_ns;    /* COPY: its own time, timed just before the run (a pageable one) or recorded (0: the machine's) */
+    double wake_ns;    /* HOSTFN: the driver's thread's wake when this function wakes it, as its run measured it
+                        * (0: the machine's hostfn_wake_ns) */
     /* what the simulation found */
     double call_ns;    /* when the host began the call */
     double submit_ns;  /* when the call returned */

@@ -152,8 +152,8 @@ void gl_sched_run_resimulate(gl_sched_run *r);
  *     its stream, issued before that kernel ended (as callbacks reads it), or issued with its stream's work
  *     done; no other function running or waiting then; its start less when it was ready (the kernel's end, or
  *     its call's return plus the launch latency, or what its stream waited for if later), plus hostfn_ns (the
- *     model starts a woken function wake - hostfn_ns after it is ready). Where none did, the machine's wake
- *     stands.
+ *     model starts a woken function wake - hostfn_ns after it is ready), and each of those functions keeps its
+ *     own (gl_sched_op's wake_ns; the next run's end clears them). Where none did, the machine's wake stands.
  * The ops hold the new simulation; r->machine keeps its own wake for the next run. *wake_ns: the wake simulated.
  * Returns the copies so timed (0 also for a run without kernels: no axis beside the host's). */
 int gl_sched_run_own_pace(gl_sched_run *r, double *wake_ns);

@@ -679,8 +679,9 @@ static void hostfn_ready(sim *s, int op);
 /* ---- the device side: queues, the work distributor, SMs ------------------------------------------ */
 
 /* Whether the costs of op's dependencies between a copy and a kernel have passed (gl_sched.h, "Engines"): an
- * H2D or D2H starts copy_after_kernel_ns after a kernel it waits for ends, and a kernel goes kernel_after_copy_ns
- * after such a copy ends. If not, the simulation looks again when they have. */
+ * H2D or D2H starts copy_after_kernel_ns after a kernel or another queue entry it waits for ends (a queue copy:
+ * the engine learns of either's end alike), and a kernel goes kernel_after_copy_ns after such a copy ends. If not,
+ * the simulation looks again when they have. */
 static int dep_costs_passed(sim *s, int op)
 {
     const gl_sched_op *o = &s->p->ops[op];
@@ -688,7 +689,8 @@ static int dep_costs_passed(sim *s, int op)
     double ok = -INFINITY;
     for (int i = 0; i < st->n_deps; i++) {
         const gl_sched_op *d = &s->p->ops[s->deps[st->dep_first + i]];
-        if (o->kind == GL_SCHED_COPY && o->dir < 2 && d->kind == GL_SCHED_LAUNCH)
+        if (o->kind == GL_SCHED_COPY && o->dir < 2 &&
+            (d->kind == GL_SCHED_LAUNCH || (d->kind == GL_SCHED_COPY && d->queue >= 0)))
             ok = fmax(ok, d->end_ns + s->m->copy_after_kernel_ns[o->dir]);
         else if (o->kind == GL_SCHED_LAUNCH && d->kind == GL_SCHED_COPY && d->dir < 2)
             ok = fmax(ok, d->end_ns + s->m->kernel_after_copy_ns[d->dir]);
@@ -870,7 +872,8 @@ static void hostfn_ready(sim *s, int op)
         hostfn_next(s);
     } else if (!s->driver_waking) {
         s->driver_waking = 1;
-        heap_push(s, s->now + fmax(0, s->m->hostfn_wake_ns - s->m->hostfn_ns), EV_DRIVER, -1, 0, 0);
+        double wake = s->p->ops[op].wake_ns > 0 ? s->p->ops[op].wake_ns : s->m->hostfn_wake_ns; /* its own, if any */
+        heap_push(s, s->now + fmax(0, wake - s->m->hostfn_ns), EV_DRIVER, -1, 0, 0);
     }
 }
 
@@ -1179,6 +1182,8 @@ static int validate(const gl_sched_program *p, const gl_sched_machine *m, char *
         }
         if (o->kind == GL_SCHED_HOSTFN && !(o->block_ns >= 0))
             return fail(err, errlen, "op %d: a host function of %g ns", i, o->block_ns);
+        if (o->kind == GL_SCHED_HOSTFN && !(o->wake_ns >= 0 && o->wake_ns < INFINITY))
+            return fail(err, errlen, "op %d: a host function whose wake is %g ns", i, o->wake_ns);
         if (o->kind == GL_SCHED_LAUNCH && (o->blocks < 1 || o->blocks_per_sm < 1 || !(o->block_ns >= 0)))
             return fail(err, errlen, "op %d: a kernel of %d blocks, %d per SM, %g ns each cannot run", i, o->blocks,
                         o->blocks_per_sm, o->block_ns);

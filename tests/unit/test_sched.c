@@ -672,6 +672,16 @@ static void test_copy_kernel_costs(void)
     test_cond("... and a direction without a cost measured goes at once: [kernel, H2D] in another stream",
               p.ops[k2].start_ns == 0 && p.ops[d2].start_ns == 1000);
     gl_sched_program_free(&p);
+    /* A queue copy is a queue entry as a kernel is: the engine learns of its end alike (event-programs' seed
+     * 20261172 at C=16: a 4 MiB H2D behind a 4 KiB pageable H2D in the queue took 81-96 us from its end, 77
+     * alone). */
+    two_streams(&p, s);
+    int ms = gl_sched_copy(&p, 0, s[0], GL_SCHED_MEMSET, 1000, 0);
+    int d3 = gl_sched_copy(&p, 0, s[0], GL_SCHED_D2H, 1000, 0);
+    run(&p, &m);
+    test_cond("[memset, D2H]: the D2H starts 500 ns after the memset (a queue entry) ends, as after a kernel",
+              p.ops[ms].queue >= 0 && p.ops[ms].end_ns > 0 && p.ops[d3].start_ns == p.ops[ms].end_ns + 500);
+    gl_sched_program_free(&p);
 }
 
 static void test_copy_engines(void)
@@ -1206,6 +1216,14 @@ static void test_host_functions(void)
     run(&p, &four);
     test_cond("... and A's first where A's was ready first",
               p.ops[ha].start_ns == 1500 && p.ops[hb].start_ns == 2600);
+    p.ops[ha].wake_ns = 300; /* A's function woke the thread in 300 ns in its run: its own wake, not the machine's */
+    run(&p, &four);
+    test_cond("... a function's own wake (300 ns) in place of the machine's (600): A's starts at 1200",
+              p.ops[ha].start_ns == 1200 && p.ops[hb].start_ns == 2300);
+    p.ops[ha].wake_ns = INFINITY;
+    gl_sched_result refused;
+    test_cond("... and a wake that is not finite is refused", gl_sched_simulate(&p, &four, &refused, NULL, 0) != 0);
+    p.ops[ha].wake_ns = 0;
     four.hostfn_wake_ns = 0, four.hostfn_serial = 0;
     gl_sched_program_free(&p);
     /* Two streams' host functions: one at a time on the driver's thread, or side by side. */
