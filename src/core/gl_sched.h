@@ -201,8 +201,9 @@
  *           alike, unprobed. The shared link adds to it what
  *           it adds to a pinned copy of its size (its DMA). A smaller
  *           pageable H2D returns once staged (its
- *           call's time, at most its copy at the pageable pace: a longer
- *           call waited for staging room, gl_sched_staged_call_ns) and is
+ *           call's time, at most its copy at the pageable pace or its call
+ *           timed alone on its own buffer: a longer call waited for staging
+ *           room, gl_sched_staged_call_ns) and is
  *           then copied from the staging buffer at the pinned bandwidth.
  *   Host functions. A queue entry that, at its head, once its stream is done,
  *           is handed to the driver's thread and leaves the head (with one
@@ -411,6 +412,8 @@ typedef struct gl_sched_op {
     double copy_ns;    /* COPY: its own time, timed just before the run (a pageable one) or recorded (0: the machine's) */
     double wake_ns;    /* HOSTFN: the driver's thread's wake when this function wakes it, as its run measured it
                         * (0: the machine's hostfn_wake_ns) */
+    double stage_ns;   /* COPY: a pageable H2D that returns once staged: its call timed alone on its own buffer just
+                        * before the run, with room to stage (0: not timed) */
     /* what the simulation found */
     double call_ns;    /* when the host began the call */
     double submit_ns;  /* when the call returned */
@@ -474,8 +477,9 @@ int gl_sched_load(gl_sched_program *p, int thread, int stream);
 /* Whether the host waits for this copy's end in its call (pageable, gl_sched.h "Pageable"). */
 int gl_sched_copy_blocks_host(const gl_sched_machine *m, const gl_sched_op *o);
 /* The most host time of its own that a pageable H2D call which returns once staged (not blocking the host,
- * not inline) can hold: its whole copy at the host's pageable pace, m's pageable rule, or the longest staged
- * call the calibration timed, whichever is longer (INFINITY for any other op, or where m has no pageable pace). A measured call longer than that waited for the GPU: for
+ * not inline) can hold: its whole copy at the host's pageable pace, m's pageable rule, the longest staged call the
+ * calibration timed, or its own call timed alone (stage_ns), whichever is longer (INFINITY for any other op, or
+ * where m has no pageable pace). A measured call longer than that waited for the GPU: for
  * room in the driver's staging buffer behind copies the engine had not taken yet (event-programs' copies seed 20261148 at C=4: a 128 KiB call
  * held 4.6 ms while a 3 MiB pageable H2D, staged, waited behind a 263 MB pinned H2D). The model does not
  * have that wait, so a run's measured host time keeps only this much of such a call. */

@@ -104,7 +104,9 @@ void gl_sched_run_create(gl_sched_run *r, gl_sched_program *prog, const gl_sched
  * run's own buffers as the run issues it, and give it that time (copy_ns): such a copy goes at the host's memory
  * pace, which switched between two levels a fraction of a second apart on the H200 (64 MiB H2D 6.8 and 9.2 GB/s,
  * the same buffer and core) and depends on the buffer (a cold one slower), so a run's model takes the times of
- * the moment before it. Call it before each run; it costs about the run's pageable copies again. */
+ * the moment before it. Each pageable H2D that returns once staged has its call timed so too (stage_ns: the most
+ * host time its call in the run counts as its own, gl_sched_staged_call_ns). Call it before each run; it costs
+ * about the run's pageable copies again. */
 void gl_sched_run_time_pageable(gl_sched_run *r);
 /* Start a run: every span slot is handed out here, so host threads never
  * share a counter, and the clock starts. With several host threads it also

@@ -79,6 +79,15 @@ void gl_sched_run_time_pageable(gl_sched_run *r)
     for (int k = 0; k < 2; k++) CUDA_CHECK(cudaEventCreate(&e[k]));
     for (int i = 0; i < r->prog->n_ops; i++) {
         gl_sched_op *o = &r->prog->ops[i];
+        if (o->kind == GL_SCHED_COPY && isfinite(gl_sched_staged_call_ns(&r->machine, o))) {
+            /* a pageable H2D that returns once staged: its call alone, the stream idle (room to stage) */
+            double t0 = gl_host_ns();
+            if (o->user) user_op(r, i, r->anchor_stream);
+            else issue_copy(r, i, r->anchor_stream);
+            o->stage_ns = gl_host_ns() - t0;
+            CUDA_CHECK(cudaStreamSynchronize(r->anchor_stream));
+            continue;
+        }
         if (o->kind != GL_SCHED_COPY || !gl_sched_copy_blocks_host(&r->machine, o)) continue;
         CUDA_CHECK(cudaEventRecord(e[0], r->anchor_stream));
         if (o->user) user_op(r, i, r->anchor_stream);

@@ -1019,6 +1019,12 @@ static void test_pageable(void)
     m.pageable_stage_call_ns = 6000;
     test_cond("... or the longest staged call the calibration timed, where that is longer (6000 ns)",
               gl_sched_staged_call_ns(&m, &p.ops[c]) == 6000);
+    p.ops[c].stage_ns = 7000;
+    test_cond("... or its own call timed alone on its buffer, where that is longer still (7000 ns)",
+              gl_sched_staged_call_ns(&m, &p.ops[c]) == 7000);
+    p.ops[c].stage_ns = INFINITY;
+    test_cond("... but not a time that is not finite", gl_sched_staged_call_ns(&m, &p.ops[c]) == 6000);
+    p.ops[c].stage_ns = 0;
     m.pageable_stage_call_ns = 0;
     m.pageable_latency_ns[GL_SCHED_H2D] = 0;
     m.pageable_gbps[GL_SCHED_H2D] = 0;
