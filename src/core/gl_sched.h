@@ -233,17 +233,19 @@
  *           probe-hostfn-race). One program (event-programs' copies seed
  *           20261124 at C=1: a function behind a D2H, two D2H of other
  *           streams between) went both ways from run to run, 4 of 8 runs
- *           each; the rule gives the slower way.
+ *           each, 5 of 16 the fast way in session 12 (the first run of each
+ *           of three processes among them); the rule gives the slower way.
  *           A thread that ran no function sleeps: the first function after
  *           GPU work costs hostfn_wake_ns (about 100 us on the H200, against
  *           1.9 us back to back; a function's own wake_ns where its run
- *           measured it: 34-120 us within one run), and once awake the thread takes the waiting
- *           functions in the order they became ready (event-programs' seed
- *           20261139 at C=2, two functions of two streams ready 3-17 us apart
- *           and both waiting at the thread's turn: the first ready went first
- *           in 4 runs of 4, twice the later-issued one; callbacks' "two
- *           functions" row at T = 200 us: B's, ready 100 us before A's, first
- *           but in one run of four, after a wake of about 240 us).
+ *           measured it: 34-120 us within one run), and once awake the
+ *           thread takes the waiting functions in the order they became
+ *           ready (event-programs' seed 20261139 at C=2, two functions of
+ *           two streams ready 3-17 us apart and both waiting at the thread's
+ *           turn: the first ready went first in 12 runs of 12, three
+ *           processes, eight times the later-issued one; callbacks' "two
+ *           functions" row at T = 200 us: B's, ready 100 us before A's,
+ *           first but in one run of four, after a wake of about 240 us).
  *   Loads.  Under lazy module loading the first launch of a kernel function
  *           loads it (gl_sched_load, before the launch): the load waits for
  *           everything issued before it in every stream, non-blocking ones

@@ -147,8 +147,8 @@ double gl_sched_staged_call_ns(const gl_sched_machine *m, const gl_sched_op *o)
         return INFINITY;
     /* a small one's staging costs more than its bytes at the pace: 46 us for 256 KiB behind a held stream on the
      * H200, against 32 us at the pace; no call with room to stage took longer than the longest the calibration timed,
-     * or than itself timed so on its own buffer (copy-overlap's 2 MiB H2D: 270-290 us, 7.3 GB/s, where the pace
-     * timed on the calibration's buffer read 13.1 GB/s, 160 us, and the model ran 23-29% short) */
+     * or than itself timed so on its own buffer (copy-overlap's 2 MiB H2D: 263-283 us on average, where the pace
+     * timed on the calibration's buffer read 13.1 GB/s, 160 us, and the run took 29-38% longer than the model) */
     return fmax(fmax(m->pageable_latency_ns[GL_SCHED_H2D] + o->bytes / m->pageable_gbps[GL_SCHED_H2D],
                      m->pageable_stage_call_ns),
                 o->stage_ns > 0 && o->stage_ns < INFINITY ? o->stage_ns : 0);
