@@ -131,7 +131,10 @@
  *           more did: they started as it ended; not calibrated: 0 unless set)
  *           (copy_engines: one each measured,
  *           two H2D at once took twice one), which takes the ready copies
- *           first-issued first; where copy_in_order[dir] (D2H with one queue)
+ *           first-issued first (not always: in event-programs' seed 20261178
+ *           at C=16 an 18 MB H2D behind a cross-stream wait, ready with the
+ *           first copies, went after four copies issued after it in 4 runs
+ *           of 8, H100 and H200; not modelled); where copy_in_order[dir] (D2H with one queue)
  *           a copy also waits for every earlier copy of its direction. A copy
  *           takes its latency plus bytes over bandwidth; while the opposite
  *           direction runs too, both go at copy_bidir_gbps (a shared link)
@@ -139,12 +142,16 @@
  *           far more than a large one (under nsys, 558 KiB H2D took 13 us
  *           alone and 13-28 us while a D2H ran; 16 MiB 5% longer). A copy's
  *           speed while shared is its time alone over that line's. A copy
- *           that waits for a kernel (a
- *           direct dependency: its stream, a legacy barrier) starts
- *           copy_after_kernel_ns after it ends, and a kernel that waits for
- *           a copy goes kernel_after_copy_ns after it (calibrated from
- *           [kernel, copy] and [copy, kernel] chains: 0-0.3 us on the H200,
- *           whose copy latency, 4-6 us, already holds the gap nsys shows).
+ *           that waits for a kernel (a direct dependency: its stream, a
+ *           legacy barrier) starts copy_after_kernel_ns after it ends, and
+ *           so does one behind a queue copy of its stream (event-programs'
+ *           seed 20261172 at C=16: a 4 MiB H2D behind an inline 4 KiB
+ *           pageable H2D took 81-96 us from its end in 12 runs, 77 alone);
+ *           a kernel that waits for a copy goes kernel_after_copy_ns after
+ *           it (calibrated per run from [kernel, copy] and [copy, kernel]
+ *           chains: kernel to copy 4.7-6.4 us and copy to kernel 0 in
+ *           session 12's H200 processes, both 0-0.3 us in session 7's; the
+ *           copy latency, 3-6 us, holds the rest of the gap nsys shows).
  *   Queue copies. D2D copies, memsets, and pageable H2D copies of at most
  *           pageable_inline_bytes are entries of the stream's queue, as
  *           kernels are (with one queue a later kernel of another stream
@@ -238,10 +245,11 @@
  *           A thread that ran no function sleeps: the first function after
  *           GPU work costs hostfn_wake_ns (about 100 us on the H200, against
  *           1.9 us back to back; a function's own wake_ns where its run
- *           measured it: 34-120 us within one run), and once awake the
+ *           measured it: 32-186 us over one process's twelve runs of a
+ *           program, 34 and 99 us in one of them), and once awake the
  *           thread takes the waiting functions in the order they became
  *           ready (event-programs' seed 20261139 at C=2, two functions of
- *           two streams ready 3-17 us apart and both waiting at the thread's
+ *           two streams ready 3-25 us apart and both waiting at the thread's
  *           turn: the first ready went first in 12 runs of 12, three
  *           processes, eight times the later-issued one; callbacks' "two
  *           functions" row at T = 200 us: B's, ready 100 us before A's,

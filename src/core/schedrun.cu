@@ -350,8 +350,9 @@ void gl_sched_run_thread(gl_sched_run *r, int thread)
  * machine's: the rest of its time is the wait, which the simulation makes.
  * A pageable H2D that returns once staged keeps at most the machine's issue
  * time plus what gl_sched_staged_call_ns allows (its copy at the host's
- * pageable pace, or the longest staged call timed, whichever is longer):
- * beyond that the call waited for the GPU. */
+ * pageable pace, the longest staged call timed, or its own call timed alone
+ * before the run, whichever is longer): beyond that the call waited for the
+ * GPU. */
 static void measured_issue_times(gl_sched_run *r)
 {
     gl_sched_program *p = r->prog;
@@ -447,7 +448,9 @@ void gl_sched_run_end(gl_sched_run *r)
     r->sink_seen = sink_after;
 
     measured_issue_times(r);
-    for (int i = 0; i < p->n_ops; i++) p->ops[i].wake_ns = 0; /* the last run's own wakes (gl_sched_run_own_pace) */
+    /* this run's own simulation starts from the calibrated wake, as the machine's: the last run's own wakes
+     * (gl_sched_run_own_pace) were that run's */
+    for (int i = 0; i < p->n_ops; i++) p->ops[i].wake_ns = 0;
     gl_sched_run_resimulate(r);
     dump_run(r, "");
 }
@@ -549,8 +552,8 @@ static int own_copy_times(const gl_sched_run *r, double to_host, double unc, con
         /* from when it could start (its call reached the GPU, or what it waits for ended) to its call's return */
         double start = could_start(r, ready, i);
         double t = r->return_ns[i] - start;
-        /* Only a copy alone in its direction while it ran, or beside engine copies of its direction whose
-         * times alone come to at most a twentieth of its time: one that waited for another's turn on the
+        /* Only a copy alone in its direction while it ran, or beside copies of its direction (engine copies, and
+         * small H2D that go inline or beside the engine) whose times alone come to at most a twentieth of its time: one that waited for another's turn on the
          * engine, or paused while another ran, took a time that tells its pace only through the model's own
          * guess at that other copy (validate-model's copies: a 368 KiB D2H waiting 2.9 ms behind a 126 MB
          * one); a small one beside it can put at most that much of the model's error into it (seed 20261178
@@ -563,7 +566,7 @@ static int own_copy_times(const gl_sched_run *r, double to_host, double unc, con
             if (j == i || q->kind != GL_SCHED_COPY || q->dir != o->dir) continue;
             if (could_start(r, ready, j) >= r->return_ns[i] || r->copy_end_ns[j] + to_host <= start) continue;
             if (gl_sched_copy_blocks_host(&r->machine, q)) t = 0; /* another the host waited for: NAN, unknown */
-            else beside += gl_sched_copy_ns(&r->machine, q->dir, q->bytes);
+            else beside += q->copy_ns > 0 ? q->copy_ns : gl_sched_copy_ns(&r->machine, q->dir, q->bytes);
         }
         if (beside > t / 20) t = 0;
         /* Within three times the clocks' error its time is too rough to take (a third off or more), and its time
@@ -637,9 +640,10 @@ int gl_sched_run_own_pace(gl_sched_run *r, double *wake_ns)
     int *prev = (int *)gl_xmalloc(sizeof(int) * ((size_t)p->n_ops + 1));
     measured_ready(r, to_host, ready, prev);
     double wake = own_wake(r, ready, prev, own);
-    /* Each function that woke the thread wakes it in the model as it did in the run (34-120 us within one run of
-     * event-programs' copies seed 20261171 at C=16, whose three functions in a row took the median three times:
-     * the model 4-16% short in every population run); the others take the median. */
+    /* Each function that woke the thread wakes it in the model as it did in the run (event-programs' copies seed
+     * 20261171 at C=16: 34 and 99 us in one run, 32-186 over one process's twelve; with the median for each of its
+     * three functions in a row the model was 4-20% short in every population run that lists it); the others take
+     * the median. */
     for (int i = 0; i < p->n_ops; i++)
         if (own[i] > 0) p->ops[i].wake_ns = fmax(r->machine.hostfn_ns, own[i]);
     int n = own_copy_times(r, to_host, unc, ready, own);

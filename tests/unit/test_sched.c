@@ -682,6 +682,20 @@ static void test_copy_kernel_costs(void)
     test_cond("[memset, D2H]: the D2H starts 500 ns after the memset (a queue entry) ends, as after a kernel",
               p.ops[ms].queue >= 0 && p.ops[ms].end_ns > 0 && p.ops[d3].start_ns == p.ops[ms].end_ns + 500);
     gl_sched_program_free(&p);
+    /* Only an engine's copy pays it: an inline H2D (a queue entry itself) behind another follows it in the queue. */
+    m.copy_after_kernel_ns[GL_SCHED_H2D] = 400;
+    two_streams(&p, s);
+    int i1 = gl_sched_copy(&p, 0, s[0], GL_SCHED_H2D, 50, 1);
+    int i2 = gl_sched_copy(&p, 0, s[0], GL_SCHED_H2D, 50, 1);
+    int e = gl_sched_copy(&p, 0, s[0], GL_SCHED_H2D, 1000, 0);
+    run(&p, &m);
+    test_cond("[inline H2D, inline H2D, H2D]: the second inline one pays nothing, the engine's H2D 400 ns",
+              p.ops[i2].queue >= 0 && p.ops[i2].start_ns < p.ops[i1].end_ns + 400 &&
+                  p.ops[e].start_ns == p.ops[i2].end_ns + 400);
+    if (!(p.ops[e].start_ns == p.ops[i2].end_ns + 400))
+        printf("#   inline %g..%g, %g..%g; engine %g\n", p.ops[i1].start_ns, p.ops[i1].end_ns, p.ops[i2].start_ns,
+               p.ops[i2].end_ns, p.ops[e].start_ns);
+    gl_sched_program_free(&p);
 }
 
 static void test_copy_engines(void)
@@ -880,6 +894,24 @@ static void test_fit_host_copies(void)
               "its own, and simulates at 4400 again",
               n == 1 && fabs(p.ops[c].copy_ns - 4000) < 10 && fabs(p.ops[c].end_ns - p.ops[c].start_ns - 4400) < 10 &&
                   p.ops[h2d].copy_ns == 0);
+    gl_sched_program_free(&p);
+    /* The same with a pinned D2H of 10 ns beside it too (a twentieth of its time at most, as the run's caller
+     * gives such copies): still fitted, to simulate at 4400, not taken whole (the link counted twice). */
+    int s3[2];
+    two_streams(&p, s3);
+    int sx = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+    h2d = gl_sched_copy(&p, 0, s3[1], GL_SCHED_H2D, 1000, 0);
+    c = gl_sched_copy(&p, 0, s3[0], GL_SCHED_D2H, 1000, 1);
+    int tiny = gl_sched_copy(&p, 0, sx, GL_SCHED_D2H, 10, 0);
+    memset(own, 0, sizeof(double) * (size_t)p.n_ops);
+    own[c] = 4400;
+    n = gl_sched_fit_host_copies(&p, &m, own, err, sizeof err);
+    run(&p, &m);
+    test_cond("... and beside a small copy of its own direction too (10 ns): fitted, simulating at 4400 again",
+              n == 1 && p.ops[tiny].end_ns > 0 && p.ops[c].copy_ns < 4100 &&
+                  fabs(p.ops[c].end_ns - p.ops[c].start_ns - 4400) < 20);
+    if (!(fabs(p.ops[c].end_ns - p.ops[c].start_ns - 4400) < 20))
+        printf("#   own %g, simulated %g\n", p.ops[c].copy_ns, p.ops[c].end_ns - p.ops[c].start_ns);
     gl_sched_program_free(&p);
     /* Beside a pinned D2H, which the model makes it stop for (test_copy_engines): the run's caller gives only
      * copies that had no copy of their direction beside them, so the model's pause is its own error, kept. */
@@ -1226,6 +1258,28 @@ static void test_host_functions(void)
     run(&p, &four);
     test_cond("... a function's own wake (300 ns) in place of the machine's (600): A's starts at 1200",
               p.ops[ha].start_ns == 1200 && p.ops[hb].start_ns == 2300);
+    p.ops[ha].wake_ns = 0;
+    gl_sched_program_free(&p);
+    /* Three functions waiting and a fourth after the thread has slept again: B's (ready 900), C's (950), A's
+     * (1000) from the wake at 1400, 1100 ns each; D's, behind a 2000 ns kernel after C's function (3600..5600),
+     * is ready after A's has ended (4700) and wakes the thread anew (6100). */
+    two_streams(&p, s);
+    int sc = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+    gl_sched_launch(&p, 0, s[0], 1, 32, 1, 1000, 0);
+    ha = gl_sched_hostfn(&p, 0, s[0], 1000);
+    gl_sched_launch(&p, 0, s[1], 1, 32, 1, 900, 1);
+    hb = gl_sched_hostfn(&p, 0, s[1], 1000);
+    gl_sched_launch(&p, 0, sc, 1, 32, 1, 950, 2);
+    int hc = gl_sched_hostfn(&p, 0, sc, 1000);
+    gl_sched_launch(&p, 0, sc, 1, 32, 1, 2000, 3);
+    int hd = gl_sched_hostfn(&p, 0, sc, 1000);
+    run(&p, &four);
+    test_cond("... three waiting go in ready order (B, C, A), and a later one wakes the thread anew",
+              p.ops[hb].start_ns == 1400 && p.ops[hc].start_ns == 2500 && p.ops[ha].start_ns == 3600 &&
+                  p.ops[hd].start_ns == 6100);
+    if (!(p.ops[hd].start_ns == 6100))
+        printf("#   B %g, C %g, A %g, D %g\n", p.ops[hb].start_ns, p.ops[hc].start_ns, p.ops[ha].start_ns,
+               p.ops[hd].start_ns);
     p.ops[ha].wake_ns = INFINITY;
     gl_sched_result refused;
     test_cond("... and a wake that is not finite is refused", gl_sched_simulate(&p, &four, &refused, NULL, 0) != 0);
