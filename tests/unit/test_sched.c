@@ -895,23 +895,27 @@ static void test_fit_host_copies(void)
               n == 1 && fabs(p.ops[c].copy_ns - 4000) < 10 && fabs(p.ops[c].end_ns - p.ops[c].start_ns - 4400) < 10 &&
                   p.ops[h2d].copy_ns == 0);
     gl_sched_program_free(&p);
-    /* The same with a pinned D2H of 10 ns beside it too (a twentieth of its time at most, as the run's caller
-     * gives such copies): still fitted, to simulate at 4400, not taken whole (the link counted twice). */
+    /* The same with a pinned D2H of 10 ns beside it too, behind a 1000 ns kernel (a twentieth of its time at most,
+     * as the run's caller gives such copies): still fitted, to simulate at 4400, not taken whole (the link counted
+     * twice). */
     int s3[2];
     two_streams(&p, s3);
     int sx = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
     h2d = gl_sched_copy(&p, 0, s3[1], GL_SCHED_H2D, 1000, 0);
     c = gl_sched_copy(&p, 0, s3[0], GL_SCHED_D2H, 1000, 1);
-    int tiny = gl_sched_copy(&p, 0, sx, GL_SCHED_D2H, 10, 0);
+    gl_sched_launch(&p, 1, sx, 1, 32, 1, 1000, 0); /* another host thread: this one waits in the pageable copy */
+    int tiny = gl_sched_copy(&p, 1, sx, GL_SCHED_D2H, 10, 0);
     memset(own, 0, sizeof(double) * (size_t)p.n_ops);
     own[c] = 4400;
     n = gl_sched_fit_host_copies(&p, &m, own, err, sizeof err);
     run(&p, &m);
     test_cond("... and beside a small copy of its own direction too (10 ns): fitted, simulating at 4400 again",
-              n == 1 && p.ops[tiny].end_ns > 0 && p.ops[c].copy_ns < 4100 &&
+              n == 1 && p.ops[tiny].start_ns > p.ops[c].start_ns && p.ops[tiny].end_ns < p.ops[c].end_ns &&
+                  p.ops[c].copy_ns < 4100 &&
                   fabs(p.ops[c].end_ns - p.ops[c].start_ns - 4400) < 20);
-    if (!(fabs(p.ops[c].end_ns - p.ops[c].start_ns - 4400) < 20))
-        printf("#   own %g, simulated %g\n", p.ops[c].copy_ns, p.ops[c].end_ns - p.ops[c].start_ns);
+    if (!(fabs(p.ops[c].end_ns - p.ops[c].start_ns - 4400) < 20) || !(p.ops[tiny].start_ns > p.ops[c].start_ns))
+        printf("#   own %g, simulated %g..%g; small D2H %g..%g; n %d\n", p.ops[c].copy_ns, p.ops[c].start_ns,
+               p.ops[c].end_ns, p.ops[tiny].start_ns, p.ops[tiny].end_ns, n);
     gl_sched_program_free(&p);
     /* Beside a pinned D2H, which the model makes it stop for (test_copy_engines): the run's caller gives only
      * copies that had no copy of their direction beside them, so the model's pause is its own error, kept. */
