@@ -486,6 +486,9 @@ int gl_sched_hostfn(gl_sched_program *p, int thread, int stream, double ns);
 int gl_sched_load(gl_sched_program *p, int thread, int stream);
 /* Whether the host waits for this copy's end in its call (pageable, gl_sched.h "Pageable"). */
 int gl_sched_copy_blocks_host(const gl_sched_machine *m, const gl_sched_op *o);
+/* A copy op's time alone: its own (copy_ns, timed before the run or recorded) where it has one, else the machine's:
+ * the host's pageable pace for one its host waits for, gl_sched_copy_ns for the others. */
+double gl_sched_op_copy_ns(const gl_sched_machine *m, const gl_sched_op *o);
 /* The most host time of its own that a pageable H2D call which returns once staged (not blocking the host,
  * not inline) can hold: its whole copy at the host's pageable pace, m's pageable rule, the longest staged call the
  * calibration timed, or its own call timed alone (stage_ns), whichever is longer (INFINITY for any other op, or
@@ -518,10 +521,15 @@ int gl_sched_simulate(gl_sched_program *p, const gl_sched_machine *m, gl_sched_r
  * to end, own_ns[op] (what it took in a run; 0 or NAN: leave the op as it is), so that a run's model can take the
  * host's memory pace from the run itself (gl_sched_run_own_pace; why, in FINDINGS, session 9). What the
  * simulation adds for the link shared with the other direction comes off, by up to 8 bracketed simulations (the
- * set of times nearest kept); a copy that the simulation puts beside an engine copy of its own direction keeps
- * own_ns whole, as the run's caller gives only copies that had none, and taking that pause off would hide the
- * model's error. Afterwards the ops hold the last pass's simulation: simulate again. Returns the copies given a
- * time, or -1 with err as gl_sched_simulate. */
+ * set of times nearest kept); a copy that the simulation puts beside engine copies of its own direction whose
+ * times alone come to more than GL_SCHED_OWN_BESIDE of own_ns keeps own_ns whole, as the run's caller gives only
+ * copies that had no more than that beside them, and taking that pause off would hide the model's error.
+ * Afterwards the ops hold the last pass's simulation: simulate again. Returns the copies given a time, or -1 with
+ * err as gl_sched_simulate. */
+/* The most of a copy's time that other copies of its direction beside it may take, alone, for its time in a run
+ * to count as its own (a twentieth: that much of the model's error in them is all it can carry; gl_schedrun.h,
+ * gl_sched_run_own_pace; event-programs' copies seed 20261178, FINDINGS session 12). */
+#define GL_SCHED_OWN_BESIDE (1.0 / 20)
 int gl_sched_fit_host_copies(gl_sched_program *p, const gl_sched_machine *m, const double *own_ns, char *err,
                              int errlen);
 /* One step of fitting a time whose simulation grows with it, but not in step (a copy's pauses grow with it too):

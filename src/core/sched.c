@@ -193,6 +193,13 @@ double gl_sched_copy_ns(const gl_sched_machine *m, int dir, double bytes)
     return v > 0 ? v : 0;
 }
 
+double gl_sched_op_copy_ns(const gl_sched_machine *m, const gl_sched_op *o)
+{
+    if (o->copy_ns > 0) return o->copy_ns;
+    if (gl_sched_copy_blocks_host(m, o)) return m->pageable_latency_ns[o->dir] + o->bytes / m->pageable_gbps[o->dir];
+    return gl_sched_copy_ns(m, o->dir, o->bytes);
+}
+
 int gl_sched_copy_fit(const gl_sched_copy_times *t, gl_sched_machine *m, char *err, int errlen)
 {
     static const char *const names[GL_SCHED_DIRS] = {"H2D", "D2H", "D2D", "memset"};
@@ -767,7 +774,7 @@ static int advance_queues(sim *s)
             heap_push(s, s->now + dispatch, EV_ACCEPT, op, 0, 0);
         } else if (copy_on_sms(s->m, o)) { /* the driver's grid: one block that needs room on an SM */
             s->copying[o->dir]++; /* its engine's turn, from here to its end, its wait for room included */
-            double t = o->copy_ns > 0 ? o->copy_ns : gl_sched_copy_ns(s->m, o->dir, o->bytes);
+            double t = gl_sched_op_copy_ns(s->m, o);
             s->os[op].sm_ns = fmax(0, t - dispatch - s->m->block_overrun_ns); /* alone it takes t from here */
             s->os[op].remaining = 1;
             heap_push(s, s->now + dispatch, EV_ACCEPT, op, 0, 0);
@@ -775,7 +782,7 @@ static int advance_queues(sim *s)
             if (!copy_inline(s->m, o)) s->copying[o->dir]++;
             if (o->dir < 2) s->linked[o->dir]++; /* a small pageable H2D, from the staging buffer */
             o->start_ns = s->now;
-            heap_push(s, s->now + (o->copy_ns > 0 ? o->copy_ns : gl_sched_copy_ns(s->m, o->dir, o->bytes)), EV_COPIED, op,
+            heap_push(s, s->now + gl_sched_op_copy_ns(s->m, o), EV_COPIED, op,
                       0, 0);
             copies_rerate(s); /* an H2D or D2H here shares the link with the engine copies */
         } else if (o->kind == GL_SCHED_HOSTFN) { /* handed to the driver's thread; its queue moves on */
@@ -987,12 +994,8 @@ static int copies_start(sim *s)
         st->started = 1;
         gl_grow((void **)&s->running, &s->cap_running, s->n_running + 1, sizeof *s->running);
         s->running[s->n_running++] = best;
-        if (o->copy_ns > 0) /* its own time, timed before the run or recorded (a replay) */
-            st->left_ns = o->copy_ns;
-        else if (!gl_sched_copy_blocks_host(m, o))
-            st->left_ns = gl_sched_copy_ns(m, o->dir, o->bytes);
-        else /* the host's own pace, by the machine's pageable rule */
-            st->left_ns = m->pageable_latency_ns[o->dir] + o->bytes / m->pageable_gbps[o->dir];
+        st->left_ns = gl_sched_op_copy_ns(m, o); /* its own, timed before the run or recorded (a replay), or the
+                                                  * machine's: the host's pageable pace for one the host waits for */
         st->since_ns = s->now;
         st->rate = 1;
         o->go_ns = o->start_ns = s->now;
@@ -1627,9 +1630,9 @@ int gl_sched_fit_host_copies(gl_sched_program *p, const gl_sched_machine *m, con
                     const gl_sched_op *a = &p->ops[i], *b = &p->ops[j];
                     if (j != i && b->kind == GL_SCHED_COPY && b->dir == a->dir && !gl_sched_copy_blocks_host(m, b) &&
                         b->start_ns < a->end_ns && b->end_ns > a->start_ns)
-                        beside += b->copy_ns > 0 ? b->copy_ns : gl_sched_copy_ns(m, b->dir, b->bytes);
+                        beside += gl_sched_op_copy_ns(m, b);
                 }
-                if (fit[i] == 1 && beside > own_ns[i] / 20) fit[i] = 2;
+                if (fit[i] == 1 && beside > GL_SCHED_OWN_BESIDE * own_ns[i]) fit[i] = 2;
             }
         double score = 0;
         int moved = 0;

@@ -79,21 +79,21 @@ void gl_sched_run_time_pageable(gl_sched_run *r)
     for (int k = 0; k < 2; k++) CUDA_CHECK(cudaEventCreate(&e[k]));
     for (int i = 0; i < r->prog->n_ops; i++) {
         gl_sched_op *o = &r->prog->ops[i];
-        if (o->kind == GL_SCHED_COPY && isfinite(gl_sched_staged_call_ns(&r->machine, o))) {
-            /* a pageable H2D that returns once staged: its call alone, the stream idle (room to stage) */
-            double t0 = gl_host_ns();
-            if (o->user) user_op(r, i, r->anchor_stream);
-            else issue_copy(r, i, r->anchor_stream);
-            o->stage_ns = gl_host_ns() - t0;
-            CUDA_CHECK(cudaStreamSynchronize(r->anchor_stream));
-            continue;
-        }
-        if (o->kind != GL_SCHED_COPY || !gl_sched_copy_blocks_host(&r->machine, o)) continue;
+        if (o->kind != GL_SCHED_COPY) continue;
+        /* a pageable H2D that returns once staged: its call's time, the stream idle (room to stage) */
+        int staged = isfinite(gl_sched_staged_call_ns(&r->machine, o));
+        if (!staged && !gl_sched_copy_blocks_host(&r->machine, o)) continue;
         CUDA_CHECK(cudaEventRecord(e[0], r->anchor_stream));
+        double t0 = gl_host_ns();
         if (o->user) user_op(r, i, r->anchor_stream);
         else issue_copy(r, i, r->anchor_stream);
+        double call = gl_host_ns() - t0;
         CUDA_CHECK(cudaEventRecord(e[1], r->anchor_stream));
         CUDA_CHECK(cudaEventSynchronize(e[1]));
+        if (staged) {
+            o->stage_ns = call;
+            continue;
+        }
         float ms = 0;
         CUDA_CHECK(cudaEventElapsedTime(&ms, e[0], e[1]));
         o->copy_ns = ms * 1e6;
@@ -553,22 +553,23 @@ static int own_copy_times(const gl_sched_run *r, double to_host, double unc, con
         double start = could_start(r, ready, i);
         double t = r->return_ns[i] - start;
         /* Only a copy alone in its direction while it ran, or beside copies of its direction (engine copies, and
-         * small H2D that go inline or beside the engine) whose times alone come to at most a twentieth of its time: one that waited for another's turn on the
-         * engine, or paused while another ran, took a time that tells its pace only through the model's own
-         * guess at that other copy (validate-model's copies: a 368 KiB D2H waiting 2.9 ms behind a 126 MB
-         * one); a small one beside it can put at most that much of the model's error into it (seed 20261178
-         * at C=16: a 173 MB D2H took 12.3-15.8 ms in its runs, beside three D2H of 4-144 KiB, and 12.8-16.1
-         * timed before). Another copy still waiting for its stream is not in the way (seed 20261139 at C=2:
-         * two D2H behind a host function, issued long before, ended after an 8 KiB one ran alone). */
+         * small H2D that go inline or beside the engine) whose times alone come to at most GL_SCHED_OWN_BESIDE
+         * of its time: one that waited for another's turn on the engine, or paused while another ran, took a
+         * time that tells its pace only through the model's own guess at that other copy (validate-model's
+         * copies: a 368 KiB D2H waiting 2.9 ms behind a 126 MB one); a small one beside it can put at most that
+         * much of the model's error into it (seed 20261178 at C=16: a 173 MB D2H took 12.3-15.8 ms in its runs,
+         * beside three D2H of 4-144 KiB, and 12.8-16.1 timed before). Another copy still waiting for its stream
+         * is not in the way (seed 20261139 at C=2: two D2H behind a host function, issued long before, ended
+         * after an 8 KiB one ran alone). */
         double beside = 0;
         for (int j = 0; j < p->n_ops && t > 0; j++) {
             const gl_sched_op *q = &p->ops[j];
             if (j == i || q->kind != GL_SCHED_COPY || q->dir != o->dir) continue;
             if (could_start(r, ready, j) >= r->return_ns[i] || r->copy_end_ns[j] + to_host <= start) continue;
             if (gl_sched_copy_blocks_host(&r->machine, q)) t = 0; /* another the host waited for: NAN, unknown */
-            else beside += q->copy_ns > 0 ? q->copy_ns : gl_sched_copy_ns(&r->machine, q->dir, q->bytes);
+            else beside += gl_sched_op_copy_ns(&r->machine, q);
         }
-        if (beside > t / 20) t = 0;
+        if (beside > GL_SCHED_OWN_BESIDE * t) t = 0;
         /* Within three times the clocks' error its time is too rough to take (a third off or more), and its time
          * before stands. Not more: small pageable D2H copies timed before ran twice as long as in the run (8 KiB:
          * 20-44 us before, 10-19 in the run, with the error about 1.5 us), and one such copy put two host

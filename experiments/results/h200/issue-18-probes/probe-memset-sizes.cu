@@ -3,11 +3,9 @@
 #include <cstdlib>
 #include <vector>
 #include <algorithm>
-#include <cuda_runtime.h>
-#define CK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { printf("CUDA %s line %d\n", cudaGetErrorString(e), __LINE__); exit(3); } } while (0)
+#include "probe.cuh"
 __global__ void spin(long long ns, int *sink) {
-    long long t0; asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
-    long long t = t0; while (t - t0 < ns) asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    probe_spin_from(probe_now(), ns);
     if (threadIdx.x == 0) atomicAdd(sink, 1);
 }
 int main() {

@@ -6,12 +6,8 @@
 #include <cstdlib>
 #include <vector>
 #include <algorithm>
-#include <cuda_runtime.h>
-#define CK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { printf("CUDA %s line %d\n", cudaGetErrorString(e), __LINE__); exit(3); } } while (0)
-__global__ void spin(long long ns) {
-    long long t0; asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
-    long long t = t0; while (t - t0 < ns) asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-}
+#include "probe.cuh"
+__global__ void spin(long long ns) { probe_spin_from(probe_now(), ns); }
 int main() {
     size_t maxb = 16u << 20, pinb = 4u << 20;
     char *dsrc, *pin, *pg = (char *)malloc(maxb);

@@ -8,12 +8,11 @@
 #include <cstring>
 #include <vector>
 #include <algorithm>
-#include <cuda_runtime.h>
-#define CK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { printf("CUDA %s line %d\n", cudaGetErrorString(e), __LINE__); exit(3); } } while (0)
+#include "probe.cuh"
 __global__ void spin(long long ns, unsigned long long *slot) {
-    long long t0; asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+    long long t0 = probe_now();
     if (threadIdx.x == 0) *slot = t0;
-    long long t = t0; while (t - t0 < ns) asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    probe_spin_from(t0, ns);
 }
 int main(int argc, char **argv) {
     const char *c = getenv("CUDA_DEVICE_MAX_CONNECTIONS");
