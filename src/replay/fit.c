@@ -136,8 +136,35 @@ int rp_fit_kernels(gl_sched_program *p, const gl_sched_machine *m, const double 
 static const double PLACE_HELD_NS = 20e3; /* a stream's next work this much later than simulated: held */
 static const double PLACE_RATIO = 3;      /* held this many times longer than the previous call's stream */
 
+/* How long each kernel and copy waited in the recording after its call returned and its stream's recorded work
+ * before it was done (records and waits passed on: a wait's event as done as its record's stream was then), in
+ * submit order; INFINITY where the recording shows neither. A host function before it in its stream, which the
+ * trace does not show, counts as nothing: so the wait it made is what is left. */
+static void recorded_holds(const gl_sched_program *p, const int *order, const double *rs, const double *re,
+                           const double *rr, double *hold)
+{
+    double *done = (double *)gl_xmalloc(sizeof(double) * (size_t)(p->n_streams + p->n_events + 1));
+    double *event_done = done + p->n_streams;
+    for (int k = 0; k < p->n_streams + p->n_events; k++) done[k] = -INFINITY;
+    for (int k = 0; k < p->n_ops; k++) {
+        int i = order[k];
+        const gl_sched_op *o = &p->ops[i];
+        hold[i] = INFINITY;
+        if (o->stream < 0 || o->kind == GL_SCHED_SYNC) continue;
+        double *last = &done[o->stream];
+        if (o->kind == GL_SCHED_RECORD && o->event >= 0) event_done[o->event] = *last;
+        else if (o->kind == GL_SCHED_WAIT && o->event >= 0) *last = fmax(*last, event_done[o->event]);
+        else if ((o->kind == GL_SCHED_LAUNCH || o->kind == GL_SCHED_COPY) && !isnan(rs[i])) {
+            double ready = fmax(*last, isnan(rr[i]) ? -INFINITY : rr[i]);
+            if (ready > -INFINITY) hold[i] = rs[i] - ready;
+            if (!isnan(re[i])) *last = re[i];
+        }
+    }
+    free(done);
+}
+
 int rp_place_hostfns(const rp_trace *t, gl_sched_program *p, const gl_sched_machine *m, const double *rs,
-                     const double *rr)
+                     const double *re, const double *rr)
 {
     gl_sched_result r;
     char err[160];
@@ -148,6 +175,8 @@ int rp_place_hostfns(const rp_trace *t, gl_sched_program *p, const gl_sched_mach
     sort_ops = p->ops;
     qsort(order, (size_t)p->n_ops, sizeof *order, by_submit);
     for (int k = 0; k < p->n_ops; k++) pos[order[k]] = k;
+    double *hold = (double *)gl_xmalloc(sizeof(double) * (size_t)(p->n_ops + 1));
+    recorded_holds(p, order, rs, re, rr, hold);
     int moved = 0;
     for (int th = 0; th < t->n_threads; th++) {
         int op = 0; /* the thread's host functions in order, call for op */
@@ -166,10 +195,18 @@ int rp_place_hostfns(const rp_trace *t, gl_sched_program *p, const gl_sched_mach
             for (int k = 0; c->n_cand > 1 && k < c->n_cand; k++)
                 for (int j = pos[op] + 1; j < p->n_ops; j++) {
                     const gl_sched_op *o = &p->ops[order[j]];
+                    /* None after the thread waits: what it issues then starts late by the wait, which is no sign
+                     * of the function (callbacks' slow two functions on an H100: the legacy stream's readback after
+                     * the run's end wait had been late longest, and took both functions). */
+                    if (o->kind == GL_SCHED_SYNC && o->thread == th) break;
                     if (o->stream != c->cand[k]) continue;
                     if (o->kind == GL_SCHED_HOSTFN) break;
                     if (o->kind != GL_SCHED_LAUNCH && o->kind != GL_SCHED_COPY) continue;
-                    if (!isnan(rs[order[j]])) late[k] = rs[order[j]] - o->start_ns - early;
+                    /* No later than it waited in the recording itself: where a function before this one, not yet
+                     * fitted, held the work it follows, the simulation is early there by that function's time too
+                     * (event-programs' random 2 on an H100: two functions back to back in one stream, the first
+                     * taken by another stream whose kernel followed one that such a function had held). */
+                    if (!isnan(rs[order[j]])) late[k] = fmin(rs[order[j]] - o->start_ns - early, hold[order[j]]);
                     break;
                 }
             /* Moved only where its thread's previous call's stream shows no such hold, or one under a third of
@@ -182,7 +219,7 @@ int rp_place_hostfns(const rp_trace *t, gl_sched_program *p, const gl_sched_mach
             op++;
         }
     }
-    free(order), free(pos);
+    free(order), free(pos), free(hold);
     return moved;
 }
 

@@ -29,10 +29,13 @@ int rp_fit_kernels(gl_sched_program *p, const gl_sched_machine *m, const double 
  * thread's previous call shows no such hold, or one under a third of the candidate's; else it stays there (a
  * candidate whose next work comes after another function in it shows none: that function held it). Each
  * lateness is taken less the function's own call's (its recorded return, recorded_return, less the simulated one):
- * the functions before it, not yet fitted, make the simulation early by as much everywhere after them. Returns how
- * many moved. */
+ * the functions before it, not yet fitted, make the simulation early by as much everywhere after them. It is also
+ * no more than that work waited in the recording itself, after its call (recorded_return: for a call that waits for
+ * its own copy, the call's start) and its stream's recorded work before it (recorded_end) were done, which an
+ * unfitted function further back does not move. A candidate's work issued after the thread waits (a
+ * synchronization) is no sign: it is late by the wait. Returns how many moved. */
 int rp_place_hostfns(const rp_trace *t, gl_sched_program *p, const gl_sched_machine *m, const double *recorded_start,
-                     const double *recorded_return);
+                     const double *recorded_end, const double *recorded_return);
 /* Fit the host functions' own times (HOSTFN ops' block_ns) to the recording, which does not show them: simulated on
  * m (the recorded setting), where a function's stream's next kernel or copy starts earlier than recorded, the
  * function is made to end just before that recorded start (2 us: a function's end to its stream's next start), by

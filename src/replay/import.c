@@ -1016,8 +1016,13 @@ void rp_program(const rp_trace *t, gl_sched_program *p, double **rec_start, doub
         if (c->sync) gl_sched_sync_stream(p, th, c->stream); /* cudaMemcpy returns once its copy has ended */
         if (c->post_ns > 0) gl_sched_host(p, th, c->post_ns);  /* host_waits: after it, before the return */
         recorded_grow(&rs, &re, &rr, &cap, &filled, p->n_ops);
+        /* rr: when the call had handed its work over, as far as the recording shows: its return, or for a call
+         * that waits for its own copy, its start (the fits bound a host function's hold by how long the work
+         * waited after that; a wait's return, after the copy, bounded it below nothing: random 32's function
+         * before a pageable D2H was never fitted) */
         if (c->kind == RP_LAUNCH || c->kind == RP_COPY)
-            rs[op] = c->gpu_start_ns - t0, re[op] = c->gpu_end_ns - t0, rr[op] = c->end_ns - t0;
+            rs[op] = c->gpu_start_ns - t0, re[op] = c->gpu_end_ns - t0,
+            rr[op] = (waits || c->sync ? c->start_ns : c->end_ns) - t0;
         if (c->kind == RP_SYNC_STREAM || c->kind == RP_SYNC_DEVICE) rr[op] = c->end_ns - t0; /* when the wait ended */
         if (c->kind == RP_HOSTFN) rr[op] = c->end_ns - t0; /* where rp_place_hostfns finds the simulation */
         for (int k = 0; c->kind == RP_GRAPH && k < c->n_nodes; k++) {

@@ -296,7 +296,7 @@ static int from_trace(const args *a_, rp_trace *t_, gl_sched_program *p_, double
     }
     if (t.hostfns > t.hostfns_lost || t.graph_host_nodes > 0) {
         gl_sched_machine m = machine_for(&t, recorded);
-        int moved = t.hostfns > t.hostfns_lost ? rp_place_hostfns(&t, &p, &m, rs, rr) : 0;
+        int moved = t.hostfns > t.hostfns_lost ? rp_place_hostfns(&t, &p, &m, rs, re, rr) : 0;
         int fitted = rp_fit_hostfns(&p, &m, rs, rr);
         if (t.hostfns > t.hostfns_lost)
             printf("host function streams: %d moved from their thread's previous call's stream to one whose next "

@@ -35,11 +35,12 @@ static double fit_one(double gap, double *end)
 /* Streams A and B (one thread, 8 queues, 1 ns a host call): A a kernel of 600 us, B one of 300 us, then n host
  * functions issued back to back (each with candidates [B, A]: B's kernel was the thread's previous call), then
  * a kernel on A and one on B. Recorded: A's second kernel late_a us after its simulated start, B's late_b, every
- * call shift us later than simulated (the host functions before, unfitted). Returns each function's stream in
- * fn_stream[]; the model's streams are A = 1, B = 2 (0 is the legacy stream). */
-static void place(int n, double late_a, double late_b, double shift, int *fn_stream)
+ * call shift us later than simulated (the host functions before, unfitted). readback > 0: the thread then waits for
+ * the device and copies back on the legacy stream (a third candidate), recorded readback us late. Returns each
+ * function's stream in fn_stream[]; the model's streams are A = 1, B = 2 (0 is the legacy stream). */
+static void place_after(int n, double late_a, double late_b, double shift, double readback, int *fn_stream)
 {
-    gl_sched_machine m = ideal(8, 132, 128);
+    gl_sched_machine m = copier(8); /* copy engines for the readback; 4 SMs are room enough */
     gl_sched_program p;
     gl_sched_program_init(&p);
     int a = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
@@ -49,27 +50,38 @@ static void place(int n, double late_a, double late_b, double shift, int *fn_str
     int fn[2];
     for (int k = 0; k < n; k++) fn[k] = gl_sched_hostfn(&p, 0, b, 0);
     int ka = gl_sched_launch(&p, 0, a, 1, 32, 1, 100e3, 2), kb = gl_sched_launch(&p, 0, b, 1, 32, 1, 100e3, 3);
+    int rb = -1;
+    if (readback > 0) {
+        gl_sched_sync_stream(&p, 0, -1);
+        rb = gl_sched_copy(&p, 0, 0, GL_SCHED_D2H, 8, 1);
+    }
     for (int i = 0; i < p.n_ops; i++) p.ops[i].issue_ns = 1;
     gl_sched_result r;
     char err[160];
-    double rs[8], rr[8];
-    for (int i = 0; i < 8; i++) rs[i] = rr[i] = NAN;
+    double rs[12], re[12], rr[12];
+    for (int i = 0; i < 12; i++) rs[i] = re[i] = rr[i] = NAN;
     if (gl_sched_simulate(&p, &m, &r, err, sizeof err) == 0) {
         for (int k = 0; k < n; k++) rr[fn[k]] = p.ops[fn[k]].submit_ns + shift * 1e3;
         rs[ka] = p.ops[ka].start_ns + (shift + late_a) * 1e3, rs[kb] = p.ops[kb].start_ns + (shift + late_b) * 1e3;
+        if (rb >= 0) rs[rb] = p.ops[rb].start_ns + (shift + readback) * 1e3;
     }
     rp_call calls[2];
     memset(calls, 0, sizeof calls);
     for (int k = 0; k < n; k++) {
         calls[k].kind = RP_HOSTFN, calls[k].stream = b;
-        calls[k].cand[0] = b, calls[k].cand[1] = a, calls[k].n_cand = 2;
+        calls[k].cand[0] = b, calls[k].cand[1] = a, calls[k].cand[2] = 0, calls[k].n_cand = readback > 0 ? 3 : 2;
     }
     rp_trace t;
     memset(&t, 0, sizeof t);
     t.calls = calls, t.n_calls = n, t.n_threads = 1;
-    rp_place_hostfns(&t, &p, &m, rs, rr);
+    rp_place_hostfns(&t, &p, &m, rs, re, rr);
     for (int k = 0; k < n; k++) fn_stream[k] = p.ops[fn[k]].stream;
     gl_sched_program_free(&p);
+}
+
+static void place(int n, double late_a, double late_b, double shift, int *fn_stream)
+{
+    place_after(n, late_a, late_b, shift, 0, fn_stream);
 }
 
 int main(void)
@@ -100,5 +112,9 @@ int main(void)
     place(2, 1800, 1000, 0, st);
     test_cond("two functions back to back, A held 1800 us and B 1000: B's hold is the second function's, so the first "
               "goes to A and the second stays in B", st[0] == 1 && st[1] == 2);
+    place_after(2, 1800, 1000, 0, 2800, st);
+    test_cond("...and the thread's readback on the legacy stream after its wait for the device, held 2800 us, is "
+              "no sign: late by the wait, it takes neither function (callbacks' slow two functions, on an H100)",
+              st[0] == 1 && st[1] == 2);
     test_report();
 }
