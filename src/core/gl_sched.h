@@ -424,6 +424,9 @@ typedef struct gl_sched_op {
                         * (0: the machine's hostfn_wake_ns) */
     double stage_ns;   /* COPY: a pageable H2D that returns once staged: its call timed alone on its own buffer just
                         * before the run, with room to stage (0: not timed) */
+    int after;         /* another thread's op that this one's call waits to see returned (-1: none): the program's
+                        * own order between its threads (a lock, a flag), which no CUDA call shows; the replay takes
+                        * it from a recording, where a wait on an event came after another thread's record of it */
     /* what the simulation found */
     double call_ns;    /* when the host began the call */
     double submit_ns;  /* when the call returned */

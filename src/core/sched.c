@@ -53,6 +53,7 @@ static gl_sched_op *add_op(gl_sched_program *p, int kind, int thread, int stream
     o->thread = thread;
     o->stream = stream;
     o->event = -1;
+    o->after = -1;
     o->issue_ns = -1;
     o->id = p->n_ops - 1;
     o->label = 0;
@@ -357,6 +358,7 @@ typedef struct thread_state {
     int n, cap;    /* how many, and room for them */
     int pc;        /* the next one to issue */
     int blocked;   /* op index of the SYNC it waits in, else -1 */
+    int parked;    /* its next call waits for another thread's op to return (gl_sched_op.after) */
     int calling;   /* a call is in progress (an EV_HOST is pending) */
 } thread_state;
 
@@ -537,6 +539,8 @@ static void host_next(sim *s, int t)
     thread_state *th = &s->th[t];
     if (th->calling || th->blocked >= 0 || th->pc >= th->n) return;
     gl_sched_op *o = &s->p->ops[th->ops[th->pc]];
+    th->parked = o->after >= 0 && s->p->ops[o->after].submit_ns < 0; /* progress() calls again once it returned */
+    if (th->parked) return;
     o->call_ns = s->now;
     th->calling = 1;
     heap_push(s, s->now + (o->issue_ns >= 0 ? o->issue_ns : s->m->issue_ns), EV_HOST, t, 0, 0);
@@ -1030,6 +1034,9 @@ static void progress(sim *s)
                 th->blocked = -1;
                 moved = 1;
                 host_next(s, t);
+            } else if (th->parked && s->p->ops[s->p->ops[th->ops[th->pc]].after].submit_ns >= 0) {
+                moved = 1;
+                host_next(s, t);
             }
         }
         for (int i = 0; i < s->n_pending; i++) {
@@ -1199,6 +1206,9 @@ static int validate(const gl_sched_program *p, const gl_sched_machine *m, char *
         if ((o->kind == GL_SCHED_RECORD || o->kind == GL_SCHED_WAIT || (o->kind == GL_SCHED_SYNC && o->event >= 0)) &&
             (o->event < 0 || o->event >= p->n_events))
             return fail(err, errlen, "op %d refers to event %d of %d", i, o->event, p->n_events);
+        if (o->after >= p->n_ops || o->after < -1 || (o->after >= 0 && p->ops[o->after].thread == o->thread))
+            return fail(err, errlen, "op %d waits to see op %d returned, not another thread's op of %d", i, o->after,
+                        p->n_ops);
     }
     return 0;
 }

@@ -11,7 +11,8 @@
 #include "model.h"
 
 static const char FORMAT[] = "gridlab-replay-model 1";
-enum { N_FIELDS = 16, N_FIELDS_OLD = 15 }; /* an op's array, in model.h's order (an older file's lacks timed) */
+enum { N_FIELDS = 17, N_FIELDS_16 = 16, N_FIELDS_OLD = 15 }; /* an op's array, in model.h's order (an older
+                                                                 file's lacks after, or after and timed) */
 /* What a model may say, at most: a time of a day, a copy of 10 TB, a grid the simulation takes in seconds (its
  * time grows with the blocks), 64 blocks on an SM (Hopper holds 32). */
 static const double MAX_MS = 86400e3, MAX_NS = 86400e9, MAX_BYTES = 1e13, MAX_BLOCKS = (double)RP_MAX_BLOCKS;
@@ -48,8 +49,9 @@ int rp_model_write(const char *path, const char *source, const rp_trace *t, cons
         const gl_sched_op *o = &p->ops[i];
         fprintf(f, "%s\n  [%d, %d, %d, %d, %d, %d, %d, ", i ? "," : "", o->kind, o->thread, o->stream, o->event,
                 o->blocks, o->threads, o->blocks_per_sm);
-        double v[9] = {o->block_ns, o->issue_ns, o->dir, o->pageable, o->bytes, o->copy_ns, rs[i], re[i], o->timed};
-        for (int k = 0; k < 9; k++) {
+        double v[10] = {o->block_ns, o->issue_ns, o->dir,  o->pageable, o->bytes,
+                        o->copy_ns,  rs[i],       re[i],   o->timed,    o->after};
+        for (int k = 0; k < 10; k++) {
             if (k) fputs(", ", f);
             num(f, v[k]);
         }
@@ -137,13 +139,15 @@ int rp_model_read(const char *path, rp_trace *t, gl_sched_program *p, double **r
         double v[N_FIELDS];
         for (int k = 0; k < N_FIELDS; k++) v[k] = gl_json_num(gl_json_at(o, k), NAN);
         if (o && o->type == GL_JSON_ARRAY && o->n == N_FIELDS_OLD) v[15] = t->event_trace; /* as the importer sets it */
+        if (o && o->type == GL_JSON_ARRAY && o->n < N_FIELDS) v[16] = -1;
         int kind = as_int(v[0]), th = as_int(v[1]), st = as_int(v[2]), ev = as_int(v[3]);
-        int ok = o && o->type == GL_JSON_ARRAY && (o->n == N_FIELDS || o->n == N_FIELDS_OLD) && v[0] == kind &&
+        int ok = o && o->type == GL_JSON_ARRAY && (o->n == N_FIELDS || o->n == N_FIELDS_16 || o->n == N_FIELDS_OLD) && v[0] == kind &&
                  kind >= GL_SCHED_LAUNCH && (v[15] == 0 || v[15] == 1) &&
                  kind <= GL_SCHED_LOAD && kind != GL_SCHED_CREATE && v[1] == th && v[2] == st && v[3] == ev &&
                  th >= 0 && th < threads && fabs(v[8]) <= MAX_NS &&
                  st >= -1 && st < p->n_streams && ev >= -1 && ev < p->n_events && isfinite(v[8]); /* < 0: machine's */
-        ok = ok && (kind == GL_SCHED_HOST || kind == GL_SCHED_SYNC || st >= 0) &&
+        ok = ok && v[16] == floor(v[16]) && v[16] >= -1 && v[16] < ops->n && v[16] != i &&
+             (kind == GL_SCHED_HOST || kind == GL_SCHED_SYNC || st >= 0) &&
              (!(kind == GL_SCHED_RECORD || kind == GL_SCHED_WAIT) || ev >= 0);
         if (ok && kind == GL_SCHED_LAUNCH)
             ok = v[4] >= 1 && v[4] <= MAX_BLOCKS && v[4] == floor(v[4]) && v[5] >= 1 && v[5] <= 1024 &&
@@ -155,8 +159,8 @@ int rp_model_read(const char *path, rp_trace *t, gl_sched_program *p, double **r
                  v[12] >= 0 && v[12] <= MAX_NS;
         if (!ok) {
             rc = bad(err, errlen, "--model %s: op %d is not [kind, thread, stream, event, blocks, threads, "
-                     "blocks_per_sm, block_ns, issue_ns, dir, pageable, bytes, copy_ns, start, end, timed] of this "
-                     "program", path, i);
+                     "blocks_per_sm, block_ns, issue_ns, dir, pageable, bytes, copy_ns, start, end, timed, after] of "
+                     "this program", path, i);
             break;
         }
         int op;
@@ -177,8 +181,13 @@ int rp_model_read(const char *path, rp_trace *t, gl_sched_program *p, double **r
         default: op = gl_sched_host(p, th, v[8]); break;
         }
         p->ops[op].issue_ns = v[8];
+        p->ops[op].after = (int)v[16]; /* each entry is one op, in order: an op's index is its entry's */
         rs[op] = v[13], re[op] = v[14];
     }
+    for (int i = 0; !rc && i < p->n_ops; i++)
+        if (p->ops[i].after >= 0 && p->ops[p->ops[i].after].thread == p->ops[i].thread)
+            rc = bad(err, errlen, "--model %s: op %d comes after op %d of its own thread (after: another thread's op)",
+                     path, i, p->ops[i].after);
     gl_json_free(j);
     if (rc) {
         free(rs), free(re);

@@ -12,9 +12,11 @@
  *    "recorded_by_connections": {"1": 330.27, ...}          (optional: other recordings' spans, for tests)
  *    "streams": [[kind, priority], ...], "events": N, "threads": T,
  *    "ops": [[kind, thread, stream, event, blocks, threads, blocks_per_sm, block_ns, issue_ns, dir, pageable,
- *             bytes, copy_ns, recorded_start_ns, recorded_end_ns, timed], ...]}   (NaN written as null; timed: a
- *             record that holds its queue behind a running kernel, gl_sched.h "Events"; a file of 15-field ops is
- *             read with a record timed where "event_trace" is 1, as the importer marks a traced trace's) */
+ *             bytes, copy_ns, recorded_start_ns, recorded_end_ns, timed, after], ...]}   (NaN written as null;
+ *             timed: a record that holds its queue behind a running kernel, gl_sched.h "Events"; after: the index
+ *             of another thread's op whose return this one's call waits for, -1 none (gl_sched_op.after); a file
+ *             of 16-field ops has none; one of 15 is read with a record timed where "event_trace" is 1, as the
+ *             importer marks a traced trace's) */
 #ifndef RP_MODEL_H
 #define RP_MODEL_H
 

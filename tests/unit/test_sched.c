@@ -1759,6 +1759,43 @@ static void test_queue_tail_rule(void)
     gl_sched_program_free(&p);
 }
 
+static void test_cross_thread_after(void)
+{
+    /* Thread 0 works 100 us on the host, then a 1 ms kernel on A and a record of e; thread 1 waits on e in B at
+     * once, then a kernel. Unordered, thread 1's wait comes before any record and holds nothing; with the wait
+     * after the record (gl_sched_op.after: the program's own order, as a recording shows it), B's kernel follows
+     * A's. */
+    gl_sched_program p;
+    gl_sched_program_init(&p);
+    int a = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+    int b = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+    int e = gl_sched_event_new(&p);
+    gl_sched_host(&p, 0, 100000);
+    int k1 = gl_sched_launch(&p, 0, a, 1, 32, 1, 1000000, 0);
+    int rec = gl_sched_record(&p, 0, a, e);
+    int w = gl_sched_wait(&p, 1, b, e);
+    int k2 = gl_sched_launch(&p, 1, b, 1, 32, 1, 10000, 1);
+    gl_sched_machine m = ideal(8, 132, 128);
+    run(&p, &m);
+    double unordered = p.ops[k2].start_ns;
+    p.ops[w].after = rec;
+    run(&p, &m);
+    char d[200];
+    snprintf(d, sizeof d, "a wait after another thread's record: B's kernel at %.0f us, after A's kernel (%.0f us); "
+             "unordered, at %.0f us", p.ops[k2].start_ns / 1e3, p.ops[k1].end_ns / 1e3, unordered / 1e3);
+    test_cond(d, unordered < 50000 && p.ops[k2].start_ns >= p.ops[k1].end_ns &&
+                     p.ops[w].call_ns >= p.ops[rec].submit_ns);
+    gl_sched_result r;
+    char err[160];
+    p.ops[w].after = k2; /* its own thread's */
+    test_cond("an op after its own thread's op is refused",
+              gl_sched_simulate(&p, &m, &r, err, sizeof err) != 0 && strstr(err, "another thread"));
+    p.ops[w].after = rec, p.ops[k1].after = k2; /* each thread waits for the other: no run, an error */
+    test_cond("threads that wait for each other's ops: a deadlock, reported",
+              gl_sched_simulate(&p, &m, &r, err, sizeof err) != 0 && strstr(err, "deadlock"));
+    gl_sched_program_free(&p);
+}
+
 static void test_spread(void)
 {
     gl_sched_program p;
@@ -1813,6 +1850,7 @@ int main(void)
     test_resident_limit();
     test_queue_switch_rule();
     test_queue_tail_rule();
+    test_cross_thread_after();
     test_spread();
     test_queue_rule_env();
     test_legacy_stream();
