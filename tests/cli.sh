@@ -331,8 +331,8 @@ j["ops"].append([7, 0, 1, -1, 0, 0, 0, -5, 0, 0, 0, 0, 0, None, None]); json.dum
         "$b" --model "$md/asyncAPI-c8-h200.json" --range x
     expect "replay --export-model to an unwritable path exits 2" 2 "--export-model /nonexistent/m.json: cannot write there" \
         "$b" "$tr" --export-model /nonexistent/m.json
-    expect "replay --export-model writes a model that --model replays alike (C=8: 39.444 ms)" 0 \
-        "^\\|  *8 \\|  *39\\.444 \\|" sh -c "'$b' '$tr' --export-model '$rd/m.json' > /dev/null && '$b' --model '$rd/m.json' --connections 8"
+    expect "replay --export-model writes a model that --model replays alike (C=8: 39.461 ms)" 0 \
+        "^\\|  *8 \\|  *39\\.461 \\|" sh -c "'$b' '$tr' --export-model '$rd/m.json' > /dev/null && '$b' --model '$rd/m.json' --connections 8"
     expect "make replay without TRACE exits 2, saying how" 2 "give the trace: make replay TRACE=run.sqlite" make -s replay
     rm -rf "$rd"
 fi

@@ -52,6 +52,39 @@ void rp_fit(const rp_trace *t, double *dispatch_ns, int *n_gap, double *latency_
     free(work), free(gap), free(lat), free(last);
 }
 
+int rp_fit_copy_gaps(rp_trace *t, double dispatch_ns)
+{
+    const rp_call **work = (const rp_call **)gl_xmalloc(sizeof *work * (size_t)(t->n_calls + 1));
+    int n = 0;
+    for (int i = 0; i < t->n_calls; i++)
+        if (t->calls[i].kind == RP_LAUNCH || (t->calls[i].kind == RP_COPY && t->calls[i].dir < 2))
+            work[n++] = &t->calls[i];
+    qsort(work, (size_t)n, sizeof *work, by_gpu_start);
+    double *gap[4]; /* copy after kernel: H2D, D2H; kernel after copy: H2D, D2H */
+    int ng[4] = {0, 0, 0, 0}, fitted = 0;
+    for (int k = 0; k < 4; k++) gap[k] = (double *)gl_xmalloc(sizeof(double) * (size_t)(n + 1));
+    const rp_call **last = (const rp_call **)gl_xcalloc((size_t)t->n_streams + 1, sizeof *last);
+    for (int i = 0; i < n; i++) {
+        const rp_call *c = work[i], *prev = last[c->stream];
+        last[c->stream] = c;
+        if (!prev || !(prev->gpu_end_ns > c->end_ns)) continue; /* it did not wait for that op */
+        double g = c->gpu_start_ns - prev->gpu_end_ns;
+        if (!(g >= 0 && g < 100e3)) continue;
+        /* a pageable copy's start holds its staging; a copy the host waited for returned after it */
+        if (c->kind == RP_COPY && prev->kind == RP_LAUNCH && !c->pageable) gap[c->dir][ng[c->dir]++] = g;
+        else if (c->kind == RP_LAUNCH && prev->kind == RP_COPY && !prev->pageable)
+            gap[2 + prev->dir][ng[2 + prev->dir]++] = g;
+    }
+    for (int d = 0; d < 2; d++) {
+        t->copy_after_kernel_ns[d] = ng[d] >= RP_GAP_MIN ? gl_quantile(gap[d], ng[d], 0.5) : 0;
+        t->kernel_after_copy_ns[d] = ng[2 + d] >= RP_GAP_MIN ? fmax(0, gl_quantile(gap[2 + d], ng[2 + d], 0.5) - dispatch_ns) : 0;
+        fitted += (ng[d] >= RP_GAP_MIN) + (ng[2 + d] >= RP_GAP_MIN);
+    }
+    for (int k = 0; k < 4; k++) free(gap[k]);
+    free(work), free(last);
+    return fitted;
+}
+
 static const gl_sched_op *sort_ops; /* by_submit's program (qsort takes no context) */
 static int by_submit(const void *x, const void *y)
 {

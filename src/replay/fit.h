@@ -10,6 +10,13 @@
  * their start, less that gap. n_gap and n_latency: how many kernels each came from (0: keep the caller's, also
  * where fewer than 8 kernels show it). */
 void rp_fit(const rp_trace *t, double *dispatch_ns, int *n_gap, double *latency_ns, int *n_latency);
+/* The copy engines' gaps the trace shows, into t (gl_sched.h, "Copies": copy_after_kernel_ns and
+ * kernel_after_copy_ns, H2D and D2H): the median over the pinned H2D and D2H copies whose call returned before
+ * their stream's previous kernel ended of the time from its end to their start; and over the kernels that so waited
+ * for their stream's previous H2D or D2H, the same less the dispatch gap. Each needs RP_GAP_MIN such pairs, else
+ * stays 0. Returns how many of the four were fitted. */
+enum { RP_GAP_MIN = 4 };
+int rp_fit_copy_gaps(rp_trace *t, double dispatch_ns);
 
 /* Each kernel's time alone per wave (LAUNCH ops' block_ns), from what ran beside it: simulated on m (the recorded
  * setting), a kernel that shared the SMs (its blocks in more waves than alone, or later ones waiting for slots)

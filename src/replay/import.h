@@ -84,6 +84,8 @@ typedef struct rp_trace {
     int event_trace;            /* CUPTI traced the event records (nsys --cuda-event-trace=true): each holds its queue */
     int lazy;                   /* CUDA_MODULE_LOADING: 1 lazy, 0 eager (unset: the CUDA 13 default, lazy) */
     double gpu_first_ns, gpu_last_ns; /* the recorded GPU span: first kernel, copy or memset start to last end */
+    double copy_after_kernel_ns[2];   /* H2D, D2H: a copy that waited for its stream's kernel, from its end (fit.h) */
+    double kernel_after_copy_ns[2];   /* a kernel that waited for its stream's copy, from its end, beyond dispatch */
     rp_node *nodes;             /* the nodes of graph launches traced node by node, by launch, then start */
     int n_nodes, graph_launches, graph_host_nodes; /* ...how many, of how many launches; host nodes run */
     int graphs_whole;           /* graph launches traced whole (CUPTI_ACTIVITY_KIND_GRAPH_TRACE): not replayed */

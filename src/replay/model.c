@@ -41,6 +41,8 @@ int rp_model_write(const char *path, const char *source, const rp_trace *t, cons
     num(f, dispatch_ns);
     fprintf(f, ", \"latency_ns\": ");
     num(f, latency_ns);
+    fprintf(f, ",\n \"copy_after_kernel_ns\": [%.17g, %.17g], \"kernel_after_copy_ns\": [%.17g, %.17g]",
+            t->copy_after_kernel_ns[0], t->copy_after_kernel_ns[1], t->kernel_after_copy_ns[0], t->kernel_after_copy_ns[1]);
     fprintf(f, ",\n \"streams\": [");
     for (int i = 1; i < p->n_streams; i++)
         fprintf(f, "%s[%d, %d]", i > 1 ? ", " : "", p->streams[i].kind, p->streams[i].priority);
@@ -121,6 +123,15 @@ int rp_model_read(const char *path, rp_trace *t, gl_sched_program *p, double **r
         t->gpu_first_ns = 0, t->gpu_last_ns = span_ms * 1e6;
         *dispatch_ns = gl_json_num(gl_json_get(j, "dispatch_ns"), *dispatch_ns);
         *latency_ns = gl_json_num(gl_json_get(j, "latency_ns"), *latency_ns);
+        const gl_json *ak = gl_json_get(j, "copy_after_kernel_ns"), *ac = gl_json_get(j, "kernel_after_copy_ns");
+        for (int d = 0; d < 2; d++) { /* absent (an older file): none, as before they were fitted */
+            t->copy_after_kernel_ns[d] = ak ? gl_json_num(gl_json_at(ak, d), NAN) : 0;
+            t->kernel_after_copy_ns[d] = ac ? gl_json_num(gl_json_at(ac, d), NAN) : 0;
+            if (!(t->copy_after_kernel_ns[d] >= 0 && t->copy_after_kernel_ns[d] <= MAX_NS &&
+                  t->kernel_after_copy_ns[d] >= 0 && t->kernel_after_copy_ns[d] <= MAX_NS))
+                rc = bad(err, errlen, "--model %s: copy_after_kernel_ns and kernel_after_copy_ns must be two numbers "
+                         "in [0, %g] each", path, MAX_NS);
+        }
         for (int i = 0; i < streams->n && !rc; i++) {
             const gl_json *s = gl_json_at(streams, i);
             long long kind = whole(gl_json_at(s, 0), GL_SCHED_STREAM_BLOCKING, GL_SCHED_STREAM_NONBLOCKING);

@@ -9,6 +9,7 @@
  *   {"format": "gridlab-replay-model 1", "source": "...", "gpu": "...", "sms": 132, "major": 9, "minor": 0,
  *    "lazy": 1, "recorded_connections": 8, "event_trace": 1 (optional: CUPTI traced the records; absent, 0),
  *    "recorded_makespan_ms": 60.07, "dispatch_ns": .., "latency_ns": ..,
+ *    "copy_after_kernel_ns": [h2d, d2h], "kernel_after_copy_ns": [h2d, d2h]   (optional: fit.h's; absent, 0),
  *    "recorded_by_connections": {"1": 330.27, ...}          (optional: other recordings' spans, for tests)
  *    "streams": [[kind, priority], ...], "events": N, "threads": T,
  *    "ops": [[kind, thread, stream, event, blocks, threads, blocks_per_sm, block_ns, issue_ns, dir, pageable,

@@ -204,6 +204,8 @@ static gl_sched_machine machine_for(const rp_trace *t, int C)
     m.resident_grids = gl_max_resident_grids(t->major, t->minor);
     if (m.resident_grids <= 0) m.resident_grids = 128;
     m.launch_latency_ns = fit_latency_ns, m.dispatch_ns = fit_dispatch_ns, m.queue_entry_ns = 260;
+    for (int d = 0; d < 2; d++) /* the trace's, where it shows them (fit.h); else none, as before they were fitted */
+        m.copy_after_kernel_ns[d] = t->copy_after_kernel_ns[d], m.kernel_after_copy_ns[d] = t->kernel_after_copy_ns[d];
     m.block_dispatch_ns = 0.1, m.block_overrun_ns = 100;
     for (int d = 0; d < GL_SCHED_DIRS; d++) m.copy_engines[d] = 1, m.copy_gbps[d] = 55;
     for (int d = 0; d < 2; d++) m.copy_bidir_gbps[d] = 55, m.pageable_gbps[d] = 10;
@@ -280,6 +282,7 @@ static int from_trace(const args *a_, rp_trace *t_, gl_sched_program *p_, double
                "--cuda-graph-trace=node\n", t.graphs_whole);
     int n_gap = 0, n_latency = 0;
     rp_fit(&t, &fit_dispatch_ns, &n_gap, &fit_latency_ns, &n_latency);
+    rp_fit_copy_gaps(&t, fit_dispatch_ns);
     {
         gl_sched_machine m = machine_for(&t, recorded);
         int copies = 0, changed = rp_fit_kernels(&p, &m, rs, re, &copies), kernels = 0, paged = 0;
@@ -347,7 +350,7 @@ int main(int argc, char **argv)
                "timed event's record does)\n");
     double rec_ms = (t.gpu_last_ns - t.gpu_first_ns) / 1e6;
     printf("machine: dispatch gap %.2f us (%s), launch latency %.2f us (%s), %.2f us per queue entry and %.1f us a "
-           "lazy load (the H200's, as gridlab measured them); kernels and copies at their recorded times\n\n",
+           "lazy load (the H200's, as gridlab measured them); kernels and copies at their recorded times\n",
            fit_dispatch_ns / 1e3,
            n_gap < 0 ? "the model file's" : n_gap ? "the trace's, the median of its kernels that waited for their stream"
                                                   : "the H200's",
@@ -355,6 +358,10 @@ int main(int argc, char **argv)
            n_latency < 0 ? "the model file's" : n_latency ? "the trace's, from its kernels launched into idle streams"
                                                           : "the H200's",
            0.26, 2.3);
+    printf("copies and kernels (the trace's, the median of those that waited for their stream's previous one; 0 "
+           "where it shows fewer than %d): H2D %.2f us and D2H %.2f us after a kernel, a kernel %.2f us after an H2D "
+           "and %.2f us after a D2H, beyond the dispatch gap\n\n", RP_GAP_MIN, t.copy_after_kernel_ns[0] / 1e3,
+           t.copy_after_kernel_ns[1] / 1e3, t.kernel_after_copy_ns[0] / 1e3, t.kernel_after_copy_ns[1] / 1e3);
     printf("| connections | predicted span ms | predicted peak kernels | recorded span ms | error %% | start error p95 %% |\n");
     printf("|------------:|------------------:|-----------------------:|-----------------:|--------:|------------------:|\n");
     if (a.infer) { /* every setting, judged by where it puts each operation's start */

@@ -79,6 +79,27 @@ static void place_after(int n, double late_a, double late_b, double shift, doubl
     gl_sched_program_free(&p);
 }
 
+/* n streams, each a kernel (call returned at 0, ran 10..20 us) and then an H2D whose call returned at 1 us (so it
+ * waited for the kernel), starting gap_us after the kernel's end; then a kernel (call at 2 us) gap_us + 1.5 us after
+ * the H2D's end. Returns how many gaps were fitted; t gets them (dispatch gap 1.5 us). */
+static int copy_gaps(int n, double gap_us, int pageable, rp_trace *t)
+{
+    static rp_call calls[3 * 8];
+    memset(calls, 0, sizeof calls);
+    memset(t, 0, sizeof *t);
+    for (int s = 0; s < n; s++) {
+        rp_call *k = &calls[3 * s], *c = k + 1, *k2 = k + 2;
+        k->kind = k2->kind = RP_LAUNCH, c->kind = RP_COPY;
+        k->stream = c->stream = k2->stream = s, c->dir = GL_SCHED_H2D, c->pageable = pageable;
+        k->end_ns = 0, c->end_ns = 1e3, k2->end_ns = 2e3;
+        k->gpu_start_ns = 10e3, k->gpu_end_ns = 20e3;
+        c->gpu_start_ns = 20e3 + gap_us * 1e3, c->gpu_end_ns = c->gpu_start_ns + 5e3;
+        k2->gpu_start_ns = c->gpu_end_ns + (gap_us + 1.5) * 1e3, k2->gpu_end_ns = k2->gpu_start_ns + 1e3;
+    }
+    t->calls = calls, t->n_calls = 3 * n, t->n_streams = n, t->n_threads = 1;
+    return rp_fit_copy_gaps(t, 1.5e3);
+}
+
 static void place(int n, double late_a, double late_b, double shift, int *fn_stream)
 {
     place_after(n, late_a, late_b, shift, 0, fn_stream);
@@ -116,5 +137,15 @@ int main(void)
     test_cond("...and the thread's readback on the legacy stream after its wait for the device, held 2800 us, is "
               "no sign: late by the wait, it takes neither function (callbacks' slow two functions, on an H100)",
               st[0] == 1 && st[1] == 2);
+    rp_trace tr;
+    int fitted = copy_gaps(4, 6, 0, &tr);
+    test_cond("four H2D copies 6 us after the kernels they waited for, kernels 7.5 us after those copies: an H2D "
+              "goes 6 us after a kernel, a kernel 6 us after an H2D beyond the dispatch gap (1.5), D2H none",
+              fitted == 2 && fabs(tr.copy_after_kernel_ns[0] - 6e3) < 1 && fabs(tr.kernel_after_copy_ns[0] - 6e3) < 1 &&
+                  tr.copy_after_kernel_ns[1] == 0 && tr.kernel_after_copy_ns[1] == 0);
+    fitted = copy_gaps(3, 6, 0, &tr);
+    test_cond("...three such pairs are too few: none fitted", fitted == 0 && tr.copy_after_kernel_ns[0] == 0);
+    fitted = copy_gaps(4, 6, 1, &tr);
+    test_cond("...pageable copies (their start holds staging) show none", fitted == 0 && tr.kernel_after_copy_ns[0] == 0);
     test_report();
 }
