@@ -314,7 +314,11 @@ j = json.load(open(sys.argv[1])); j["ops"][0][1] = 99; json.dump(j, open(sys.arg
                'j["dispatch_ns"] = 1e308' \
                'j["dispatch_ns"] = "fast"' \
                'j["recorded_makespan_ms"] = -1' \
-               'j["threads"] = 1.5'; do
+               'j["threads"] = 1.5' \
+               'j["ops"][1].append(0)' \
+               'j["ops"][1].append(0.5)' \
+               'j["copy_after_kernel_ns"] = [1, 2, 3]' \
+               'j["kernel_after_copy_ns"] = [-1, 0]'; do
         python3 -c 'import json, sys
 j = json.load(open(sys.argv[1])); exec(sys.argv[3]); json.dump(j, open(sys.argv[2], "w"))' \
             "$md/simpleHyperQ-c8-h200.json" "$rd/bad.json" "$bad"

@@ -14,6 +14,9 @@
  *           its issue time (measured per call, or the machine's median). A call
  *           reaches its hardware queue when it returns, plus launch_latency.
  *           A synchronizing call blocks its thread until its target finishes.
+ *           A call with an `after` op (another thread's) is not made before
+ *           that op's call has returned: the program's own order between its
+ *           threads, which a replay takes from its recording.
  *   Queues. C hardware queues (CUDA_DEVICE_MAX_CONNECTIONS), each in order.
  *           Which queue a call goes to depends on the sequence of calls, not on
  *           the stream alone (GL_SCHED_QUEUE_TAIL, measured on Hopper): a call

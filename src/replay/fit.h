@@ -14,8 +14,10 @@ void rp_fit(const rp_trace *t, double *dispatch_ns, int *n_gap, double *latency_
  * kernel_after_copy_ns, H2D and D2H): the median over the pinned H2D and D2H copies whose call returned before
  * their stream's previous kernel ended of the time from its end to their start; and over the kernels that so waited
  * for their stream's previous H2D or D2H, the same less the dispatch gap. Each needs RP_GAP_MIN such pairs, else
- * stays 0. Returns how many of the four were fitted. */
+ * stays 0 (each op's previous is its stream's previous kernel or copy of any kind, memsets and D2D included, which
+ * then count for no pair). Returns how many of the four were fitted. */
 enum { RP_GAP_MIN = 4 };
+#define RP_GAP_MIN_TEXT "4" /* RP_GAP_MIN, for messages */
 int rp_fit_copy_gaps(rp_trace *t, double dispatch_ns);
 
 /* Each kernel's time alone per wave (LAUNCH ops' block_ns), from what ran beside it: simulated on m (the recorded
@@ -46,7 +48,8 @@ int rp_place_hostfns(const rp_trace *t, gl_sched_program *p, const gl_sched_mach
 /* Fit the host functions' own times (HOSTFN ops' block_ns) to the recording, which does not show them: simulated on
  * m (the recorded setting), where a function's stream's next kernel or copy starts earlier than recorded, the
  * function is made to end just before that recorded start (2 us: a function's end to its stream's next start), by
- * no more than that operation waited after its call returned in the recording (each pass). In passes (64 at most),
+ * no more than that operation waited after its call returned in the recording (or, for a call that waits for its
+ * own copy, after its call began: recorded_return holds that) (each pass). In passes (64 at most),
  * each fitting the functions that began before the first fitted one ended (the driver's one thread runs them in
  * turn), whose times the fit cannot move. Returns how many functions were fitted. */
 int rp_fit_hostfns(gl_sched_program *p, const gl_sched_machine *m, const double *recorded_start,

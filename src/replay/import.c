@@ -953,7 +953,7 @@ static void recorded_grow(double **rs, double **re, double **rr, int *cap, int *
  * would hold on an older record of the event, or none (event-programs' random 13 on an H100 at C=16: a wait 2.6 us
  * after the record it waited for, whose thread the replay's own pace put later, let a 0.9 ms kernel start 1.2 ms
  * early: -26% of the span). Each record is taken by its return, each wait by its call, in time order. Returns each
- * call's record call (-1: none), or NULL where the trace has one thread. */
+ * call's record call (-1: none), or NULL where the trace has one thread or no events. */
 typedef struct timed_call {
     double t;
     int wait, call; /* wait: 0 for a record, which goes first at the same time */

@@ -111,8 +111,10 @@ void rp_trace_free(rp_trace *t);
 
 /* The recorded calls as a model program: each thread's calls in order with their recorded host times and the
  * recorded gaps between them as host work, each kernel's blocks at its recorded time per wave, each copy at its
- * recorded time. recorded_start[i], _end[i] and _return[i] get op i's recorded start and end and its call's return
- * (NAN where none; recorded_return may be NULL); the caller frees them. */
+ * recorded time; a wait on an event after another thread's record of it (in the recording) waits to see that record
+ * returned (gl_sched_op.after). recorded_start[i], _end[i] and _return[i] get op i's recorded start and end and its
+ * call's return, or for a call that waits for its own copy its start, when it handed the copy over (NAN where none;
+ * recorded_return may be NULL); the caller frees them. */
 void rp_program(const rp_trace *t, gl_sched_program *p, double **recorded_start, double **recorded_end,
                 double **recorded_return);
 

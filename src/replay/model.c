@@ -41,8 +41,14 @@ int rp_model_write(const char *path, const char *source, const rp_trace *t, cons
     num(f, dispatch_ns);
     fprintf(f, ", \"latency_ns\": ");
     num(f, latency_ns);
-    fprintf(f, ",\n \"copy_after_kernel_ns\": [%.17g, %.17g], \"kernel_after_copy_ns\": [%.17g, %.17g]",
-            t->copy_after_kernel_ns[0], t->copy_after_kernel_ns[1], t->kernel_after_copy_ns[0], t->kernel_after_copy_ns[1]);
+    const double *gaps[2] = {t->copy_after_kernel_ns, t->kernel_after_copy_ns};
+    for (int k = 0; k < 2; k++) {
+        fprintf(f, k ? ", \"kernel_after_copy_ns\": [" : ",\n \"copy_after_kernel_ns\": [");
+        num(f, gaps[k][0]);
+        fputs(", ", f);
+        num(f, gaps[k][1]);
+        fputc(']', f);
+    }
     fprintf(f, ",\n \"streams\": [");
     for (int i = 1; i < p->n_streams; i++)
         fprintf(f, "%s[%d, %d]", i > 1 ? ", " : "", p->streams[i].kind, p->streams[i].priority);
@@ -127,7 +133,8 @@ int rp_model_read(const char *path, rp_trace *t, gl_sched_program *p, double **r
         for (int d = 0; d < 2; d++) { /* absent (an older file): none, as before they were fitted */
             t->copy_after_kernel_ns[d] = ak ? gl_json_num(gl_json_at(ak, d), NAN) : 0;
             t->kernel_after_copy_ns[d] = ac ? gl_json_num(gl_json_at(ac, d), NAN) : 0;
-            if (!(t->copy_after_kernel_ns[d] >= 0 && t->copy_after_kernel_ns[d] <= MAX_NS &&
+            if ((ak && (ak->type != GL_JSON_ARRAY || ak->n != 2)) || (ac && (ac->type != GL_JSON_ARRAY || ac->n != 2)) ||
+                !(t->copy_after_kernel_ns[d] >= 0 && t->copy_after_kernel_ns[d] <= MAX_NS &&
                   t->kernel_after_copy_ns[d] >= 0 && t->kernel_after_copy_ns[d] <= MAX_NS))
                 rc = bad(err, errlen, "--model %s: copy_after_kernel_ns and kernel_after_copy_ns must be two numbers "
                          "in [0, %g] each", path, MAX_NS);

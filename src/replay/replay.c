@@ -358,9 +358,11 @@ int main(int argc, char **argv)
            n_latency < 0 ? "the model file's" : n_latency ? "the trace's, from its kernels launched into idle streams"
                                                           : "the H200's",
            0.26, 2.3);
-    printf("copies and kernels (the trace's, the median of those that waited for their stream's previous one; 0 "
-           "where it shows fewer than %d): H2D %.2f us and D2H %.2f us after a kernel, a kernel %.2f us after an H2D "
-           "and %.2f us after a D2H, beyond the dispatch gap\n\n", RP_GAP_MIN, t.copy_after_kernel_ns[0] / 1e3,
+    printf("copies and kernels (%s): H2D %.2f us and D2H %.2f us after a kernel, a kernel %.2f us after an H2D "
+           "and %.2f us after a D2H, beyond the dispatch gap\n\n",
+           a.model ? "the model file's" : "the trace's, the median of those that waited for their stream's previous "
+                                          "one; 0 where it shows fewer than " RP_GAP_MIN_TEXT,
+           t.copy_after_kernel_ns[0] / 1e3,
            t.copy_after_kernel_ns[1] / 1e3, t.kernel_after_copy_ns[0] / 1e3, t.kernel_after_copy_ns[1] / 1e3);
     printf("| connections | predicted span ms | predicted peak kernels | recorded span ms | error %% | start error p95 %% |\n");
     printf("|------------:|------------------:|-----------------------:|-----------------:|--------:|------------------:|\n");

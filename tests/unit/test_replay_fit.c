@@ -100,6 +100,86 @@ static int copy_gaps(int n, double gap_us, int pageable, rp_trace *t)
     return rp_fit_copy_gaps(t, 1.5e3);
 }
 
+/* One thread, streams A = 1 and B = 2, C = 1. A kernel on B, a host function (candidates [B, A]), a kernel on A,
+ * then the thread waits for B and launches on B again. Recorded: A's kernel 800 us late, the wait for B returned
+ * 1000 us late, and B's kernel after it too. Returns the function's stream. */
+static int place_behind_sync(void)
+{
+    gl_sched_machine m = copier(1);
+    gl_sched_program p;
+    gl_sched_program_init(&p);
+    int a = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+    int b = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+    gl_sched_launch(&p, 0, b, 1, 32, 1, 300e3, 0);
+    int fn = gl_sched_hostfn(&p, 0, b, 0);
+    int ka = gl_sched_launch(&p, 0, a, 1, 32, 1, 600e3, 1);
+    int sync = gl_sched_sync_stream(&p, 0, b);
+    int kb = gl_sched_launch(&p, 0, b, 1, 32, 1, 100e3, 2);
+    for (int i = 0; i < p.n_ops; i++) p.ops[i].issue_ns = 1;
+    double rs[8], re[8], rr[8];
+    for (int i = 0; i < 8; i++) rs[i] = re[i] = rr[i] = NAN;
+    gl_sched_result r;
+    char err[160];
+    if (gl_sched_simulate(&p, &m, &r, err, sizeof err) == 0) {
+        rr[fn] = p.ops[fn].submit_ns, rr[ka] = p.ops[ka].submit_ns;
+        rs[ka] = p.ops[ka].start_ns + 800e3, rs[kb] = p.ops[kb].start_ns + 1000e3;
+        rr[sync] = p.ops[sync].end_ns + 1000e3;
+    }
+    rp_call call;
+    memset(&call, 0, sizeof call);
+    call.kind = RP_HOSTFN, call.stream = b, call.cand[0] = b, call.cand[1] = a, call.n_cand = 2;
+    rp_trace t;
+    memset(&t, 0, sizeof t);
+    t.calls = &call, t.n_calls = 1, t.n_threads = 1;
+    rp_place_hostfns(&t, &p, &m, rs, re, rr);
+    int st = p.ops[fn].stream;
+    gl_sched_program_free(&p);
+    return st;
+}
+
+/* One thread, streams A = 1 and B = 2, 8 queues. A kernel on A; a host function on B (an earlier one, not
+ * fitted: it held B 1000 us in the recording); a kernel on B; the function placed (candidates [B, A]); a kernel on A,
+ * one on B. Recorded: B's first kernel 1000 us late, its second 3 us after the first's recorded end; A's second
+ * kernel 800 us late. Returns the function's stream. */
+static int place_after_earlier_function(void)
+{
+    gl_sched_machine m = ideal(8, 132, 128);
+    gl_sched_program p;
+    gl_sched_program_init(&p);
+    int a = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+    int b = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+    int ka1 = gl_sched_launch(&p, 0, a, 1, 32, 1, 100e3, 0);
+    int early = gl_sched_hostfn(&p, 0, b, 0);
+    int kb1 = gl_sched_launch(&p, 0, b, 1, 32, 1, 100e3, 1);
+    int fn = gl_sched_hostfn(&p, 0, b, 0);
+    int ka2 = gl_sched_launch(&p, 0, a, 1, 32, 1, 100e3, 2), kb2 = gl_sched_launch(&p, 0, b, 1, 32, 1, 100e3, 3);
+    for (int i = 0; i < p.n_ops; i++) p.ops[i].issue_ns = 1;
+    double rs[8], re[8], rr[8];
+    for (int i = 0; i < 8; i++) rs[i] = re[i] = rr[i] = NAN;
+    gl_sched_result r;
+    char err[160];
+    if (gl_sched_simulate(&p, &m, &r, err, sizeof err) == 0) {
+        for (int i = 0; i < p.n_ops; i++) rr[i] = p.ops[i].submit_ns;
+        rs[ka1] = p.ops[ka1].start_ns, re[ka1] = p.ops[ka1].end_ns;
+        rs[kb1] = p.ops[kb1].start_ns + 1000e3, re[kb1] = p.ops[kb1].end_ns + 1000e3;
+        rs[kb2] = re[kb1] + 3e3, re[kb2] = rs[kb2] + 100e3;
+        rs[ka2] = p.ops[ka2].start_ns + 800e3, re[ka2] = rs[ka2] + 100e3;
+    }
+    rp_call calls[2];
+    memset(calls, 0, sizeof calls);
+    calls[0].kind = calls[1].kind = RP_HOSTFN, calls[0].stream = calls[1].stream = b;
+    calls[0].cand[0] = b, calls[0].n_cand = 1; /* the earlier function: one candidate, it stays */
+    calls[1].cand[0] = b, calls[1].cand[1] = a, calls[1].n_cand = 2;
+    rp_trace t;
+    memset(&t, 0, sizeof t);
+    t.calls = calls, t.n_calls = 2, t.n_threads = 1;
+    rp_place_hostfns(&t, &p, &m, rs, re, rr);
+    int st = p.ops[fn].stream;
+    (void)early;
+    gl_sched_program_free(&p);
+    return st;
+}
+
 static void place(int n, double late_a, double late_b, double shift, int *fn_stream)
 {
     place_after(n, late_a, late_b, shift, 0, fn_stream);
@@ -137,6 +217,13 @@ int main(void)
     test_cond("...and the thread's readback on the legacy stream after its wait for the device, held 2800 us, is "
               "no sign: late by the wait, it takes neither function (callbacks' slow two functions, on an H100)",
               st[0] == 1 && st[1] == 2);
+    test_cond("a function whose previous call's stream the thread then waits for, the wait 1000 us late: held so, "
+              "it stays there, though another candidate was held 800 us",
+              place_behind_sync() == 2);
+    test_cond("a function's candidate whose next kernel the simulation puts 1000 us early only because an earlier, "
+              "unfitted function held the kernel before it (recorded 3 us after that one's end) shows no hold: the "
+              "function goes to the other stream, held 800 us (event-programs' random 2 on an H100)",
+              place_after_earlier_function() == 1);
     rp_trace tr;
     int fitted = copy_gaps(4, 6, 0, &tr);
     test_cond("four H2D copies 6 us after the kernels they waited for, kernels 7.5 us after those copies: an H2D "
