@@ -358,7 +358,6 @@ typedef struct thread_state {
     int n, cap;    /* how many, and room for them */
     int pc;        /* the next one to issue */
     int blocked;   /* op index of the SYNC it waits in, else -1 */
-    int parked;    /* its next call waits for another thread's op to return (gl_sched_op.after) */
     int calling;   /* a call is in progress (an EV_HOST is pending) */
 } thread_state;
 
@@ -539,8 +538,7 @@ static void host_next(sim *s, int t)
     thread_state *th = &s->th[t];
     if (th->calling || th->blocked >= 0 || th->pc >= th->n) return;
     gl_sched_op *o = &s->p->ops[th->ops[th->pc]];
-    th->parked = o->after >= 0 && s->p->ops[o->after].submit_ns < 0; /* progress() calls again once it returned */
-    if (th->parked) return;
+    if (o->after >= 0 && s->p->ops[o->after].submit_ns < 0) return; /* parked: progress() calls again once it has */
     o->call_ns = s->now;
     th->calling = 1;
     heap_push(s, s->now + (o->issue_ns >= 0 ? o->issue_ns : s->m->issue_ns), EV_HOST, t, 0, 0);
@@ -1034,7 +1032,9 @@ static void progress(sim *s)
                 th->blocked = -1;
                 moved = 1;
                 host_next(s, t);
-            } else if (th->parked && s->p->ops[s->p->ops[th->ops[th->pc]].after].submit_ns >= 0) {
+            } else if (!th->calling && b < 0 && th->pc < th->n && /* idle: parked, as host_next leaves no other */
+                       s->p->ops[th->ops[th->pc]].after >= 0 &&
+                       s->p->ops[s->p->ops[th->ops[th->pc]].after].submit_ns >= 0) {
                 moved = 1;
                 host_next(s, t);
             }

@@ -16,7 +16,7 @@ static int by_gpu_start(const void *x, const void *y)
 
 enum { FIT_MIN = 8 }; /* kernels a fitted dispatch gap or launch latency needs */
 
-void rp_fit(const rp_trace *t, double *dispatch_ns, int *n_gap, double *latency_ns, int *n_latency)
+int rp_fit(rp_trace *t, double *dispatch_ns, int *n_gap, double *latency_ns, int *n_latency)
 {
     const rp_call **work = (const rp_call **)gl_xmalloc(sizeof *work * (size_t)(t->n_calls + 1));
     int n = 0;
@@ -25,16 +25,23 @@ void rp_fit(const rp_trace *t, double *dispatch_ns, int *n_gap, double *latency_
     qsort(work, (size_t)n, sizeof *work, by_gpu_start);
     double *gap = (double *)gl_xmalloc(sizeof(double) * (size_t)(n + 1));
     double *lat = (double *)gl_xmalloc(sizeof(double) * (size_t)(n + 1));
+    double *cg[4]; /* copy after kernel: H2D, D2H; kernel after copy: H2D, D2H */
+    int ncg[4] = {0, 0, 0, 0};
+    for (int k = 0; k < 4; k++) cg[k] = (double *)gl_xmalloc(sizeof(double) * (size_t)(n + 1));
     const rp_call **last = (const rp_call **)gl_xcalloc((size_t)t->n_streams + 1, sizeof *last);
     int ng = 0, nl = 0;
     for (int i = 0; i < n; i++) {
         const rp_call *c = work[i], *prev = last[c->stream];
         last[c->stream] = c;
-        if (c->kind != RP_LAUNCH) continue;
-        if (prev && prev->kind == RP_LAUNCH && prev->gpu_end_ns > c->end_ns) { /* it waited for that kernel */
+        if (prev && prev->gpu_end_ns > c->end_ns) { /* it waited for that op */
             double g = c->gpu_start_ns - prev->gpu_end_ns;
-            if (g >= 0 && g < 100e3) gap[ng++] = g;
-        } else if (!prev || prev->gpu_end_ns < c->end_ns) { /* its stream was idle when its call returned */
+            if (!(g >= 0 && g < 100e3)) continue;
+            /* a pageable copy's start holds its staging; a copy the host waited for returned after it */
+            if (c->kind == RP_LAUNCH && prev->kind == RP_LAUNCH) gap[ng++] = g;
+            else if (c->kind == RP_COPY && c->dir < 2 && !c->pageable && prev->kind == RP_LAUNCH) cg[c->dir][ncg[c->dir]++] = g;
+            else if (c->kind == RP_LAUNCH && prev->kind == RP_COPY && prev->dir < 2 && !prev->pageable)
+                cg[2 + prev->dir][ncg[2 + prev->dir]++] = g;
+        } else if (c->kind == RP_LAUNCH && (!prev || prev->gpu_end_ns < c->end_ns)) { /* its stream was idle */
             double l = c->gpu_start_ns - c->end_ns;
             if (l >= 0 && l < 1e6) lat[nl++] = l;
         }
@@ -49,39 +56,15 @@ void rp_fit(const rp_trace *t, double *dispatch_ns, int *n_gap, double *latency_
      * a load, so a low quantile (the first quartile put it at 78-107 us in two of random 25's recordings at C=1,
      * where the H200 takes 2.6, and every op 100 us late; the tenth percentile, 0-34 us). */
     if (nl) *latency_ns = fmax(0, gl_quantile(lat, nl, 0.10) - *dispatch_ns);
-    free(work), free(gap), free(lat), free(last);
-}
-
-int rp_fit_copy_gaps(rp_trace *t, double dispatch_ns)
-{
-    const rp_call **work = (const rp_call **)gl_xmalloc(sizeof *work * (size_t)(t->n_calls + 1));
-    int n = 0;
-    for (int i = 0; i < t->n_calls; i++)
-        if (t->calls[i].kind == RP_LAUNCH || t->calls[i].kind == RP_COPY) /* every one: each op's true previous */
-            work[n++] = &t->calls[i];
-    qsort(work, (size_t)n, sizeof *work, by_gpu_start);
-    double *gap[4]; /* copy after kernel: H2D, D2H; kernel after copy: H2D, D2H */
-    int ng[4] = {0, 0, 0, 0}, fitted = 0;
-    for (int k = 0; k < 4; k++) gap[k] = (double *)gl_xmalloc(sizeof(double) * (size_t)(n + 1));
-    const rp_call **last = (const rp_call **)gl_xcalloc((size_t)t->n_streams + 1, sizeof *last);
-    for (int i = 0; i < n; i++) {
-        const rp_call *c = work[i], *prev = last[c->stream];
-        last[c->stream] = c;
-        if (!prev || !(prev->gpu_end_ns > c->end_ns)) continue; /* it did not wait for that op */
-        double g = c->gpu_start_ns - prev->gpu_end_ns;
-        if (!(g >= 0 && g < 100e3)) continue;
-        /* a pageable copy's start holds its staging; a copy the host waited for returned after it */
-        if (c->kind == RP_COPY && c->dir < 2 && prev->kind == RP_LAUNCH && !c->pageable) gap[c->dir][ng[c->dir]++] = g;
-        else if (c->kind == RP_LAUNCH && prev->kind == RP_COPY && prev->dir < 2 && !prev->pageable)
-            gap[2 + prev->dir][ng[2 + prev->dir]++] = g;
-    }
+    int fitted = 0;
     for (int d = 0; d < 2; d++) {
-        t->copy_after_kernel_ns[d] = ng[d] >= RP_GAP_MIN ? gl_quantile(gap[d], ng[d], 0.5) : 0;
-        t->kernel_after_copy_ns[d] = ng[2 + d] >= RP_GAP_MIN ? fmax(0, gl_quantile(gap[2 + d], ng[2 + d], 0.5) - dispatch_ns) : 0;
-        fitted += (ng[d] >= RP_GAP_MIN) + (ng[2 + d] >= RP_GAP_MIN);
+        t->copy_after_kernel_ns[d] = ncg[d] >= RP_GAP_MIN ? gl_quantile(cg[d], ncg[d], 0.5) : 0;
+        t->kernel_after_copy_ns[d] =
+            ncg[2 + d] >= RP_GAP_MIN ? fmax(0, gl_quantile(cg[2 + d], ncg[2 + d], 0.5) - *dispatch_ns) : 0;
+        fitted += (ncg[d] >= RP_GAP_MIN) + (ncg[2 + d] >= RP_GAP_MIN);
     }
-    for (int k = 0; k < 4; k++) free(gap[k]);
-    free(work), free(last);
+    for (int k = 0; k < 4; k++) free(cg[k]);
+    free(work), free(gap), free(lat), free(last);
     return fitted;
 }
 

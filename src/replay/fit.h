@@ -8,17 +8,15 @@
  * over kernels that waited for their stream's previous kernel of the time from its end to their start; the launch
  * latency, the tenth percentile over kernels launched into an idle stream of the time from their call's return to
  * their start, less that gap. n_gap and n_latency: how many kernels each came from (0: keep the caller's, also
- * where fewer than 8 kernels show it). */
-void rp_fit(const rp_trace *t, double *dispatch_ns, int *n_gap, double *latency_ns, int *n_latency);
-/* The copy engines' gaps the trace shows, into t (gl_sched.h, "Copies": copy_after_kernel_ns and
+ * where fewer than 8 kernels show it). The copy engines' gaps the trace shows, too, into t (gl_sched.h, "Copies": copy_after_kernel_ns and
  * kernel_after_copy_ns, H2D and D2H): the median over the pinned H2D and D2H copies whose call returned before
  * their stream's previous kernel ended of the time from its end to their start; and over the kernels that so waited
- * for their stream's previous H2D or D2H, the same less the dispatch gap. Each needs RP_GAP_MIN such pairs, else
- * stays 0 (each op's previous is its stream's previous kernel or copy of any kind, memsets and D2D included, which
- * then count for no pair). Returns how many of the four were fitted. */
+ * for their stream's previous H2D or D2H, the same less the dispatch gap (the fitted one, else the caller's). Each
+ * needs RP_GAP_MIN such pairs, else stays 0 (each op's previous is its stream's previous kernel or copy of any
+ * kind, memsets and D2D included, which then count for no pair). Returns how many of those four were fitted. */
+int rp_fit(rp_trace *t, double *dispatch_ns, int *n_gap, double *latency_ns, int *n_latency);
 enum { RP_GAP_MIN = 4 };
 #define RP_GAP_MIN_TEXT "4" /* RP_GAP_MIN, for messages */
-int rp_fit_copy_gaps(rp_trace *t, double dispatch_ns);
 
 /* Each kernel's time alone per wave (LAUNCH ops' block_ns), from what ran beside it: simulated on m (the recorded
  * setting), a kernel that shared the SMs (its blocks in more waves than alone, or later ones waiting for slots)

@@ -282,7 +282,6 @@ static int from_trace(const args *a_, rp_trace *t_, gl_sched_program *p_, double
                "--cuda-graph-trace=node\n", t.graphs_whole);
     int n_gap = 0, n_latency = 0;
     rp_fit(&t, &fit_dispatch_ns, &n_gap, &fit_latency_ns, &n_latency);
-    rp_fit_copy_gaps(&t, fit_dispatch_ns);
     {
         gl_sched_machine m = machine_for(&t, recorded);
         int copies = 0, changed = rp_fit_kernels(&p, &m, rs, re, &copies), kernels = 0, paged = 0;

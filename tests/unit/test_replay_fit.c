@@ -32,6 +32,38 @@ static double fit_one(double gap, double *end)
     return fitted;
 }
 
+/* A program of one thread with streams A = 1 and B = 2 (0 is the legacy stream). */
+static void two_streams(gl_sched_program *p, int *a, int *b)
+{
+    gl_sched_program_init(p);
+    *a = gl_sched_stream_new(p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+    *b = gl_sched_stream_new(p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+}
+
+/* Every call 1 ns, nothing recorded yet (n slots); then simulated on m: 0, or -1 where the model refuses it. */
+static int simulate_unrecorded(gl_sched_program *p, const gl_sched_machine *m, double *rs, double *re, double *rr,
+                               int n)
+{
+    for (int i = 0; i < p->n_ops; i++) p->ops[i].issue_ns = 1;
+    for (int i = 0; i < n; i++) rs[i] = re[i] = rr[i] = NAN;
+    gl_sched_result r;
+    char err[160];
+    return gl_sched_simulate(p, m, &r, err, sizeof err) == 0 ? 0 : -1;
+}
+
+/* The host functions of calls (n of them, one thread) placed on m; stream[k] gets op fn[k]'s stream (k < nfn), and
+ * p is freed. */
+static void placed(gl_sched_program *p, const gl_sched_machine *m, rp_call *calls, int n, const double *rs,
+                   const double *re, const double *rr, const int *fn, int nfn, int *stream)
+{
+    rp_trace t;
+    memset(&t, 0, sizeof t);
+    t.calls = calls, t.n_calls = n, t.n_threads = 1;
+    rp_place_hostfns(&t, p, m, rs, re, rr);
+    for (int k = 0; k < nfn; k++) stream[k] = p->ops[fn[k]].stream;
+    gl_sched_program_free(p);
+}
+
 /* Streams A and B (one thread, 8 queues, 1 ns a host call): A a kernel of 600 us, B one of 300 us, then n host
  * functions issued back to back (each with candidates [B, A]: B's kernel was the thread's previous call), then
  * a kernel on A and one on B. Recorded: A's second kernel late_a us after its simulated start, B's late_b, every
@@ -42,9 +74,8 @@ static void place_after(int n, double late_a, double late_b, double shift, doubl
 {
     gl_sched_machine m = copier(8); /* copy engines for the readback; 4 SMs are room enough */
     gl_sched_program p;
-    gl_sched_program_init(&p);
-    int a = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
-    int b = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+    int a, b;
+    two_streams(&p, &a, &b);
     gl_sched_launch(&p, 0, a, 1, 32, 1, 600e3, 0);
     gl_sched_launch(&p, 0, b, 1, 32, 1, 300e3, 1);
     int fn[2];
@@ -55,12 +86,8 @@ static void place_after(int n, double late_a, double late_b, double shift, doubl
         gl_sched_sync_stream(&p, 0, -1);
         rb = gl_sched_copy(&p, 0, 0, GL_SCHED_D2H, 8, 1);
     }
-    for (int i = 0; i < p.n_ops; i++) p.ops[i].issue_ns = 1;
-    gl_sched_result r;
-    char err[160];
     double rs[12], re[12], rr[12];
-    for (int i = 0; i < 12; i++) rs[i] = re[i] = rr[i] = NAN;
-    if (gl_sched_simulate(&p, &m, &r, err, sizeof err) == 0) {
+    if (simulate_unrecorded(&p, &m, rs, re, rr, 12) == 0) {
         for (int k = 0; k < n; k++) rr[fn[k]] = p.ops[fn[k]].submit_ns + shift * 1e3;
         rs[ka] = p.ops[ka].start_ns + (shift + late_a) * 1e3, rs[kb] = p.ops[kb].start_ns + (shift + late_b) * 1e3;
         if (rb >= 0) rs[rb] = p.ops[rb].start_ns + (shift + readback) * 1e3;
@@ -71,12 +98,7 @@ static void place_after(int n, double late_a, double late_b, double shift, doubl
         calls[k].kind = RP_HOSTFN, calls[k].stream = b;
         calls[k].cand[0] = b, calls[k].cand[1] = a, calls[k].cand[2] = 0, calls[k].n_cand = readback > 0 ? 3 : 2;
     }
-    rp_trace t;
-    memset(&t, 0, sizeof t);
-    t.calls = calls, t.n_calls = n, t.n_threads = 1;
-    rp_place_hostfns(&t, &p, &m, rs, re, rr);
-    for (int k = 0; k < n; k++) fn_stream[k] = p.ops[fn[k]].stream;
-    gl_sched_program_free(&p);
+    placed(&p, &m, calls, n, rs, re, rr, fn, n, fn_stream);
 }
 
 /* n streams, each a kernel (call returned at 0, ran 10..20 us) and then an H2D whose call returned at 1 us (so it
@@ -97,7 +119,9 @@ static int copy_gaps(int n, double gap_us, int pageable, rp_trace *t)
         k2->gpu_start_ns = c->gpu_end_ns + (gap_us + 1.5) * 1e3, k2->gpu_end_ns = k2->gpu_start_ns + 1e3;
     }
     t->calls = calls, t->n_calls = 3 * n, t->n_streams = n, t->n_threads = 1;
-    return rp_fit_copy_gaps(t, 1.5e3);
+    double dispatch = 1.5e3, latency = 0; /* too few kernels to fit either: these stay */
+    int n_gap, n_latency;
+    return rp_fit(t, &dispatch, &n_gap, &latency, &n_latency);
 }
 
 /* One thread, streams A = 1 and B = 2, C = 1. A kernel on B, a host function (candidates [B, A]), a kernel on A,
@@ -107,20 +131,15 @@ static int place_behind_sync(void)
 {
     gl_sched_machine m = copier(1);
     gl_sched_program p;
-    gl_sched_program_init(&p);
-    int a = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
-    int b = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+    int a, b;
+    two_streams(&p, &a, &b);
     gl_sched_launch(&p, 0, b, 1, 32, 1, 300e3, 0);
     int fn = gl_sched_hostfn(&p, 0, b, 0);
     int ka = gl_sched_launch(&p, 0, a, 1, 32, 1, 600e3, 1);
     int sync = gl_sched_sync_stream(&p, 0, b);
     int kb = gl_sched_launch(&p, 0, b, 1, 32, 1, 100e3, 2);
-    for (int i = 0; i < p.n_ops; i++) p.ops[i].issue_ns = 1;
     double rs[8], re[8], rr[8];
-    for (int i = 0; i < 8; i++) rs[i] = re[i] = rr[i] = NAN;
-    gl_sched_result r;
-    char err[160];
-    if (gl_sched_simulate(&p, &m, &r, err, sizeof err) == 0) {
+    if (simulate_unrecorded(&p, &m, rs, re, rr, 8) == 0) {
         rr[fn] = p.ops[fn].submit_ns, rr[ka] = p.ops[ka].submit_ns;
         rs[ka] = p.ops[ka].start_ns + 800e3, rs[kb] = p.ops[kb].start_ns + 1000e3;
         rr[sync] = p.ops[sync].end_ns + 1000e3;
@@ -128,12 +147,8 @@ static int place_behind_sync(void)
     rp_call call;
     memset(&call, 0, sizeof call);
     call.kind = RP_HOSTFN, call.stream = b, call.cand[0] = b, call.cand[1] = a, call.n_cand = 2;
-    rp_trace t;
-    memset(&t, 0, sizeof t);
-    t.calls = &call, t.n_calls = 1, t.n_threads = 1;
-    rp_place_hostfns(&t, &p, &m, rs, re, rr);
-    int st = p.ops[fn].stream;
-    gl_sched_program_free(&p);
+    int st;
+    placed(&p, &m, &call, 1, rs, re, rr, &fn, 1, &st);
     return st;
 }
 
@@ -145,20 +160,15 @@ static int place_after_earlier_function(void)
 {
     gl_sched_machine m = ideal(8, 132, 128);
     gl_sched_program p;
-    gl_sched_program_init(&p);
-    int a = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
-    int b = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+    int a, b;
+    two_streams(&p, &a, &b);
     int ka1 = gl_sched_launch(&p, 0, a, 1, 32, 1, 100e3, 0);
-    int early = gl_sched_hostfn(&p, 0, b, 0);
+    gl_sched_hostfn(&p, 0, b, 0); /* the earlier function */
     int kb1 = gl_sched_launch(&p, 0, b, 1, 32, 1, 100e3, 1);
     int fn = gl_sched_hostfn(&p, 0, b, 0);
     int ka2 = gl_sched_launch(&p, 0, a, 1, 32, 1, 100e3, 2), kb2 = gl_sched_launch(&p, 0, b, 1, 32, 1, 100e3, 3);
-    for (int i = 0; i < p.n_ops; i++) p.ops[i].issue_ns = 1;
     double rs[8], re[8], rr[8];
-    for (int i = 0; i < 8; i++) rs[i] = re[i] = rr[i] = NAN;
-    gl_sched_result r;
-    char err[160];
-    if (gl_sched_simulate(&p, &m, &r, err, sizeof err) == 0) {
+    if (simulate_unrecorded(&p, &m, rs, re, rr, 8) == 0) {
         for (int i = 0; i < p.n_ops; i++) rr[i] = p.ops[i].submit_ns;
         rs[ka1] = p.ops[ka1].start_ns, re[ka1] = p.ops[ka1].end_ns;
         rs[kb1] = p.ops[kb1].start_ns + 1000e3, re[kb1] = p.ops[kb1].end_ns + 1000e3;
@@ -170,13 +180,8 @@ static int place_after_earlier_function(void)
     calls[0].kind = calls[1].kind = RP_HOSTFN, calls[0].stream = calls[1].stream = b;
     calls[0].cand[0] = b, calls[0].n_cand = 1; /* the earlier function: one candidate, it stays */
     calls[1].cand[0] = b, calls[1].cand[1] = a, calls[1].n_cand = 2;
-    rp_trace t;
-    memset(&t, 0, sizeof t);
-    t.calls = calls, t.n_calls = 2, t.n_threads = 1;
-    rp_place_hostfns(&t, &p, &m, rs, re, rr);
-    int st = p.ops[fn].stream;
-    (void)early;
-    gl_sched_program_free(&p);
+    int st;
+    placed(&p, &m, calls, 2, rs, re, rr, &fn, 1, &st);
     return st;
 }
 
