@@ -165,6 +165,17 @@ c.commit()' "$f" "$@"
     expect "replay random 32 (H200, C=1): a host function before a copy the host waits for holds that copy" 0 \
         "^\\|  *1 \\|  *23\\.[2-4][0-9]* \\|  *[0-9]+ \\|  *23\\.260 \\|  *[-+]0\\.[0-9] \\|  *0\\.[0-9]+ \\|" \
         "$b" tests/data/random32-c1-h200.sqlite --range "random 32" --connections 1
+    # event-programs' copies seed 20261132 at C=8 (validate-replay's random 11, two recordings): five threads' pageable
+    # D2H copies, one at a time in the driver (gl_sched.h "Staging"). In the first, threads waited up to 17 ms for
+    # another's 164 MB copy; without the rule their copies started early (starts p95 21.3% of the span). In the
+    # second, a thread that had just returned went first again, before two that had waited 11 ms: the replay hands
+    # the staging over in the recorded order (first come, first served, it was 15.8% long).
+    expect "replay random 11 (H200, C=8): pageable D2H calls of five threads one at a time (starts p95 within 5%)" 0 \
+        "^\\|  *8 \\|  *7[4-7]\\.[0-9]+ \\|  *[0-9]+ \\|  *76\\.487 \\|  *[-+][0-9]\\.[0-9] \\|  *[0-4]\\.[0-9]+ \\|" \
+        "$b" tests/data/random11-c8-r1-h200.sqlite --range "random 11" --connections 8
+    expect "replay random 11 (H200, C=8, another run): the staging handed over in the recorded order (within 1%)" 0 \
+        "^\\|  *8 \\|  *5[89]\\.[0-9]+ \\|  *[0-9]+ \\|  *59\\.494 \\|  *[-+]0\\.[0-9] \\|" \
+        "$b" tests/data/random11-c8-r2-h200.sqlite --range "random 11" --connections 8
     expect "replay a recorded trace (probe, H200): a row per C, the recorded span at C=8" 0 \
         "^\|  *8 \|  *[0-9.]+ \|  *[0-9]+ \|  *39\.451 \|" "$b" "$tr"
     expect "replay names the calls it keeps as host time" 0 "kept as host time \(not modelled\):.*cudaStreamCreateWithFlags x16" "$b" "$tr"

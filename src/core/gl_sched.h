@@ -215,6 +215,25 @@
  *           timed alone on its own buffer: a longer call waited for staging
  *           room, gl_sched_staged_call_ns) and is
  *           then copied from the staging buffer at the pinned bandwidth.
+ *   Staging. The driver stages pageable copies in one process-wide place per
+ *           direction, so a call can wait for another thread's copy
+ *           (pageable_d2h_serial, pageable_stage_slots; probe-pagelock in
+ *           results/h200/issue-19-probes, H200, C=8 and 1, two threads, one
+ *           behind a 2 ms kernel). A pageable D2H call is made only once the
+ *           one before it has returned: 1 MiB and 8 KiB ones behind another
+ *           thread's, whose stream held it 2 ms, returned 35-170 us after it,
+ *           at C=8 as at 1; pinned copies and H2D calls beside it did not
+ *           wait. The H2D staging buffer is pageable_stage_slots parts of
+ *           pageable_stage_bytes / slots (2 of 1 MiB on the H200): a staged
+ *           call takes the parts its bytes fill, one the host waits for takes
+ *           all, and either waits for them to be free; an inline one (up to
+ *           pageable_inline_bytes) takes none. Parts are held from the call
+ *           to the copy's end. Behind a staged H2D whose stream was held
+ *           2 ms, from one thread or two: 128 KiB + 1 MiB and 1 + 1 MiB went
+ *           at once (25-161 us); 128 KiB + 1.5 MiB, 1.5 MiB + 128 KiB and
+ *           1 + 2 MiB waited 1.65-1.87 ms; a 3 or 8 MiB call 2.0-2.8 ms; a
+ *           64 KiB one never. The parts are probed there, not timed by the
+ *           calibration.
  *   Host functions. A queue entry that, at its head, once its stream is done,
  *           is handed to the driver's thread and leaves the head (with one
  *           queue a kernel of another stream behind [a 2 ms kernel, a 2 ms host
@@ -316,6 +335,9 @@ typedef struct gl_sched_machine {
     double pageable_inline_bytes; /* pageable H2D copies up to this size are entries of their stream's queue */
     double pageable_piece_ns;     /* a host-waited pageable copy's piece: an engine copy of its direction that
                                    * becomes ready while one is in flight waits for it (0: it goes at once) */
+    int pageable_d2h_serial;      /* pageable D2H calls one at a time, whatever their threads ("Staging") */
+    int pageable_stage_slots;     /* the H2D staging buffer's parts, each pageable_stage_bytes / slots (0: no
+                                   * staging rule: a call never waits for room) */
     double pinned_beside_bytes;   /* pinned H2D copies up to this size take no engine (0: every one takes one) */
     /* the part of one SM a D2D copy or a memset over sm_memset_bytes needs free to start ("SM copies"; 0: none) */
     double sm_copy_share;

@@ -268,6 +268,7 @@ int gl_sched_copy_fit(const gl_sched_copy_times *t, gl_sched_machine *m, char *e
     fit.pageable_inline_bytes = 65536;
     fit.sm_copy_share = 0.5, fit.sm_memset_bytes = 4096; /* probed, not timed here (gl_sched.h "SM copies") */
     fit.pageable_piece_ns = 62000;                        /* probed too (gl_sched.h "Pageable") */
+    fit.pageable_d2h_serial = 1, fit.pageable_stage_slots = 2; /* probed too (gl_sched.h "Staging") */
     fit.copy_points = 0;
     if (t->n_points >= 2) { /* the curve, where every size was timed and grew */
         int ok = t->n_points <= GL_SCHED_COPY_POINTS;
@@ -413,6 +414,8 @@ typedef struct sim {
     int driver_waking;            /* an EV_DRIVER is pending */
     int driver_awake;             /* the driver's thread took a function since it last woke */
     int load;                     /* the last lazy load submitted: everything after waits for it (-1: none) */
+    int d2h_staging;              /* the pageable D2H whose call holds the driver's D2H staging (-1: none) */
+    int stage_used;               /* parts of the H2D staging buffer held by calls made and copies not ended */
     int finished_ops;             /* ops done: all of them, at the end, or a deadlock */
 } sim;
 
@@ -514,10 +517,14 @@ static void op_watch(sim *s, int op)
 }
 
 /* Mark op done now; its queue may become idle. */
+static int stage_parts(const sim *s, const gl_sched_op *o);
+
 static void finish(sim *s, int op)
 {
     gl_sched_op *o = &s->p->ops[op];
     s->os[op].finished = 1;
+    if (s->d2h_staging == op) s->d2h_staging = -1; /* the staging it held is free ("Staging") */
+    s->stage_used -= stage_parts(s, o);
     s->finished_ops++;
     if (o->kind != GL_SCHED_LAUNCH && o->kind != GL_SCHED_COPY && o->kind != GL_SCHED_HOSTFN && o->kind != GL_SCHED_LOAD)
         o->start_ns = s->now;
@@ -532,13 +539,43 @@ static void finish(sim *s, int op)
 
 /* ---- the host side: issuing calls -------------------------------------------------------- */
 
+/* The parts of the H2D staging buffer a pageable H2D's call takes until its copy ends (gl_sched.h "Staging"): all
+ * of them for one the host waits for, as many as its bytes fill for one staged whole, none for an inline one. */
+static int stage_parts(const sim *s, const gl_sched_op *o)
+{
+    const gl_sched_machine *m = s->m;
+    int n = m->pageable_stage_slots;
+    if (n <= 0 || o->kind != GL_SCHED_COPY || !o->pageable || o->dir != GL_SCHED_H2D || o->bytes <= m->pageable_inline_bytes)
+        return 0;
+    if (gl_sched_copy_blocks_host(m, o) || !(m->pageable_stage_bytes > 0)) return n;
+    int k = (int)ceil(o->bytes / (m->pageable_stage_bytes / n) - 1e-9);
+    return k < 1 ? 1 : k > n ? n : k;
+}
+
+/* Whether op's call may be made now: another thread's op it waits to see returned has, and a pageable copy finds
+ * the driver's staging free ("Staging"). */
+static int call_free(const sim *s, int op)
+{
+    const gl_sched_op *o = &s->p->ops[op];
+    if (o->after >= 0 && s->p->ops[o->after].submit_ns < 0) return 0;
+    if (s->m->pageable_d2h_serial && o->kind == GL_SCHED_COPY && o->pageable && o->dir == GL_SCHED_D2H &&
+        s->d2h_staging >= 0)
+        return 0;
+    int parts = stage_parts(s, o);
+    return parts == 0 || s->stage_used + parts <= s->m->pageable_stage_slots;
+}
+
 /* Start the thread's next call, if it has one and is free to. */
 static void host_next(sim *s, int t)
 {
     thread_state *th = &s->th[t];
     if (th->calling || th->blocked >= 0 || th->pc >= th->n) return;
-    gl_sched_op *o = &s->p->ops[th->ops[th->pc]];
-    if (o->after >= 0 && s->p->ops[o->after].submit_ns < 0) return; /* parked: progress() calls again once it has */
+    int op = th->ops[th->pc];
+    gl_sched_op *o = &s->p->ops[op];
+    if (!call_free(s, op)) return; /* parked: progress() calls again once it is */
+    if (s->m->pageable_d2h_serial && o->kind == GL_SCHED_COPY && o->pageable && o->dir == GL_SCHED_D2H)
+        s->d2h_staging = op;
+    s->stage_used += stage_parts(s, o);
     o->call_ns = s->now;
     th->calling = 1;
     heap_push(s, s->now + (o->issue_ns >= 0 ? o->issue_ns : s->m->issue_ns), EV_HOST, t, 0, 0);
@@ -1033,8 +1070,7 @@ static void progress(sim *s)
                 moved = 1;
                 host_next(s, t);
             } else if (!th->calling && b < 0 && th->pc < th->n && /* idle: parked, as host_next leaves no other */
-                       s->p->ops[th->ops[th->pc]].after >= 0 &&
-                       s->p->ops[s->p->ops[th->ops[th->pc]].after].submit_ns >= 0) {
+                       call_free(s, th->ops[th->pc])) {
                 moved = 1;
                 host_next(s, t);
             }
@@ -1244,6 +1280,7 @@ int gl_sched_simulate(gl_sched_program *p, const gl_sched_machine *m, gl_sched_r
     s.last_stream = -1;
     s.last_queue = m->connections - 1;
     s.load = -1;
+    s.d2h_staging = -1;
     for (int i = 0; i < p->n_ops; i++) {
         gl_sched_op *o = &p->ops[i];
         o->call_ns = o->submit_ns = o->go_ns = o->start_ns = o->end_ns = -1;

@@ -295,7 +295,7 @@ void gl_sched_run_thread(gl_sched_run *r, int thread)
         const gl_sched_op *o = &p->ops[i];
         if (o->thread != thread) continue;
         cudaStream_t s = o->stream >= 0 ? r->stream[o->stream] : NULL;
-        if (r->prior_first) /* the other threads' calls this one depends on: the spin is this call's host time */
+        if (r->prior_first) /* the other threads' calls this one depends on (the model's after: measured_issue_times) */
             for (int k = r->prior_first[i]; k < r->prior_first[i + 1]; k++)
                 while (!__atomic_load_n(&r->issued[r->prior[k]], __ATOMIC_ACQUIRE)) {
                 }
@@ -352,7 +352,8 @@ void gl_sched_run_thread(gl_sched_run *r, int thread)
  * time plus what gl_sched_staged_call_ns allows (its copy at the host's
  * pageable pace, the longest staged call timed, or its own call timed alone
  * before the run, whichever is longer): beyond that the call waited for the
- * GPU. */
+ * GPU. A call that first spun for another thread's calls starts its own time
+ * as the last of them returned, which becomes its after. */
 static void measured_issue_times(gl_sched_run *r)
 {
     gl_sched_program *p = r->prog;
@@ -360,13 +361,20 @@ static void measured_issue_times(gl_sched_run *r)
     for (int t = 0; t <= p->n_threads; t++) prev[t] = r->t0_ns;
     for (int i = 0; i < p->n_ops; i++) {
         gl_sched_op *o = &p->ops[i];
+        /* The thread spun until the other threads' calls this one depends on had returned: not host work of its
+         * own, but a wait the simulation makes, for the one that returned last (gl_sched.h "Host", after). */
+        double from = prev[o->thread];
+        o->after = -1;
+        for (int k = r->prior_first ? r->prior_first[i] : 0; r->prior_first && k < r->prior_first[i + 1]; k++)
+            if (o->after < 0 || r->return_ns[r->prior[k]] > r->return_ns[o->after]) o->after = r->prior[k];
+        if (o->after >= 0) from = fmax(from, fmin(r->return_ns[o->after], r->call_ns[i]));
         if (o->kind == GL_SCHED_SYNC || gl_sched_copy_blocks_host(&r->machine, o)) {
-            o->issue_ns = r->machine.issue_ns + (r->call_ns[i] - prev[o->thread]);
+            o->issue_ns = r->machine.issue_ns + (r->call_ns[i] - from);
         } else {
             /* a staged pageable H2D's own part of its call, no more: the rest was a wait (gl_sched.h) */
             double held = r->return_ns[i] - r->call_ns[i];
             double own = isnan(held) ? held : fmin(held, r->machine.issue_ns + gl_sched_staged_call_ns(&r->machine, o));
-            o->issue_ns = (r->call_ns[i] - prev[o->thread]) + own;
+            o->issue_ns = (r->call_ns[i] - from) + own;
         }
         prev[o->thread] = r->return_ns[i];
     }

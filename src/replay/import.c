@@ -515,6 +515,7 @@ static void host_waits(rp_trace *t)
     int *order = calls_by_start(t);
     double *last_end = (double *)gl_xmalloc(sizeof(double) * (size_t)(t->n_streams + 1));
     for (int s = 0; s < t->n_streams; s++) last_end[s] = -INFINITY;
+    double d2h_held = -INFINITY; /* until when an earlier pageable D2H call held the driver's staging */
     for (int k = 0; k < t->n_calls; k++) {
         rp_call *c = &t->calls[order[k]];
         for (int n = 0; c->kind == RP_GRAPH && n < c->n_nodes; n++) { /* a graph launch keeps its streams busy */
@@ -525,9 +526,13 @@ static void host_waits(rp_trace *t)
         if (c->kind == RP_COPY) {
             c->waits = c->sync || (c->pageable && (c->dir == GL_SCHED_D2H || c->bytes > (2 << 20)));
             if (c->waits) {
-                int idle = last_end[c->stream] <= c->start_ns && last_end[GL_SCHED_LEGACY] <= c->start_ns;
-                c->pre_ns = idle ? fmax(0, c->gpu_start_ns - c->start_ns) : 0;
+                /* a pageable D2H that waited for another thread's to return (gl_sched.h "Staging") stages from then */
+                int d2h = c->pageable && c->dir == GL_SCHED_D2H;
+                double from = d2h ? fmax(c->start_ns, d2h_held) : c->start_ns;
+                int idle = last_end[c->stream] <= from && last_end[GL_SCHED_LEGACY] <= from;
+                c->pre_ns = idle ? fmax(0, c->gpu_start_ns - from) : 0;
                 c->post_ns = fmax(0, c->end_ns - c->gpu_end_ns);
+                if (d2h) d2h_held = fmax(d2h_held, c->end_ns);
             }
         }
         last_end[c->stream] = fmax(last_end[c->stream], c->gpu_end_ns);
@@ -971,9 +976,33 @@ static int is_event_wait(const rp_call *c)
     return c->event >= 0 && (c->kind == RP_WAIT || c->kind == RP_SYNC_EVENT || (c->kind == RP_POLL && c->poll == 1));
 }
 
+static int is_pageable_d2h(const rp_call *c)
+{
+    return c->kind == RP_COPY && c->pageable && c->dir == GL_SCHED_D2H;
+}
+
+/* Pageable D2H calls take the driver's staging one at a time (gl_sched.h "Staging"), but not first come, first
+ * served: in event-programs' seed 20261132 at C=8 a thread that returned from a 161 MB copy called again 82 us
+ * later and went before two threads that had waited 11 ms for it, one of them before the other that had waited
+ * longer. A call that waited for another thread's (its call began before that one returned) is linked to the one
+ * whose copy went just before its own, so that the model hands the staging over in the recorded order. */
+static void staging_order(const rp_trace *t, int *link)
+{
+    timed_call *d = (timed_call *)gl_xmalloc(sizeof *d * ((size_t)t->n_calls + 1));
+    int n = 0;
+    for (int i = 0; i < t->n_calls; i++)
+        if (is_pageable_d2h(&t->calls[i]) && !t->calls[i].captured) d[n++] = (timed_call){t->calls[i].gpu_start_ns, 0, i};
+    qsort(d, (size_t)n, sizeof *d, by_time); /* in the order their copies began */
+    for (int k = 1; k < n; k++) {
+        const rp_call *prev = &t->calls[d[k - 1].call], *c = &t->calls[d[k].call];
+        if (prev->thread != c->thread) link[d[k].call] = d[k - 1].call;
+    }
+    free(d);
+}
+
 static int *cross_thread_records(const rp_trace *t)
 {
-    if (t->n_threads < 2 || t->n_events < 1) return NULL;
+    if (t->n_threads < 2) return NULL;
     timed_call *tc = (timed_call *)gl_xmalloc(sizeof *tc * ((size_t)t->n_calls + 1));
     int *link = (int *)gl_xmalloc(sizeof(int) * ((size_t)t->n_calls + 1)), n = 0;
     for (int i = 0; i < t->n_calls; i++) {
@@ -993,6 +1022,7 @@ static int *cross_thread_records(const rp_trace *t)
         else if (last[c->event] >= 0 && t->calls[last[c->event]].thread != c->thread) link[tc[k].call] = last[c->event];
     }
     free(tc), free(last);
+    staging_order(t, link);
     return link;
 }
 

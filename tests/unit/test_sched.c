@@ -1796,6 +1796,50 @@ static void test_cross_thread_after(void)
     gl_sched_program_free(&p);
 }
 
+static void test_staging(void)
+{
+    /* Thread 0: a 1 ms kernel in A, then a pageable copy in A, which waits for the kernel; thread 1, 100 us into
+     * the run, a pageable copy in B (idle). copier(8): stage 100000 B, in two parts of 50000; pageable 0.25 B/ns. */
+    const struct {
+        const char *what;
+        int dir0; double bytes0; int dir1; double bytes1;
+        int waits;
+    } c[] = {
+        {"a pageable D2H behind another thread's: made once that one has returned", GL_SCHED_D2H, 1000, GL_SCHED_D2H, 1000, 1},
+        {"a pageable H2D beside another thread's D2H: at once", GL_SCHED_D2H, 1000, GL_SCHED_H2D, 40000, 0},
+        {"a staged H2D (one part) beside another staged one (one part): at once", GL_SCHED_H2D, 40000, GL_SCHED_H2D, 50000, 0},
+        {"a staged H2D (two parts) beside a staged one (one part): once that one's copy has ended", GL_SCHED_H2D, 40000,
+         GL_SCHED_H2D, 60000, 1},
+        {"an H2D the host waits for beside a staged one: once that one's copy has ended", GL_SCHED_H2D, 1000,
+         GL_SCHED_H2D, 200000, 1},
+        {"a staged H2D beside one the host waits for: once that one's copy has ended", GL_SCHED_H2D, 200000,
+         GL_SCHED_H2D, 1000, 1},
+        {"an inline H2D (100 B) beside one the host waits for: at once", GL_SCHED_H2D, 200000, GL_SCHED_H2D, 100, 0},
+    };
+    for (int i = 0; i < (int)GL_ARRAY_LEN(c); i++) {
+        for (int rule = 0; rule < 2; rule++) {
+            gl_sched_program p;
+            gl_sched_program_init(&p);
+            int a = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+            int b = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+            gl_sched_launch(&p, 0, a, 1, 32, 1, 1000000, 0);
+            int x = gl_sched_copy(&p, 0, a, c[i].dir0, c[i].bytes0, 1);
+            gl_sched_host(&p, 1, 100000);
+            int y = gl_sched_copy(&p, 1, b, c[i].dir1, c[i].bytes1, 1);
+            gl_sched_machine m = copier(8);
+            m.pageable_d2h_serial = rule, m.pageable_stage_slots = 2 * rule;
+            run(&p, &m);
+            int waited = p.ops[y].start_ns >= p.ops[x].end_ns;
+            char d[240];
+            snprintf(d, sizeof d, "%s%s (its copy %.0f-%.0f us, the other's %.0f-%.0f us)", rule ? "" : "no staging rule, no wait: ",
+                     c[i].what, p.ops[y].start_ns / 1e3, p.ops[y].end_ns / 1e3, p.ops[x].start_ns / 1e3,
+                     p.ops[x].end_ns / 1e3);
+            test_cond(d, waited == (rule && c[i].waits));
+            gl_sched_program_free(&p);
+        }
+    }
+}
+
 static void test_spread(void)
 {
     gl_sched_program p;
@@ -1851,6 +1895,7 @@ int main(void)
     test_queue_switch_rule();
     test_queue_tail_rule();
     test_cross_thread_after();
+    test_staging();
     test_spread();
     test_queue_rule_env();
     test_legacy_stream();
