@@ -516,9 +516,9 @@ static void op_watch(sim *s, int op)
     st->ready = 1;
 }
 
-/* Mark op done now; its queue may become idle. */
 static int stage_parts(const sim *s, const gl_sched_op *o);
 
+/* Mark op done now; its queue may become idle. */
 static void finish(sim *s, int op)
 {
     gl_sched_op *o = &s->p->ops[op];
@@ -545,19 +545,25 @@ static int stage_parts(const sim *s, const gl_sched_op *o)
 {
     const gl_sched_machine *m = s->m;
     int n = m->pageable_stage_slots;
-    if (n <= 0 || o->kind != GL_SCHED_COPY || !o->pageable || o->dir != GL_SCHED_H2D || o->bytes <= m->pageable_inline_bytes)
+    if (n <= 0 || o->kind != GL_SCHED_COPY || !o->pageable || o->dir != GL_SCHED_H2D ||
+        o->bytes <= m->pageable_inline_bytes)
         return 0;
     if (gl_sched_copy_blocks_host(m, o) || !(m->pageable_stage_bytes > 0)) return n;
     int k = (int)ceil(o->bytes / (m->pageable_stage_bytes / n) - 1e-9);
     return k < 1 ? 1 : k > n ? n : k;
 }
 
-/* Whether op's call may be made now: another thread's op it waits to see returned has, and a pageable copy finds
- * the driver's staging free ("Staging"). */
+/* Whether op's call may be made now: another thread's op it waits to see returned has (a call that blocks its
+ * thread, a synchronization or a copy the host waits for, returns as it finishes), and a pageable copy finds the
+ * driver's staging free ("Staging"). */
 static int call_free(const sim *s, int op)
 {
     const gl_sched_op *o = &s->p->ops[op];
-    if (o->after >= 0 && s->p->ops[o->after].submit_ns < 0) return 0;
+    if (o->after >= 0) {
+        const gl_sched_op *a = &s->p->ops[o->after];
+        if (a->submit_ns < 0) return 0;
+        if ((a->kind == GL_SCHED_SYNC || gl_sched_copy_blocks_host(s->m, a)) && !s->os[o->after].finished) return 0;
+    }
     if (s->m->pageable_d2h_serial && o->kind == GL_SCHED_COPY && o->pageable && o->dir == GL_SCHED_D2H &&
         s->d2h_staging >= 0)
         return 0;
@@ -1219,6 +1225,9 @@ static int validate(const gl_sched_program *p, const gl_sched_machine *m, char *
                     m->sm_copy_share, m->sm_memset_bytes);
     if (!(m->pageable_piece_ns >= 0))
         return fail(err, errlen, "the machine's pageable piece (%g ns) is not a time", m->pageable_piece_ns);
+    if (m->pageable_stage_slots < 0 || m->pageable_stage_slots > 64)
+        return fail(err, errlen, "the machine's staging buffer has %d parts (0: no staging rule, or 1..64)",
+                    m->pageable_stage_slots);
     for (int i = 0; i < p->n_ops; i++) {
         const gl_sched_op *o = &p->ops[i];
         if (o->kind == GL_SCHED_COPY) {

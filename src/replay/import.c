@@ -505,6 +505,41 @@ static void host_functions(rp_trace *t)
     }
 }
 
+typedef struct begun {
+    double at;
+    int call;
+} begun;
+
+static int by_begun(const void *x, const void *y)
+{
+    const begun *a = (const begun *)x, *b = (const begun *)y;
+    return a->at != b->at ? (a->at < b->at ? -1 : 1) : (a->call > b->call) - (a->call < b->call);
+}
+
+static int is_pageable_d2h(const rp_call *c)
+{
+    return c->kind == RP_COPY && c->pageable && c->dir == GL_SCHED_D2H && !c->captured;
+}
+
+/* Each pageable D2H call's predecessor in the driver's staging, which takes them one at a time (gl_sched.h
+ * "Staging"): the pageable D2H whose copy began last before its own (-1: none, or not one). The order is the
+ * recording's, not the calls': in event-programs' seed 20261132 at C=8 a thread that returned from a 161 MB copy
+ * called again 82 us later and went before two threads that had waited 11 ms for it, one of them before the other
+ * that had waited longer. */
+static int *staging_previous(const rp_trace *t)
+{
+    begun *d = (begun *)gl_xmalloc(sizeof *d * ((size_t)t->n_calls + 1));
+    int *prev = (int *)gl_xmalloc(sizeof(int) * ((size_t)t->n_calls + 1)), n = 0;
+    for (int i = 0; i < t->n_calls; i++) {
+        prev[i] = -1;
+        if (is_pageable_d2h(&t->calls[i])) d[n++] = (begun){t->calls[i].gpu_start_ns, i};
+    }
+    qsort(d, (size_t)n, sizeof *d, by_begun);
+    for (int k = 1; k < n; k++) prev[d[k].call] = d[k - 1].call;
+    free(d);
+    return prev;
+}
+
 /* A call that returns once its copy has ended spends host time of its own around the copy: staging a pageable
  * copy before the DMA (28 us for 388 KiB in event-programs' recording), copying the staging buffer to pageable
  * memory after it (174 us for 1.6 MiB). Before: from the call to the copy's start where the stream was idle at
@@ -515,7 +550,7 @@ static void host_waits(rp_trace *t)
     int *order = calls_by_start(t);
     double *last_end = (double *)gl_xmalloc(sizeof(double) * (size_t)(t->n_streams + 1));
     for (int s = 0; s < t->n_streams; s++) last_end[s] = -INFINITY;
-    double d2h_held = -INFINITY; /* until when an earlier pageable D2H call held the driver's staging */
+    int *staged_after = staging_previous(t); /* a pageable D2H stages once its predecessor's call has returned */
     for (int k = 0; k < t->n_calls; k++) {
         rp_call *c = &t->calls[order[k]];
         for (int n = 0; c->kind == RP_GRAPH && n < c->n_nodes; n++) { /* a graph launch keeps its streams busy */
@@ -526,18 +561,16 @@ static void host_waits(rp_trace *t)
         if (c->kind == RP_COPY) {
             c->waits = c->sync || (c->pageable && (c->dir == GL_SCHED_D2H || c->bytes > (2 << 20)));
             if (c->waits) {
-                /* a pageable D2H that waited for another thread's to return (gl_sched.h "Staging") stages from then */
-                int d2h = c->pageable && c->dir == GL_SCHED_D2H;
-                double from = d2h ? fmax(c->start_ns, d2h_held) : c->start_ns;
+                int before = staged_after[order[k]];
+                double from = before >= 0 ? fmax(c->start_ns, t->calls[before].end_ns) : c->start_ns;
                 int idle = last_end[c->stream] <= from && last_end[GL_SCHED_LEGACY] <= from;
                 c->pre_ns = idle ? fmax(0, c->gpu_start_ns - from) : 0;
                 c->post_ns = fmax(0, c->end_ns - c->gpu_end_ns);
-                if (d2h) d2h_held = fmax(d2h_held, c->end_ns);
             }
         }
         last_end[c->stream] = fmax(last_end[c->stream], c->gpu_end_ns);
     }
-    free(order), free(last_end);
+    free(order), free(last_end), free(staged_after);
 }
 
 /* A graph launch traced whole (GRAPH_TRACE: start, end, streamId, correlationId) by a call the replay takes: its
@@ -958,7 +991,8 @@ static void recorded_grow(double **rs, double **re, double **rr, int *cap, int *
  * would hold on an older record of the event, or none (event-programs' random 13 on an H100 at C=16: a wait 2.6 us
  * after the record it waited for, whose thread the replay's own pace put later, let a 0.9 ms kernel start 1.2 ms
  * early: -26% of the span). Each record is taken by its return, each wait by its call, in time order. Returns each
- * call's record call (-1: none), or NULL where the trace has one thread or no events. */
+ * call's record call, or for a pageable D2H the other thread's call before it in the staging (staging_order; -1:
+ * none), or NULL where the trace has one thread. */
 typedef struct timed_call {
     double t;
     int wait, call; /* wait: 0 for a record, which goes first at the same time */
@@ -976,28 +1010,14 @@ static int is_event_wait(const rp_call *c)
     return c->event >= 0 && (c->kind == RP_WAIT || c->kind == RP_SYNC_EVENT || (c->kind == RP_POLL && c->poll == 1));
 }
 
-static int is_pageable_d2h(const rp_call *c)
-{
-    return c->kind == RP_COPY && c->pageable && c->dir == GL_SCHED_D2H;
-}
-
-/* Pageable D2H calls take the driver's staging one at a time (gl_sched.h "Staging"), but not first come, first
- * served: in event-programs' seed 20261132 at C=8 a thread that returned from a 161 MB copy called again 82 us
- * later and went before two threads that had waited 11 ms for it, one of them before the other that had waited
- * longer. A call that waited for another thread's (its call began before that one returned) is linked to the one
- * whose copy went just before its own, so that the model hands the staging over in the recorded order. */
+/* Each pageable D2H call is linked to its predecessor in the staging (staging_previous) where that is another
+ * thread's, so that the model hands the staging over in the recorded order. */
 static void staging_order(const rp_trace *t, int *link)
 {
-    timed_call *d = (timed_call *)gl_xmalloc(sizeof *d * ((size_t)t->n_calls + 1));
-    int n = 0;
+    int *prev = staging_previous(t);
     for (int i = 0; i < t->n_calls; i++)
-        if (is_pageable_d2h(&t->calls[i]) && !t->calls[i].captured) d[n++] = (timed_call){t->calls[i].gpu_start_ns, 0, i};
-    qsort(d, (size_t)n, sizeof *d, by_time); /* in the order their copies began */
-    for (int k = 1; k < n; k++) {
-        const rp_call *prev = &t->calls[d[k - 1].call], *c = &t->calls[d[k].call];
-        if (prev->thread != c->thread) link[d[k].call] = d[k - 1].call;
-    }
-    free(d);
+        if (prev[i] >= 0 && t->calls[prev[i]].thread != t->calls[i].thread) link[i] = prev[i];
+    free(prev);
 }
 
 static int *cross_thread_records(const rp_trace *t)

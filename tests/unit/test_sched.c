@@ -1412,10 +1412,12 @@ static void test_copy_fit(void)
     test_cond("the copy fit: the small pair gives the time per copy while shared (12 us), at least the latency (3)",
               fabs(m.copy_bidir_latency_ns[0] - 12000) < 1e-6 && fabs(m.copy_bidir_latency_ns[1] - 3000) < 1e-6);
     test_cond("the copy fit: D2H in order, H2D not; staged up to 4 MiB, the longest such call 100 us; queued up to "
-              "64 KiB; D2D copies and memsets over 4 KiB need half an SM; a pageable piece 62 us",
+              "64 KiB; D2D copies and memsets over 4 KiB need half an SM; a pageable piece 62 us; pageable D2H "
+              "calls one at a time, the H2D staging in two parts",
               m.copy_in_order[1] == 1 && m.copy_in_order[0] == 0 && m.pageable_stage_bytes == 4 << 20 &&
                   m.pageable_stage_call_ns == 1e5 && m.pageable_inline_bytes == 65536 &&
-                  m.sm_copy_share == 0.5 && m.sm_memset_bytes == 4096 && m.pageable_piece_ns == 62000);
+                  m.sm_copy_share == 0.5 && m.sm_memset_bytes == 4096 && m.pageable_piece_ns == 62000 &&
+                  m.pageable_d2h_serial == 1 && m.pageable_stage_slots == 2);
     test_cond("the fit leaves the rest of the machine as it was", m.connections == 8 && m.sms == 132);
     /* A link that carries one direction at a time: both take twice as long at once, each at half speed. */
     gl_sched_copy_times half = t;
@@ -1798,45 +1800,82 @@ static void test_cross_thread_after(void)
 
 static void test_staging(void)
 {
-    /* Thread 0: a 1 ms kernel in A, then a pageable copy in A, which waits for the kernel; thread 1, 100 us into
-     * the run, a pageable copy in B (idle). copier(8): stage 100000 B, in two parts of 50000; pageable 0.25 B/ns. */
+    /* Thread 0: a 1 ms kernel in A, then a copy in A, which waits for the kernel; thread 1, 100 us into the run, a
+     * copy in B (idle). copier(8): stage 100000 B, in two parts of 50000; pageable 0.25 B/ns. rule: 0, none; 1, the
+     * D2H rule alone (the replay's machine); 2, both. */
+    enum { H2D = GL_SCHED_H2D, D2H = GL_SCHED_D2H };
     const struct {
         const char *what;
-        int dir0; double bytes0; int dir1; double bytes1;
-        int waits;
+        int dir0, pageable0;
+        double bytes0;
+        int dir1, pageable1;
+        double bytes1;
+        int waits; /* the rule it waits under: 1, the D2H one; 2, the H2D parts; 0, none */
     } c[] = {
-        {"a pageable D2H behind another thread's: made once that one has returned", GL_SCHED_D2H, 1000, GL_SCHED_D2H, 1000, 1},
-        {"a pageable H2D beside another thread's D2H: at once", GL_SCHED_D2H, 1000, GL_SCHED_H2D, 40000, 0},
-        {"a staged H2D (one part) beside another staged one (one part): at once", GL_SCHED_H2D, 40000, GL_SCHED_H2D, 50000, 0},
-        {"a staged H2D (two parts) beside a staged one (one part): once that one's copy has ended", GL_SCHED_H2D, 40000,
-         GL_SCHED_H2D, 60000, 1},
-        {"an H2D the host waits for beside a staged one: once that one's copy has ended", GL_SCHED_H2D, 1000,
-         GL_SCHED_H2D, 200000, 1},
-        {"a staged H2D beside one the host waits for: once that one's copy has ended", GL_SCHED_H2D, 200000,
-         GL_SCHED_H2D, 1000, 1},
-        {"an inline H2D (100 B) beside one the host waits for: at once", GL_SCHED_H2D, 200000, GL_SCHED_H2D, 100, 0},
+        {"a pageable D2H behind another thread's: made once that one has returned", D2H, 1, 1000, D2H, 1, 1000, 1},
+        {"a pinned D2H beside another thread's pageable one: at once", D2H, 1, 1000, D2H, 0, 1000, 0},
+        {"a pageable H2D beside another thread's D2H: at once", D2H, 1, 1000, H2D, 1, 40000, 0},
+        {"a staged H2D (one part) beside another staged one (one part): at once", H2D, 1, 40000, H2D, 1, 50000, 0},
+        {"a staged H2D (two parts) beside a staged one (one part): once that one's copy has ended", H2D, 1, 40000,
+         H2D, 1, 60000, 2},
+        {"an H2D the host waits for beside a staged one: once that one's copy has ended", H2D, 1, 1000, H2D, 1,
+         200000, 2},
+        {"a staged H2D beside one the host waits for: once that one's copy has ended", H2D, 1, 200000, H2D, 1, 1000, 2},
+        {"an inline H2D (100 B) beside one the host waits for: at once", H2D, 1, 200000, H2D, 1, 100, 0},
     };
     for (int i = 0; i < (int)GL_ARRAY_LEN(c); i++) {
-        for (int rule = 0; rule < 2; rule++) {
+        for (int rule = 0; rule < 3; rule++) {
             gl_sched_program p;
             gl_sched_program_init(&p);
             int a = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
             int b = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
             gl_sched_launch(&p, 0, a, 1, 32, 1, 1000000, 0);
-            int x = gl_sched_copy(&p, 0, a, c[i].dir0, c[i].bytes0, 1);
+            int x = gl_sched_copy(&p, 0, a, c[i].dir0, c[i].bytes0, c[i].pageable0);
             gl_sched_host(&p, 1, 100000);
-            int y = gl_sched_copy(&p, 1, b, c[i].dir1, c[i].bytes1, 1);
+            int y = gl_sched_copy(&p, 1, b, c[i].dir1, c[i].bytes1, c[i].pageable1);
             gl_sched_machine m = copier(8);
-            m.pageable_d2h_serial = rule, m.pageable_stage_slots = 2 * rule;
+            m.pageable_d2h_serial = rule >= 1, m.pageable_stage_slots = rule == 2 ? 2 : 0;
             run(&p, &m);
             int waited = p.ops[y].start_ns >= p.ops[x].end_ns;
+            static const char *under[] = {"no staging rule, no wait: ", "the D2H rule alone: ", ""};
             char d[240];
-            snprintf(d, sizeof d, "%s%s (its copy %.0f-%.0f us, the other's %.0f-%.0f us)", rule ? "" : "no staging rule, no wait: ",
-                     c[i].what, p.ops[y].start_ns / 1e3, p.ops[y].end_ns / 1e3, p.ops[x].start_ns / 1e3,
-                     p.ops[x].end_ns / 1e3);
-            test_cond(d, waited == (rule && c[i].waits));
+            snprintf(d, sizeof d, "%s%s (its copy %.0f-%.0f us, the other's %.0f-%.0f us)", under[rule], c[i].what,
+                     p.ops[y].start_ns / 1e3, p.ops[y].end_ns / 1e3, p.ops[x].start_ns / 1e3, p.ops[x].end_ns / 1e3);
+            test_cond(d, waited == (c[i].waits > 0 && rule >= c[i].waits));
             gl_sched_program_free(&p);
         }
+    }
+    /* One thread: a staged H2D (one part) behind the 1 ms kernel, then one the host waits for in B: it waits for the
+     * first copy's end, and the thread with it. */
+    gl_sched_program p;
+    gl_sched_program_init(&p);
+    int a = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+    int b = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+    gl_sched_launch(&p, 0, a, 1, 32, 1, 1000000, 0);
+    int x = gl_sched_copy(&p, 0, a, H2D, 40000, 1);
+    int y = gl_sched_copy(&p, 0, b, H2D, 200000, 1);
+    gl_sched_machine m = copier(8);
+    m.pageable_d2h_serial = 1, m.pageable_stage_slots = 2;
+    run(&p, &m);
+    test_cond("one thread: an H2D the host waits for after a staged one behind a kernel waits for that one's copy",
+              p.ops[y].call_ns >= p.ops[x].end_ns && p.ops[x].end_ns >= 1000000);
+    gl_sched_program_free(&p);
+    /* A call after another thread's call that blocks: made once that call has returned, not once it was made.
+     * Thread 0 synchronizes with A (a 1 ms kernel), or makes a pageable D2H in A; thread 1's launch is after it. */
+    for (int k = 0; k < 2; k++) {
+        gl_sched_program_init(&p);
+        a = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+        b = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+        gl_sched_launch(&p, 0, a, 1, 32, 1, 1000000, 0);
+        int w = k == 0 ? gl_sched_sync_stream(&p, 0, a) : gl_sched_copy(&p, 0, a, D2H, 1000, 1);
+        int l = gl_sched_launch(&p, 1, b, 1, 32, 1, 10000, 1);
+        p.ops[l].after = w;
+        run(&p, &m);
+        char d[200];
+        snprintf(d, sizeof d, "a launch after another thread's %s is made as it returns (%.0f us), not before",
+                 k == 0 ? "cudaStreamSynchronize" : "pageable D2H", p.ops[w].end_ns / 1e3);
+        test_cond(d, p.ops[l].call_ns >= p.ops[w].end_ns && p.ops[w].end_ns >= 1000000);
+        gl_sched_program_free(&p);
     }
 }
 
