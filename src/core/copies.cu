@@ -252,6 +252,7 @@ int gl_copy_machine_apply(const gl_copy_machine *cm, gl_sched_machine *m)
     m->sm_copy_share = f->sm_copy_share;
     m->pageable_piece_ns = f->pageable_piece_ns;
     m->pageable_d2h_serial = f->pageable_d2h_serial;
+    m->pageable_d2h_handover_ns = f->pageable_d2h_handover_ns;
     m->pageable_stage_slots = f->pageable_stage_slots;
     m->sm_memset_bytes = f->sm_memset_bytes;
     m->copy_points = f->copy_points;

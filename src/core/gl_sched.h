@@ -233,7 +233,17 @@
  *           at once (25-161 us); 128 KiB + 1.5 MiB, 1.5 MiB + 128 KiB and
  *           1 + 2 MiB waited 1.65-1.87 ms; a 3 or 8 MiB call 2.0-2.8 ms; a
  *           64 KiB one never. The parts are probed there, not timed by the
- *           calibration.
+ *           calibration. The D2H staging goes to a waiting thread
+ *           pageable_d2h_handover_ns after the copy that held it ends; a
+ *           call the same thread makes before then goes first (probe-
+ *           pagewake, H200, C=8 and 1, 8 KiB copies behind a kernel of 1-20
+ *           ms: the thread that returned, calling again at once, went first
+ *           in 70 of 70 runs; 25 us later, in 23 of 70; 50 us later, in 1 of
+ *           70; the waiter returned 31-75 us after it, its own copy taking
+ *           11-25 us: 25 us). Under nsys, with threads that had waited 11 ms,
+ *           one that returned went first again 82 us after its return
+ *           (validate-replay's random 11): the replay keeps the recorded
+ *           order.
  *   Host functions. A queue entry that, at its head, once its stream is done,
  *           is handed to the driver's thread and leaves the head (with one
  *           queue a kernel of another stream behind [a 2 ms kernel, a 2 ms host
@@ -336,6 +346,7 @@ typedef struct gl_sched_machine {
     double pageable_piece_ns;     /* a host-waited pageable copy's piece: an engine copy of its direction that
                                    * becomes ready while one is in flight waits for it (0: it goes at once) */
     int pageable_d2h_serial;      /* pageable D2H calls one at a time, whatever their threads ("Staging") */
+    double pageable_d2h_handover_ns; /* how long after one ends another thread's waiting call can take over */
     int pageable_stage_slots;     /* the H2D staging buffer's parts, each pageable_stage_bytes / slots (0: no
                                    * staging rule: a call never waits for room) */
     double pinned_beside_bytes;   /* pinned H2D copies up to this size take no engine (0: every one takes one) */

@@ -269,6 +269,7 @@ int gl_sched_copy_fit(const gl_sched_copy_times *t, gl_sched_machine *m, char *e
     fit.sm_copy_share = 0.5, fit.sm_memset_bytes = 4096; /* probed, not timed here (gl_sched.h "SM copies") */
     fit.pageable_piece_ns = 62000;                        /* probed too (gl_sched.h "Pageable") */
     fit.pageable_d2h_serial = 1, fit.pageable_stage_slots = 2; /* probed too (gl_sched.h "Staging") */
+    fit.pageable_d2h_handover_ns = 25000;
     fit.copy_points = 0;
     if (t->n_points >= 2) { /* the curve, where every size was timed and grew */
         int ok = t->n_points <= GL_SCHED_COPY_POINTS;
@@ -415,6 +416,8 @@ typedef struct sim {
     int driver_awake;             /* the driver's thread took a function since it last woke */
     int load;                     /* the last lazy load submitted: everything after waits for it (-1: none) */
     int d2h_staging;              /* the pageable D2H whose call holds the driver's D2H staging (-1: none) */
+    double d2h_freed_ns;          /* when the staging was last freed, and by which thread (-1: never) */
+    int d2h_freed_by;
     int stage_used;               /* parts of the H2D staging buffer held by calls made and copies not ended */
     int finished_ops;             /* ops done: all of them, at the end, or a deadlock */
 } sim;
@@ -523,7 +526,12 @@ static void finish(sim *s, int op)
 {
     gl_sched_op *o = &s->p->ops[op];
     s->os[op].finished = 1;
-    if (s->d2h_staging == op) s->d2h_staging = -1; /* the staging it held is free ("Staging") */
+    if (s->d2h_staging == op) { /* the staging it held is free: its thread's next call first ("Staging") */
+        s->d2h_staging = -1;
+        s->d2h_freed_ns = s->now, s->d2h_freed_by = o->thread;
+        if (s->m->pageable_d2h_handover_ns > 0)
+            heap_push(s, s->now + s->m->pageable_d2h_handover_ns, EV_WAKE, -1, -1, 0);
+    }
     s->stage_used -= stage_parts(s, o);
     s->finished_ops++;
     if (o->kind != GL_SCHED_LAUNCH && o->kind != GL_SCHED_COPY && o->kind != GL_SCHED_HOSTFN && o->kind != GL_SCHED_LOAD)
@@ -565,7 +573,8 @@ static int call_free(const sim *s, int op)
         if ((a->kind == GL_SCHED_SYNC || gl_sched_copy_blocks_host(s->m, a)) && !s->os[o->after].finished) return 0;
     }
     if (s->m->pageable_d2h_serial && o->kind == GL_SCHED_COPY && o->pageable && o->dir == GL_SCHED_D2H &&
-        s->d2h_staging >= 0)
+        (s->d2h_staging >= 0 ||
+         (o->thread != s->d2h_freed_by && s->now < s->d2h_freed_ns + s->m->pageable_d2h_handover_ns)))
         return 0;
     int parts = stage_parts(s, o);
     return parts == 0 || s->stage_used + parts <= s->m->pageable_stage_slots;
@@ -1225,6 +1234,8 @@ static int validate(const gl_sched_program *p, const gl_sched_machine *m, char *
                     m->sm_copy_share, m->sm_memset_bytes);
     if (!(m->pageable_piece_ns >= 0))
         return fail(err, errlen, "the machine's pageable piece (%g ns) is not a time", m->pageable_piece_ns);
+    if (!(m->pageable_d2h_handover_ns >= 0))
+        return fail(err, errlen, "the machine's staging handover (%g ns) is not a time", m->pageable_d2h_handover_ns);
     if (m->pageable_stage_slots < 0 || m->pageable_stage_slots > 64)
         return fail(err, errlen, "the machine's staging buffer has %d parts (0: no staging rule, or 1..64)",
                     m->pageable_stage_slots);
@@ -1290,6 +1301,7 @@ int gl_sched_simulate(gl_sched_program *p, const gl_sched_machine *m, gl_sched_r
     s.last_queue = m->connections - 1;
     s.load = -1;
     s.d2h_staging = -1;
+    s.d2h_freed_ns = -INFINITY, s.d2h_freed_by = -1;
     for (int i = 0; i < p->n_ops; i++) {
         gl_sched_op *o = &p->ops[i];
         o->call_ns = o->submit_ns = o->go_ns = o->start_ns = o->end_ns = -1;

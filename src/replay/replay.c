@@ -213,7 +213,7 @@ static gl_sched_machine machine_for(const rp_trace *t, int C)
     m.pageable_stage_bytes = 2 << 20, m.pageable_inline_bytes = 64 << 10;
     /* Pageable D2H calls one at a time (gl_sched.h "Staging"), but no room rule for staged H2D calls: a staged
      * call keeps its recorded time, which holds its wait for room already. */
-    m.pageable_d2h_serial = 1, m.pageable_stage_slots = 0;
+    m.pageable_d2h_serial = 1, m.pageable_stage_slots = 0, m.pageable_d2h_handover_ns = 25000;
     m.pinned_beside_bytes = 24 << 10; /* pinned H2D of 4-24 KiB ran beside a large one, none of 28 KiB (gl_sched.h) */
     /* No SM room for D2D copies and memsets (gl_sched.h "SM copies"; sm_copy_share 0): a recorded one's time holds
      * its wait for that room already (under nsys a 16 KiB D2D beside a wide grid lasted 108 us, to just after the

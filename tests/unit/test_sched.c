@@ -1417,7 +1417,7 @@ static void test_copy_fit(void)
               m.copy_in_order[1] == 1 && m.copy_in_order[0] == 0 && m.pageable_stage_bytes == 4 << 20 &&
                   m.pageable_stage_call_ns == 1e5 && m.pageable_inline_bytes == 65536 &&
                   m.sm_copy_share == 0.5 && m.sm_memset_bytes == 4096 && m.pageable_piece_ns == 62000 &&
-                  m.pageable_d2h_serial == 1 && m.pageable_stage_slots == 2);
+                  m.pageable_d2h_serial == 1 && m.pageable_stage_slots == 2 && m.pageable_d2h_handover_ns == 25000);
     test_cond("the fit leaves the rest of the machine as it was", m.connections == 8 && m.sms == 132);
     /* A link that carries one direction at a time: both take twice as long at once, each at half speed. */
     gl_sched_copy_times half = t;
@@ -1860,6 +1860,30 @@ static void test_staging(void)
     test_cond("one thread: an H2D the host waits for after a staged one behind a kernel waits for that one's copy",
               p.ops[y].call_ns >= p.ops[x].end_ns && p.ops[x].end_ns >= 1000000);
     gl_sched_program_free(&p);
+    /* The D2H staging passes on: thread 1 a pageable D2H behind the 1 ms kernel, then, after host work of 0 or
+     * 50 us, another in C; thread 0's, waiting since 100 us, takes it 25 us after the first copy ends. */
+    for (int k = 0; k < 2; k++) {
+        gl_sched_program_init(&p);
+        a = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+        b = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+        int cs = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+        gl_sched_launch(&p, 1, a, 1, 32, 1, 1000000, 0);
+        int x1 = gl_sched_copy(&p, 1, a, D2H, 1000, 1);
+        if (k == 1) gl_sched_host(&p, 1, 50000);
+        int x2 = gl_sched_copy(&p, 1, cs, D2H, 1000, 1);
+        gl_sched_host(&p, 0, 100000);
+        int w = gl_sched_copy(&p, 0, b, D2H, 1000, 1);
+        gl_sched_machine mh = copier(8);
+        mh.pageable_d2h_serial = 1, mh.pageable_d2h_handover_ns = 25000;
+        run(&p, &mh);
+        char d[200];
+        snprintf(d, sizeof d, "the D2H staging: the thread that freed it at %.0f us, calling again %s, goes %s the "
+                 "waiting thread (its copy %.0f us, the waiter's %.0f us)", p.ops[x1].end_ns / 1e3,
+                 k ? "50 us later" : "at once", k ? "after" : "before", p.ops[x2].start_ns / 1e3, p.ops[w].start_ns / 1e3);
+        test_cond(d, k == 0 ? p.ops[x2].start_ns < p.ops[w].start_ns
+                            : p.ops[w].call_ns >= p.ops[x1].end_ns + 25000 && p.ops[w].start_ns < p.ops[x2].start_ns);
+        gl_sched_program_free(&p);
+    }
     /* A call after another thread's call that blocks: made once that call has returned, not once it was made.
      * Thread 0 synchronizes with A (a 1 ms kernel), or makes a pageable D2H in A; thread 1's launch is after it. */
     for (int k = 0; k < 2; k++) {
