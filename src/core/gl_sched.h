@@ -221,7 +221,7 @@
  *           results/h200/issue-19-probes, H200, C=8 and 1, two threads, one
  *           behind a 2 ms kernel). A pageable D2H call is made only once the
  *           one before it has returned: 1 MiB and 8 KiB ones behind another
- *           thread's, whose stream held it 2 ms, returned 35-170 us after it,
+ *           thread's, whose stream held it 2 ms, returned 34-169 us after it,
  *           at C=8 as at 1; pinned copies and H2D calls beside it did not
  *           wait. The H2D staging buffer is pageable_stage_slots parts of
  *           pageable_stage_bytes / slots (2 of 1 MiB on the H200): a staged
@@ -230,12 +230,13 @@
  *           pageable_inline_bytes) takes none. Parts are held from the call
  *           to the copy's end. Behind a staged H2D whose stream was held
  *           2 ms, from one thread or two: 128 KiB + 1 MiB and 1 + 1 MiB went
- *           at once (25-161 us); 128 KiB + 1.5 MiB, 1.5 MiB + 128 KiB and
- *           1 + 2 MiB waited 1.65-1.87 ms; a 3 or 8 MiB call 2.0-2.8 ms; a
+ *           at once (94-165 us); 128 KiB + 1.5 MiB, 1.5 MiB + 128 KiB and
+ *           1 + 2 MiB waited 1.70-1.95 ms; a 3 or 8 MiB call 2.0-3.2 ms; a
  *           64 KiB one never. The parts are probed there, not timed by the
- *           calibration. The D2H staging goes to a waiting thread
- *           pageable_d2h_handover_ns after the copy that held it ends; a
- *           call the same thread makes before then goes first (probe-
+ *           calibration. The D2H staging goes to a thread that was waiting for
+ *           it pageable_d2h_handover_ns after the copy that held it ends; a
+ *           call the same thread makes before then goes first, and so does
+ *           any other thread's that was not waiting (unprobed) (probe-
  *           pagewake, H200, C=8 and 1, 8 KiB copies behind a kernel of 1-20
  *           ms: the thread that returned, calling again at once, went first
  *           in 70 of 70 runs; 25 us later, in 23 of 70; 50 us later, in 1 of
@@ -461,8 +462,10 @@ typedef struct gl_sched_op {
     double stage_ns;   /* COPY: a pageable H2D that returns once staged: its call timed alone on its own buffer just
                         * before the run, with room to stage (0: not timed) */
     int after;         /* another thread's op that this one's call waits to see returned (-1: none): the program's
-                        * own order between its threads (a lock, a flag), which no CUDA call shows; the replay takes
-                        * it from a recording, where a wait on an event came after another thread's record of it */
+                        * own order between its threads (a lock, a flag), which no CUDA call shows. A live run takes
+                        * it from the call its thread spun for last (gl_schedrun.h); the replay from a recording: a
+                        * wait on an event after another thread's record of it, a pageable D2H after the one whose
+                        * copy went before its own */
     /* what the simulation found */
     double call_ns;    /* when the host began the call */
     double submit_ns;  /* when the call returned */

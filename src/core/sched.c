@@ -361,6 +361,7 @@ typedef struct thread_state {
     int pc;        /* the next one to issue */
     int blocked;   /* op index of the SYNC it waits in, else -1 */
     int calling;   /* a call is in progress (an EV_HOST is pending) */
+    double d2h_waiting_ns; /* since when its next call, a pageable D2H, has waited for the staging (-INF: not) */
 } thread_state;
 
 typedef struct sim {
@@ -416,8 +417,8 @@ typedef struct sim {
     int driver_awake;             /* the driver's thread took a function since it last woke */
     int load;                     /* the last lazy load submitted: everything after waits for it (-1: none) */
     int d2h_staging;              /* the pageable D2H whose call holds the driver's D2H staging (-1: none) */
-    double d2h_freed_ns;          /* when the staging was last freed, and by which thread (-1: never) */
-    int d2h_freed_by;
+    double d2h_freed_ns;          /* when the D2H staging was last freed (-INFINITY: never)... */
+    int d2h_freed_by;             /* ...and by which thread's copy (-1: none) */
     int stage_used;               /* parts of the H2D staging buffer held by calls made and copies not ended */
     int finished_ops;             /* ops done: all of them, at the end, or a deadlock */
 } sim;
@@ -556,9 +557,15 @@ static int stage_parts(const sim *s, const gl_sched_op *o)
     if (n <= 0 || o->kind != GL_SCHED_COPY || !o->pageable || o->dir != GL_SCHED_H2D ||
         o->bytes <= m->pageable_inline_bytes)
         return 0;
-    if (gl_sched_copy_blocks_host(m, o) || !(m->pageable_stage_bytes > 0)) return n;
-    int k = (int)ceil(o->bytes / (m->pageable_stage_bytes / n) - 1e-9);
+    if (!(m->pageable_stage_bytes > 0)) return n;
+    int k = (int)ceil(o->bytes / (m->pageable_stage_bytes / n) - 1e-9); /* over the stage size: all of them */
     return k < 1 ? 1 : k > n ? n : k;
+}
+
+/* A pageable D2H under the rule that such calls go one at a time ("Staging"). */
+static int staged_d2h(const sim *s, const gl_sched_op *o)
+{
+    return s->m->pageable_d2h_serial && o->kind == GL_SCHED_COPY && o->pageable && o->dir == GL_SCHED_D2H;
 }
 
 /* Whether op's call may be made now: another thread's op it waits to see returned has (a call that blocks its
@@ -572,10 +579,14 @@ static int call_free(const sim *s, int op)
         if (a->submit_ns < 0) return 0;
         if ((a->kind == GL_SCHED_SYNC || gl_sched_copy_blocks_host(s->m, a)) && !s->os[o->after].finished) return 0;
     }
-    if (s->m->pageable_d2h_serial && o->kind == GL_SCHED_COPY && o->pageable && o->dir == GL_SCHED_D2H &&
-        (s->d2h_staging >= 0 ||
-         (o->thread != s->d2h_freed_by && s->now < s->d2h_freed_ns + s->m->pageable_d2h_handover_ns)))
-        return 0;
+    if (staged_d2h(s, o)) {
+        if (s->d2h_staging >= 0) return 0;
+        /* a thread that was waiting as the staging was freed takes it over only after the handover */
+        double since = s->th[o->thread].d2h_waiting_ns;
+        if (o->thread != s->d2h_freed_by && since > -INFINITY && since <= s->d2h_freed_ns &&
+            s->now < s->d2h_freed_ns + s->m->pageable_d2h_handover_ns)
+            return 0;
+    }
     int parts = stage_parts(s, o);
     return parts == 0 || s->stage_used + parts <= s->m->pageable_stage_slots;
 }
@@ -587,9 +598,12 @@ static void host_next(sim *s, int t)
     if (th->calling || th->blocked >= 0 || th->pc >= th->n) return;
     int op = th->ops[th->pc];
     gl_sched_op *o = &s->p->ops[op];
-    if (!call_free(s, op)) return; /* parked: progress() calls again once it is */
-    if (s->m->pageable_d2h_serial && o->kind == GL_SCHED_COPY && o->pageable && o->dir == GL_SCHED_D2H)
-        s->d2h_staging = op;
+    if (!call_free(s, op)) { /* parked: progress() calls again once it is */
+        if (staged_d2h(s, o) && isinf(th->d2h_waiting_ns)) th->d2h_waiting_ns = s->now;
+        return;
+    }
+    th->d2h_waiting_ns = -INFINITY;
+    if (staged_d2h(s, o)) s->d2h_staging = op;
     s->stage_used += stage_parts(s, o);
     o->call_ns = s->now;
     th->calling = 1;
@@ -1234,7 +1248,7 @@ static int validate(const gl_sched_program *p, const gl_sched_machine *m, char *
                     m->sm_copy_share, m->sm_memset_bytes);
     if (!(m->pageable_piece_ns >= 0))
         return fail(err, errlen, "the machine's pageable piece (%g ns) is not a time", m->pageable_piece_ns);
-    if (!(m->pageable_d2h_handover_ns >= 0))
+    if (!(m->pageable_d2h_handover_ns >= 0 && m->pageable_d2h_handover_ns < INFINITY))
         return fail(err, errlen, "the machine's staging handover (%g ns) is not a time", m->pageable_d2h_handover_ns);
     if (m->pageable_stage_slots < 0 || m->pageable_stage_slots > 64)
         return fail(err, errlen, "the machine's staging buffer has %d parts (0: no staging rule, or 1..64)",
@@ -1311,7 +1325,7 @@ int gl_sched_simulate(gl_sched_program *p, const gl_sched_machine *m, gl_sched_r
         th->ops[th->n++] = i;
     }
     for (int t = 0; t < p->n_threads; t++) {
-        s.th[t].blocked = -1;
+        s.th[t].blocked = -1, s.th[t].d2h_waiting_ns = -INFINITY;
         host_next(&s, t);
     }
     while (s.n_heap > 0) {

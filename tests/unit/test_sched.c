@@ -1879,11 +1879,28 @@ static void test_staging(void)
         char d[200];
         snprintf(d, sizeof d, "the D2H staging: the thread that freed it at %.0f us, calling again %s, goes %s the "
                  "waiting thread (its copy %.0f us, the waiter's %.0f us)", p.ops[x1].end_ns / 1e3,
-                 k ? "50 us later" : "at once", k ? "after" : "before", p.ops[x2].start_ns / 1e3, p.ops[w].start_ns / 1e3);
+                 k ? "50 us later" : "at once", k ? "after" : "before", p.ops[x2].start_ns / 1e3,
+                 p.ops[w].start_ns / 1e3);
         test_cond(d, k == 0 ? p.ops[x2].start_ns < p.ops[w].start_ns
                             : p.ops[w].call_ns >= p.ops[x1].end_ns + 25000 && p.ops[w].start_ns < p.ops[x2].start_ns);
         gl_sched_program_free(&p);
     }
+    /* A thread that was not waiting as the staging was freed (its call 10 us after) is not held by the handover. */
+    gl_sched_program_init(&p);
+    a = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+    b = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+    gl_sched_launch(&p, 1, a, 1, 32, 1, 1000000, 0);
+    int x1 = gl_sched_copy(&p, 1, a, D2H, 1000, 1);
+    gl_sched_host(&p, 0, 1014000);
+    int fresh = gl_sched_copy(&p, 0, b, D2H, 1000, 1);
+    gl_sched_machine mh = copier(8);
+    mh.pageable_d2h_serial = 1, mh.pageable_d2h_handover_ns = 25000;
+    run(&p, &mh);
+    char dd[200];
+    snprintf(dd, sizeof dd, "the D2H staging: a thread that was not waiting, calling 10 us after it was freed "
+             "(%.0f us), goes at once (%.0f us)", p.ops[x1].end_ns / 1e3, p.ops[fresh].call_ns / 1e3);
+    test_cond(dd, p.ops[fresh].call_ns < p.ops[x1].end_ns + 25000 && p.ops[fresh].call_ns >= p.ops[x1].end_ns);
+    gl_sched_program_free(&p);
     /* A call after another thread's call that blocks: made once that call has returned, not once it was made.
      * Thread 0 synchronizes with A (a 1 ms kernel), or makes a pageable D2H in A; thread 1's launch is after it. */
     for (int k = 0; k < 2; k++) {
