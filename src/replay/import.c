@@ -523,22 +523,21 @@ static int is_pageable_d2h(const rp_call *c)
 }
 
 /* Each pageable D2H call's predecessor in the driver's staging, which takes them one at a time (gl_sched.h
- * "Staging"): the pageable D2H whose copy began last before its own (-1: none, or not one). The order is the
+ * "Staging"): the pageable D2H whose copy began last before its own (rp_call.staging_prev). The order is the
  * recording's, not the calls': in event-programs' seed 20261132 at C=8 a thread that returned from a 161 MB copy
  * called again 82 us later and went before two threads that had waited 11 ms for it, one of them before the other
  * that had waited longer. */
-static int *staging_previous(const rp_trace *t)
+static void staging_previous(rp_trace *t)
 {
     timed_call *d = (timed_call *)gl_xmalloc(sizeof *d * ((size_t)t->n_calls + 1));
-    int *prev = (int *)gl_xmalloc(sizeof(int) * ((size_t)t->n_calls + 1)), n = 0;
+    int n = 0;
     for (int i = 0; i < t->n_calls; i++) {
-        prev[i] = -1;
+        t->calls[i].staging_prev = -1;
         if (is_pageable_d2h(&t->calls[i])) d[n++] = (timed_call){t->calls[i].gpu_start_ns, 0, i};
     }
     qsort(d, (size_t)n, sizeof *d, by_time);
-    for (int k = 1; k < n; k++) prev[d[k].call] = d[k - 1].call;
+    for (int k = 1; k < n; k++) t->calls[d[k].call].staging_prev = d[k - 1].call;
     free(d);
-    return prev;
 }
 
 /* A call that returns once its copy has ended spends host time of its own around the copy: staging a pageable
@@ -555,7 +554,7 @@ static void host_waits(rp_trace *t)
      * that return, 12-259 us after that copy's end). The model frees the staging at the copy's end and keeps the
      * predecessor's copy-out after it as host time; pointing the link at that host time instead made random 11's
      * two recordings 1.1% and 2.6% short, against 0.3% and 0.1%. */
-    int *staged_after = staging_previous(t);
+    staging_previous(t);
     for (int k = 0; k < t->n_calls; k++) {
         rp_call *c = &t->calls[order[k]];
         for (int n = 0; c->kind == RP_GRAPH && n < c->n_nodes; n++) { /* a graph launch keeps its streams busy */
@@ -566,7 +565,7 @@ static void host_waits(rp_trace *t)
         if (c->kind == RP_COPY) {
             c->waits = c->sync || (c->pageable && (c->dir == GL_SCHED_D2H || c->bytes > (2 << 20)));
             if (c->waits) {
-                int before = staged_after[order[k]];
+                int before = c->staging_prev;
                 double from = before >= 0 ? fmax(c->start_ns, t->calls[before].end_ns) : c->start_ns;
                 int idle = last_end[c->stream] <= from && last_end[GL_SCHED_LEGACY] <= from;
                 c->pre_ns = idle ? fmax(0, c->gpu_start_ns - from) : 0;
@@ -575,7 +574,7 @@ static void host_waits(rp_trace *t)
         }
         last_end[c->stream] = fmax(last_end[c->stream], c->gpu_end_ns);
     }
-    free(order), free(last_end), free(staged_after);
+    free(order), free(last_end);
 }
 
 /* A graph launch traced whole (GRAPH_TRACE: start, end, streamId, correlationId) by a call the replay takes: its
@@ -996,21 +995,11 @@ static void recorded_grow(double **rs, double **re, double **rr, int *cap, int *
  * would hold on an older record of the event, or none (event-programs' random 13 on an H100 at C=16: a wait 2.6 us
  * after the record it waited for, whose thread the replay's own pace put later, let a 0.9 ms kernel start 1.2 ms
  * early: -26% of the span). Each record is taken by its return, each wait by its call, in time order. Returns each
- * call's record call, or for a pageable D2H the other thread's call before it in the staging (staging_order; -1:
+ * call's record call, or for a pageable D2H the other thread's call before it in the staging (staging_previous; -1:
  * none), or NULL where the trace has one thread. */
 static int is_event_wait(const rp_call *c)
 {
     return c->event >= 0 && (c->kind == RP_WAIT || c->kind == RP_SYNC_EVENT || (c->kind == RP_POLL && c->poll == 1));
-}
-
-/* Each pageable D2H call is linked to its predecessor in the staging (staging_previous) where that is another
- * thread's, so that the model hands the staging over in the recorded order. */
-static void staging_order(const rp_trace *t, int *link)
-{
-    int *prev = staging_previous(t);
-    for (int i = 0; i < t->n_calls; i++)
-        if (prev[i] >= 0 && t->calls[prev[i]].thread != t->calls[i].thread) link[i] = prev[i];
-    free(prev);
 }
 
 static int *cross_thread_records(const rp_trace *t)
@@ -1035,7 +1024,10 @@ static int *cross_thread_records(const rp_trace *t)
         else if (last[c->event] >= 0 && t->calls[last[c->event]].thread != c->thread) link[tc[k].call] = last[c->event];
     }
     free(tc), free(last);
-    staging_order(t, link);
+    for (int i = 0; i < t->n_calls; i++) { /* the staging handed over in the recorded order (staging_previous) */
+        int before = t->calls[i].staging_prev;
+        if (before >= 0 && t->calls[before].thread != t->calls[i].thread) link[i] = before;
+    }
     return link;
 }
 

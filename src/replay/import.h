@@ -60,6 +60,7 @@ typedef struct rp_call {
     int waits;                   /* COPY: the call returns once the copy has ended (cudaMemcpy; a pageable one) */
     int cand[4], n_cand;         /* HOSTFN: the distinct streams of its thread's latest calls, the latest first */
     double pre_ns, post_ns;      /* such a call's own host time before its copy (the stream idle) and after it */
+    int staging_prev;            /* COPY, a pageable D2H: the one before it in the driver's staging (-1: none) */
     int node_first, n_nodes;     /* GRAPH: its nodes, rp_trace.nodes[node_first..], by recorded start */
     int host_nodes;              /* GRAPH: its graph's host nodes, which no activity row shows */
     int captured;                /* made while its thread captured a stream into a graph: nothing ran */

@@ -1826,13 +1826,12 @@ static void test_staging(void)
     for (int i = 0; i < (int)GL_ARRAY_LEN(c); i++) {
         for (int rule = 0; rule < 3; rule++) {
             gl_sched_program p;
-            gl_sched_program_init(&p);
-            int a = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
-            int b = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
-            gl_sched_launch(&p, 0, a, 1, 32, 1, 1000000, 0);
-            int x = gl_sched_copy(&p, 0, a, c[i].dir0, c[i].bytes0, c[i].pageable0);
+            int st[2];
+            two_streams(&p, st);
+            gl_sched_launch(&p, 0, st[0], 1, 32, 1, 1000000, 0);
+            int x = gl_sched_copy(&p, 0, st[0], c[i].dir0, c[i].bytes0, c[i].pageable0);
             gl_sched_host(&p, 1, 100000);
-            int y = gl_sched_copy(&p, 1, b, c[i].dir1, c[i].bytes1, c[i].pageable1);
+            int y = gl_sched_copy(&p, 1, st[1], c[i].dir1, c[i].bytes1, c[i].pageable1);
             gl_sched_machine m = copier(8);
             m.pageable_d2h_serial = rule >= 1, m.pageable_stage_slots = rule == 2 ? 2 : 0;
             run(&p, &m);
@@ -1848,12 +1847,11 @@ static void test_staging(void)
     /* One thread: a staged H2D (one part) behind the 1 ms kernel, then one the host waits for in B: it waits for the
      * first copy's end, and the thread with it. */
     gl_sched_program p;
-    gl_sched_program_init(&p);
-    int a = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
-    int b = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
-    gl_sched_launch(&p, 0, a, 1, 32, 1, 1000000, 0);
-    int x = gl_sched_copy(&p, 0, a, H2D, 40000, 1);
-    int y = gl_sched_copy(&p, 0, b, H2D, 200000, 1);
+    int st[3];
+    two_streams(&p, st);
+    gl_sched_launch(&p, 0, st[0], 1, 32, 1, 1000000, 0);
+    int x = gl_sched_copy(&p, 0, st[0], H2D, 40000, 1);
+    int y = gl_sched_copy(&p, 0, st[1], H2D, 200000, 1);
     gl_sched_machine m = copier(8);
     m.pageable_d2h_serial = 1, m.pageable_stage_slots = 2;
     run(&p, &m);
@@ -1864,15 +1862,13 @@ static void test_staging(void)
      * 50 us, another in C; thread 0's, waiting since 100 us, takes it 25 us after the first copy ends. */
     for (int k = 0; k < 2; k++) {
         gl_sched_program_init(&p);
-        a = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
-        b = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
-        int cs = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
-        gl_sched_launch(&p, 1, a, 1, 32, 1, 1000000, 0);
-        int x1 = gl_sched_copy(&p, 1, a, D2H, 1000, 1);
+        streams(&p, st, 3, GL_SCHED_STREAM_NONBLOCKING);
+        gl_sched_launch(&p, 1, st[0], 1, 32, 1, 1000000, 0);
+        int x1 = gl_sched_copy(&p, 1, st[0], D2H, 1000, 1);
         if (k == 1) gl_sched_host(&p, 1, 50000);
-        int x2 = gl_sched_copy(&p, 1, cs, D2H, 1000, 1);
+        int x2 = gl_sched_copy(&p, 1, st[2], D2H, 1000, 1);
         gl_sched_host(&p, 0, 100000);
-        int w = gl_sched_copy(&p, 0, b, D2H, 1000, 1);
+        int w = gl_sched_copy(&p, 0, st[1], D2H, 1000, 1);
         gl_sched_machine mh = copier(8);
         mh.pageable_d2h_serial = 1, mh.pageable_d2h_handover_ns = 25000;
         run(&p, &mh);
@@ -1886,13 +1882,11 @@ static void test_staging(void)
         gl_sched_program_free(&p);
     }
     /* A thread that was not waiting as the staging was freed (its call 10 us after) is not held by the handover. */
-    gl_sched_program_init(&p);
-    a = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
-    b = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
-    gl_sched_launch(&p, 1, a, 1, 32, 1, 1000000, 0);
-    int x1 = gl_sched_copy(&p, 1, a, D2H, 1000, 1);
+    two_streams(&p, st);
+    gl_sched_launch(&p, 1, st[0], 1, 32, 1, 1000000, 0);
+    int x1 = gl_sched_copy(&p, 1, st[0], D2H, 1000, 1);
     gl_sched_host(&p, 0, 1014000);
-    int fresh = gl_sched_copy(&p, 0, b, D2H, 1000, 1);
+    int fresh = gl_sched_copy(&p, 0, st[1], D2H, 1000, 1);
     gl_sched_machine mh = copier(8);
     mh.pageable_d2h_serial = 1, mh.pageable_d2h_handover_ns = 25000;
     run(&p, &mh);
@@ -1904,12 +1898,10 @@ static void test_staging(void)
     /* A call after another thread's call that blocks: made once that call has returned, not once it was made.
      * Thread 0 synchronizes with A (a 1 ms kernel), or makes a pageable D2H in A; thread 1's launch is after it. */
     for (int k = 0; k < 2; k++) {
-        gl_sched_program_init(&p);
-        a = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
-        b = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
-        gl_sched_launch(&p, 0, a, 1, 32, 1, 1000000, 0);
-        int w = k == 0 ? gl_sched_sync_stream(&p, 0, a) : gl_sched_copy(&p, 0, a, D2H, 1000, 1);
-        int l = gl_sched_launch(&p, 1, b, 1, 32, 1, 10000, 1);
+        two_streams(&p, st);
+        gl_sched_launch(&p, 0, st[0], 1, 32, 1, 1000000, 0);
+        int w = k == 0 ? gl_sched_sync_stream(&p, 0, st[0]) : gl_sched_copy(&p, 0, st[0], D2H, 1000, 1);
+        int l = gl_sched_launch(&p, 1, st[1], 1, 32, 1, 10000, 1);
         p.ops[l].after = w;
         run(&p, &m);
         char d[200];

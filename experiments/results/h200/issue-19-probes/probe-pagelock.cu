@@ -10,15 +10,7 @@
 #include <string.h>
 #include <time.h>
 #include <algorithm>
-
-static double now_us() { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec * 1e6 + t.tv_nsec / 1e3; }
-static void spin_us(double us) { double e = now_us() + us; while (now_us() < e) {} }
-#define CK(x) do { cudaError_t e_ = (x); if (e_) { printf("CUDA %s at %d\n", cudaGetErrorString(e_), __LINE__); exit(3); } } while (0)
-
-__global__ void spin_k(long long ns) {
-    long long t0; asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
-    long long t = t0; while (t - t0 < ns) asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-}
+#include "probe-threads.cuh"
 
 struct cp { const char *name; int d2h; int pageable; size_t bytes; };
 static const cp kinds[] = {
