@@ -266,6 +266,14 @@ StringIds n on n.id = r.nameId where n.value like 'cudaEventQuery%' limit 1)"
         "$b" "$rd/ranged.sqlite" --range "step 2"
     expect "replay --range over calls that launched nothing exits 2, saying so" 2 \
         "calls made in NVTX range 'setup' launched no kernel, copy or memset" "$b" "$rd/ranged.sqlite" --range setup
+    crafted_from tests/data/copy-overlap-odd-h200.sqlite segment \
+        "create table NVTX_EVENTS (start INTEGER, end INTEGER, text TEXT, textId INTEGER, eventType INTEGER)" \
+        "insert into NVTX_EVENTS values (508195000, 508470000, 'two copies', NULL, 59)"
+    expect "replay --range of two copies, which shows no copy after a kernel: the copies' gaps from the whole trace" 0 \
+        "^copies' gaps from the whole trace: 2 of 4" "$b" "$rd/segment.sqlite" --range "two copies"
+    expect "... the whole trace's values (D2H 7.58 us after a kernel, a kernel 6.59 us after an H2D)" 0 \
+        "^copies and kernels .*H2D 0\\.00 us and D2H 7\\.58 us after a kernel, a kernel 6\\.59 us after an H2D" \
+        "$b" "$rd/segment.sqlite" --range "two copies"
     expect "replay --module-loading banana exits 2" 2 "--module-loading: 'banana' is not one of lazy\\|eager" \
         "$b" tests/data/simpleHyperQ-lazy-c8-h200.sqlite --module-loading banana
     expect "replay --infer-connections finds simpleHyperQ's recorded 8, and how far the next setting is" 0 \
@@ -340,14 +348,24 @@ j = json.load(open(sys.argv[1])); fn = [o for o in j["ops"] if o[0] == 7]
 j["ops"].append([7, 0, 1, -1, 0, 0, 0, -5, 0, 0, 0, 0, 0, None, None]); json.dump(j, open(sys.argv[2], "w"))' \
         "$md/simpleCallback-c8-h200.json" "$rd/badfn.json"
     expect "replay --model refuses a host function of negative time" 2 "op [0-9]+ is not \\[kind" "$b" --model "$rd/badfn.json"
+    python3 -c 'import json, sys
+j = json.load(open(sys.argv[1])); j["sync_return_ns"] = -5; json.dump(j, open(sys.argv[2], "w"))' \
+        "$md/asyncAPI-c8-h200.json" "$rd/badsync.json"
+    expect "replay --model refuses a negative return after a sync" 2 "sync_return_ns must be a number in \\[0" \
+        "$b" --model "$rd/badsync.json"
+    python3 -c 'import json, sys
+j = json.load(open(sys.argv[1])); s = [o for o in j["ops"] if o[0] == 3][0]; s[7] = -2; json.dump(j, open(sys.argv[2], "w"))' \
+        "$md/asyncAPI-c8-h200.json" "$rd/badwake.json"
+    expect "replay --model refuses a sync whose wake is below -1 (none)" 2 "op [0-9]+ is not \\[kind" \
+        "$b" --model "$rd/badwake.json"
     expect "replay with both a trace and --model exits 2" 2 "give a trace or --model, not both" \
         "$b" "$tr" --model "$md/asyncAPI-c8-h200.json"
     expect "replay --model with --range exits 2" 2 "are for a trace, not a --model" \
         "$b" --model "$md/asyncAPI-c8-h200.json" --range x
     expect "replay --export-model to an unwritable path exits 2" 2 "--export-model /nonexistent/m.json: cannot write there" \
         "$b" "$tr" --export-model /nonexistent/m.json
-    expect "replay --export-model writes a model that --model replays alike (C=8: 39.461 ms)" 0 \
-        "^\\|  *8 \\|  *39\\.461 \\|" sh -c "'$b' '$tr' --export-model '$rd/m.json' > /dev/null && '$b' --model '$rd/m.json' --connections 8"
+    expect "replay --export-model writes a model that --model replays alike (C=8: 39.464 ms, 3 us of it the return after a sync)" 0 \
+        "^\\|  *8 \\|  *39\\.464 \\|" sh -c "'$b' '$tr' --export-model '$rd/m.json' > /dev/null && '$b' --model '$rd/m.json' --connections 8"
     expect "make replay without TRACE exits 2, saying how" 2 "give the trace: make replay TRACE=run.sqlite" make -s replay
     rm -rf "$rd"
 fi

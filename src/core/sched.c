@@ -362,6 +362,8 @@ typedef struct thread_state {
     int blocked;   /* op index of the SYNC it waits in, else -1 */
     int calling;   /* a call is in progress (an EV_HOST is pending) */
     double d2h_waiting_ns; /* since when its next call, a pageable D2H, has waited for the staging (-INF: not) */
+    double sync_done_ns;   /* when the target of the SYNC it waits in finished (NAN: not yet); it returns
+                            * sync_return_ns later */
 } thread_state;
 
 typedef struct sim {
@@ -1093,9 +1095,19 @@ static void progress(sim *s)
         for (int t = 0; t < s->p->n_threads; t++) {
             thread_state *th = &s->th[t];
             int b = th->blocked;
-            if (b >= 0 && (s->p->ops[b].kind == GL_SCHED_SYNC ? deps_done(s, b) : s->os[b].finished)) {
+            int sync = b >= 0 && s->p->ops[b].kind == GL_SCHED_SYNC;
+            double wake = !sync ? 0 : s->p->ops[b].wake_ns > 0 ? s->p->ops[b].wake_ns
+                                    : s->p->ops[b].wake_ns < 0 ? 0 : s->m->sync_return_ns;
+            if (sync && isnan(th->sync_done_ns) && deps_done(s, b)) {
+                /* Its target is done: a call that waited returns once its thread wakes; one that found it done,
+                 * at once. */
+                th->sync_done_ns = s->now > s->p->ops[b].submit_ns ? s->now : -INFINITY;
+                if (wake > 0 && isfinite(th->sync_done_ns)) heap_push(s, s->now + wake, EV_WAKE, -1, -1, 0);
+            }
+            if (b >= 0 && (sync ? s->now >= th->sync_done_ns + wake : s->os[b].finished)) {
                 if (s->p->ops[b].kind == GL_SCHED_SYNC) finish(s, b);
                 th->blocked = -1;
+                th->sync_done_ns = NAN;
                 moved = 1;
                 host_next(s, t);
             } else if (!th->calling && b < 0 && th->pc < th->n && /* idle: parked, as host_next leaves no other */
@@ -1250,6 +1262,9 @@ static int validate(const gl_sched_program *p, const gl_sched_machine *m, char *
         return fail(err, errlen, "the machine's pageable piece (%g ns) is not a time", m->pageable_piece_ns);
     if (!(m->pageable_d2h_handover_ns >= 0 && m->pageable_d2h_handover_ns < INFINITY))
         return fail(err, errlen, "the machine's staging handover (%g ns) is not a time", m->pageable_d2h_handover_ns);
+    if (!(m->sync_return_ns >= 0 && m->sync_return_ns < INFINITY))
+        return fail(err, errlen, "the machine's return after a synchronization (%g ns) is not a time",
+                    m->sync_return_ns);
     if (m->pageable_stage_slots < 0 || m->pageable_stage_slots > 64)
         return fail(err, errlen, "the machine's staging buffer has %d parts (0: no staging rule, or 1..64)",
                     m->pageable_stage_slots);
@@ -1325,7 +1340,7 @@ int gl_sched_simulate(gl_sched_program *p, const gl_sched_machine *m, gl_sched_r
         th->ops[th->n++] = i;
     }
     for (int t = 0; t < p->n_threads; t++) {
-        s.th[t].blocked = -1, s.th[t].d2h_waiting_ns = -INFINITY;
+        s.th[t].blocked = -1, s.th[t].d2h_waiting_ns = -INFINITY, s.th[t].sync_done_ns = NAN;
         host_next(&s, t);
     }
     while (s.n_heap > 0) {

@@ -16,6 +16,46 @@ static int by_gpu_start(const void *x, const void *y)
 
 enum { FIT_MIN = 8 }; /* kernels a fitted dispatch gap or launch latency needs */
 
+static int by_call_start(const void *x, const void *y)
+{
+    const rp_call *a = *(const rp_call *const *)x, *b = *(const rp_call *const *)y;
+    return (a->start_ns > b->start_ns) - (a->start_ns < b->start_ns);
+}
+
+/* A synchronizing call's return after its work ended (fit.h): the median over the device and stream syncs whose
+ * work, every kernel, copy and memset called before them (on any thread; of their stream, or of any for the device
+ * or the legacy stream), ended after they were called, and before they returned. Calls in the order they were
+ * made, each sync's work the latest end so far: one pass. */
+static void fit_sync_return(rp_trace *t)
+{
+    const rp_call **by = (const rp_call **)gl_xmalloc(sizeof *by * (size_t)(t->n_calls + 1));
+    double *last = (double *)gl_xmalloc(sizeof(double) * (size_t)(t->n_streams + 1));
+    double *v = (double *)gl_xmalloc(sizeof(double) * (size_t)(t->n_calls + 1));
+    int n = 0, nv = 0;
+    double any = -INFINITY;
+    for (int s = 0; s < t->n_streams; s++) last[s] = -INFINITY;
+    for (int i = 0; i < t->n_calls; i++) {
+        int k = t->calls[i].kind;
+        if (k == RP_LAUNCH || k == RP_COPY || k == RP_SYNC_STREAM || k == RP_SYNC_DEVICE) by[n++] = &t->calls[i];
+    }
+    qsort(by, (size_t)n, sizeof *by, by_call_start);
+    for (int i = 0; i < n; i++) {
+        const rp_call *c = by[i];
+        if (c->kind == RP_LAUNCH || c->kind == RP_COPY) {
+            if (!(c->gpu_end_ns > -INFINITY) || c->captured) continue; /* no work ran (NAN, a capture) */
+            any = fmax(any, c->gpu_end_ns);
+            if (c->stream >= 0) last[c->stream] = fmax(last[c->stream], c->gpu_end_ns);
+            continue;
+        }
+        double done = c->kind == RP_SYNC_STREAM && c->stream > 0 ? last[c->stream] : any;
+        double r = c->end_ns - done;
+        if (done > c->start_ns && r >= 0 && r < 1e6) v[nv++] = r;
+    }
+    t->sync_return_n = nv;
+    t->sync_return_ns = nv >= RP_GAP_MIN ? gl_quantile(v, nv, 0.5) : 0;
+    free(by), free(last), free(v);
+}
+
 int rp_fit(rp_trace *t, double *dispatch_ns, int *n_gap, double *latency_ns, int *n_latency)
 {
     const rp_call **work = (const rp_call **)gl_xmalloc(sizeof *work * (size_t)(t->n_calls + 1));
@@ -57,6 +97,7 @@ int rp_fit(rp_trace *t, double *dispatch_ns, int *n_gap, double *latency_ns, int
      * where the H200 takes 2.6, and every op 100 us late; the tenth percentile, 0-34 us). */
     if (nl) *latency_ns = fmax(0, gl_quantile(lat, nl, 0.10) - *dispatch_ns);
     int fitted = 0;
+    for (int k = 0; k < 4; k++) t->gap_n[k] = ncg[k];
     for (int d = 0; d < 2; d++) {
         t->copy_after_kernel_ns[d] = ncg[d] >= RP_GAP_MIN ? gl_quantile(cg[d], ncg[d], 0.5) : 0;
         t->kernel_after_copy_ns[d] =
@@ -65,6 +106,7 @@ int rp_fit(rp_trace *t, double *dispatch_ns, int *n_gap, double *latency_ns, int
     }
     for (int k = 0; k < 4; k++) free(cg[k]);
     free(work), free(gap), free(lat), free(last);
+    fit_sync_return(t);
     return fitted;
 }
 

@@ -13,7 +13,11 @@
  * their stream's previous kernel ended of the time from its end to their start; and over the kernels that so waited
  * for their stream's previous H2D or D2H, the same less the dispatch gap (the fitted one, else the caller's). Each
  * needs RP_GAP_MIN such pairs, else stays 0 (each op's previous is its stream's previous kernel or copy of any
- * kind, memsets and D2D included, which then count for no pair). Returns how many of those four were fitted. */
+ * kind, memsets and D2D included, which then count for no pair), and t->gap_n gets each one's count. And into
+ * t->sync_return_ns (machine sync_return_ns, gl_sched.h "Host"): the median over the device and stream syncs that
+ * waited (their work, every kernel, copy and memset called before them, of their stream or of any, ended after they
+ * were called) of the time from that work's end to their return, with RP_GAP_MIN of them, else 0 (a --range's own:
+ * not the whole trace's); t->sync_return_n gets how many. Returns how many of the four gaps were fitted. */
 int rp_fit(rp_trace *t, double *dispatch_ns, int *n_gap, double *latency_ns, int *n_latency);
 enum { RP_GAP_MIN = 4 };
 #define RP_GAP_MIN_TEXT "4" /* RP_GAP_MIN, for messages */

@@ -1087,7 +1087,10 @@ void rp_program(const rp_trace *t, gl_sched_program *p, double **rec_start, doub
             break;
         case RP_WAIT: op = gl_sched_wait(p, th, c->stream, c->event); break;
         case RP_HOSTFN: op = gl_sched_hostfn(p, th, c->stream, 0); break; /* its time: rp_fit_hostfns */
-        case RP_POLL: /* a loop's first query: the loop waits for its event */
+        case RP_POLL: /* a loop's first query: the loop waits for its event; its last query's time is its return */
+            op = gl_sched_sync_event(p, th, c->event);
+            p->ops[op].wake_ns = -1;
+            break;
         case RP_SYNC_EVENT: op = gl_sched_sync_event(p, th, c->event); break;
         case RP_SYNC_STREAM: op = gl_sched_sync_stream(p, th, c->stream); break;
         case RP_SYNC_DEVICE: op = gl_sched_sync_stream(p, th, -1); break;
@@ -1104,7 +1107,8 @@ void rp_program(const rp_trace *t, gl_sched_program *p, double **rec_start, doub
                     c->kind == RP_POLL || c->kind == RP_GRAPH || c->waits;
         if (c->kind != RP_GRAPH) p->ops[op].issue_ns = waits ? 0 : c->end_ns - c->start_ns; /* graph.c sets it */
         if (c->kind == RP_HOST) p->ops[op].issue_ns = c->end_ns - c->start_ns;
-        if (c->sync) gl_sched_sync_stream(p, th, c->stream); /* cudaMemcpy returns once its copy has ended */
+        if (c->sync) /* cudaMemcpy returns once its copy has ended; its time after that is post_ns */
+            p->ops[gl_sched_sync_stream(p, th, c->stream)].wake_ns = -1;
         if (c->post_ns > 0) gl_sched_host(p, th, c->post_ns);  /* host_waits: after it, before the return */
         recorded_grow(&rs, &re, &rr, &cap, &filled, p->n_ops);
         /* rr: when the call had handed its work over, as far as the recording shows: its return, or for a call

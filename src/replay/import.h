@@ -87,6 +87,9 @@ typedef struct rp_trace {
     double gpu_first_ns, gpu_last_ns; /* the recorded GPU span: first kernel, copy or memset start to last end */
     double copy_after_kernel_ns[2];   /* H2D, D2H: a copy that waited for its stream's kernel, from its end (fit.h) */
     double kernel_after_copy_ns[2];   /* a kernel that waited for its stream's copy, from its end, beyond dispatch */
+    int gap_n[4];               /* how many pairs each of those four came from (fit.h; RP_GAP_MIN needed) */
+    double sync_return_ns;      /* a synchronizing call's return after the work it waited for ended (fit.h) */
+    int sync_return_n;          /* how many calls that came from */
     rp_node *nodes;             /* the nodes of graph launches traced node by node, by launch, then start */
     int n_nodes, graph_launches, graph_host_nodes; /* ...how many, of how many launches; host nodes run */
     int graphs_whole;           /* graph launches traced whole (CUPTI_ACTIVITY_KIND_GRAPH_TRACE): not replayed */

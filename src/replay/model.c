@@ -49,6 +49,8 @@ int rp_model_write(const char *path, const char *source, const rp_trace *t, cons
         num(f, gaps[k][1]);
         fputc(']', f);
     }
+    fprintf(f, ", \"sync_return_ns\": ");
+    num(f, t->sync_return_ns);
     fprintf(f, ",\n \"streams\": [");
     for (int i = 1; i < p->n_streams; i++)
         fprintf(f, "%s[%d, %d]", i > 1 ? ", " : "", p->streams[i].kind, p->streams[i].priority);
@@ -57,8 +59,9 @@ int rp_model_write(const char *path, const char *source, const rp_trace *t, cons
         const gl_sched_op *o = &p->ops[i];
         fprintf(f, "%s\n  [%d, %d, %d, %d, %d, %d, %d, ", i ? "," : "", o->kind, o->thread, o->stream, o->event,
                 o->blocks, o->threads, o->blocks_per_sm);
-        double v[10] = {o->block_ns, o->issue_ns, o->dir,  o->pageable, o->bytes,
-                        o->copy_ns,  rs[i],       re[i],   o->timed,    o->after};
+        double first = o->kind == GL_SCHED_SYNC ? o->wake_ns : o->block_ns; /* a sync's field: its wake (model.h) */
+        double v[10] = {first,      o->issue_ns, o->dir,  o->pageable, o->bytes,
+                        o->copy_ns, rs[i],       re[i],   o->timed,    o->after};
         for (int k = 0; k < 10; k++) {
             if (k) fputs(", ", f);
             num(f, v[k]);
@@ -129,6 +132,9 @@ int rp_model_read(const char *path, rp_trace *t, gl_sched_program *p, double **r
         t->gpu_first_ns = 0, t->gpu_last_ns = span_ms * 1e6;
         *dispatch_ns = gl_json_num(gl_json_get(j, "dispatch_ns"), *dispatch_ns);
         *latency_ns = gl_json_num(gl_json_get(j, "latency_ns"), *latency_ns);
+        t->sync_return_ns = gl_json_num(gl_json_get(j, "sync_return_ns"), 0); /* absent (an older file): none */
+        if (!(t->sync_return_ns >= 0 && t->sync_return_ns <= MAX_NS))
+            rc = bad(err, errlen, "--model %s: sync_return_ns must be a number in [0, %g]", path, MAX_NS);
         const gl_json *ak = gl_json_get(j, "copy_after_kernel_ns"), *ac = gl_json_get(j, "kernel_after_copy_ns");
         for (int d = 0; d < 2; d++) { /* absent (an older file): none, as before they were fitted */
             t->copy_after_kernel_ns[d] = ak ? gl_json_num(gl_json_at(ak, d), NAN) : 0;
@@ -172,6 +178,7 @@ int rp_model_read(const char *path, rp_trace *t, gl_sched_program *p, double **r
                  v[5] == floor(v[5]) && v[6] >= 1 && v[6] <= MAX_PER_SM && v[6] == floor(v[6]) && v[7] >= 0 &&
                  v[7] <= MAX_NS;
         if (ok && kind == GL_SCHED_HOSTFN) ok = isnan(v[7]) || (v[7] >= 0 && v[7] <= MAX_NS);
+        if (ok && kind == GL_SCHED_SYNC) ok = v[7] >= -1 && v[7] <= MAX_NS; /* its wake: -1 none, 0 the file's */
         if (ok && kind == GL_SCHED_COPY)
             ok = v[9] >= 0 && v[9] < GL_SCHED_DIRS && v[9] == floor(v[9]) && v[11] >= 0 && v[11] <= MAX_BYTES &&
                  v[12] >= 0 && v[12] <= MAX_NS;
@@ -189,7 +196,10 @@ int rp_model_read(const char *path, rp_trace *t, gl_sched_program *p, double **r
             p->ops[op].timed = (int)v[15];
             break;
         case GL_SCHED_WAIT: op = gl_sched_wait(p, th, st, ev); break;
-        case GL_SCHED_SYNC: op = ev >= 0 ? gl_sched_sync_event(p, th, ev) : gl_sched_sync_stream(p, th, st); break;
+        case GL_SCHED_SYNC:
+            op = ev >= 0 ? gl_sched_sync_event(p, th, ev) : gl_sched_sync_stream(p, th, st);
+            p->ops[op].wake_ns = v[7];
+            break;
         case GL_SCHED_COPY:
             op = gl_sched_copy(p, th, st, (int)v[9], v[11], v[10] != 0);
             p->ops[op].copy_ns = v[12];

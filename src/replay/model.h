@@ -10,10 +10,12 @@
  *    "lazy": 1, "recorded_connections": 8, "event_trace": 1 (optional: CUPTI traced the records; absent, 0),
  *    "recorded_makespan_ms": 60.07, "dispatch_ns": .., "latency_ns": ..,
  *    "copy_after_kernel_ns": [h2d, d2h], "kernel_after_copy_ns": [h2d, d2h]   (optional: fit.h's; absent, 0),
+ *    "sync_return_ns": ..   (optional: fit.h's, a synchronizing call's return after its work; absent, 0),
  *    "recorded_by_connections": {"1": 330.27, ...}          (optional: other recordings' spans, for tests)
  *    "streams": [[kind, priority], ...], "events": N, "threads": T,
  *    "ops": [[kind, thread, stream, event, blocks, threads, blocks_per_sm, block_ns, issue_ns, dir, pageable,
  *             bytes, copy_ns, recorded_start_ns, recorded_end_ns, timed, after], ...]}   (NaN written as null;
+ *             a SYNC's block_ns is its wake_ns: -1 none, 0 sync_return_ns, gl_sched_op.wake_ns;
  *             timed: a record that holds its queue behind a running kernel, gl_sched.h "Events"; after: the index
  *             of another thread's op whose return this one's call waits for, -1 none (gl_sched_op.after); a file
  *             of 16-field ops has none; one of 15 is read with a record timed where "event_trace" is 1, as the

@@ -124,6 +124,34 @@ static int copy_gaps(int n, double gap_us, int pageable, rp_trace *t)
     return rp_fit(t, &dispatch, &n_gap, &latency, &n_latency);
 }
 
+/* n rounds of: a kernel in stream 1 (called 0..5 us, ran 10..110 us), a sync of kind (RP_SYNC_STREAM of stream
+ * 1, or RP_SYNC_DEVICE) called at 6 us and returning ret_us after the kernel's end; then a sync of stream 2 (idle,
+ * called and returned at once), which waited for nothing and is no sample. Round k is 1000 us later. Returns the
+ * fitted return (ns); *n_fit gets how many syncs it came from. */
+static double sync_return(int n, int kind, double ret_us, int *n_fit)
+{
+    static rp_call calls[3 * 8];
+    rp_trace t;
+    memset(calls, 0, sizeof calls);
+    memset(&t, 0, sizeof t);
+    for (int k = 0; k < n; k++) {
+        double at = k * 1000e3;
+        rp_call *l = &calls[3 * k], *y = l + 1, *z = l + 2;
+        l->kind = RP_LAUNCH, l->stream = 1, l->start_ns = at, l->end_ns = at + 5e3;
+        l->gpu_start_ns = at + 10e3, l->gpu_end_ns = at + 110e3;
+        y->kind = kind, y->stream = kind == RP_SYNC_STREAM ? 1 : -1, y->start_ns = at + 6e3;
+        y->end_ns = l->gpu_end_ns + ret_us * 1e3, y->gpu_start_ns = y->gpu_end_ns = NAN;
+        z->kind = RP_SYNC_STREAM, z->stream = 2, z->start_ns = z->end_ns = y->end_ns + 1e3;
+        z->gpu_start_ns = z->gpu_end_ns = NAN;
+    }
+    t.calls = calls, t.n_calls = 3 * n, t.n_streams = 3, t.n_threads = 1;
+    double dispatch = 1.5e3, latency = 0;
+    int n_gap, n_latency;
+    rp_fit(&t, &dispatch, &n_gap, &latency, &n_latency);
+    *n_fit = t.sync_return_n;
+    return t.sync_return_ns;
+}
+
 /* One thread, streams A = 1 and B = 2, C = 1. A kernel on B, a host function (candidates [B, A]), a kernel on A,
  * then the thread waits for B and launches on B again. Recorded: A's kernel 800 us late, the wait for B returned
  * 1000 us late, and B's kernel after it too. Returns the function's stream. */
@@ -192,6 +220,14 @@ static void place(int n, double late_a, double late_b, double shift, int *fn_str
 
 int main(void)
 {
+    int nf;
+    double r = sync_return(RP_GAP_MIN, RP_SYNC_STREAM, 3.5, &nf);
+    test_cond("the return after a sync: stream syncs that waited, 3.5 us after their kernel ended; the idle stream's "
+              "syncs are no sample", r == 3.5e3 && nf == RP_GAP_MIN);
+    r = sync_return(RP_GAP_MIN, RP_SYNC_DEVICE, 9, &nf);
+    test_cond("... device syncs the same (9 us)", r == 9e3 && nf == RP_GAP_MIN);
+    r = sync_return(RP_GAP_MIN - 1, RP_SYNC_DEVICE, 9, &nf);
+    test_cond("... fewer than " RP_GAP_MIN_TEXT " syncs that waited: no fit, 0", r == 0 && nf == RP_GAP_MIN - 1);
     double end;
     double t = fit_one(500, &end);
     test_cond("a pageable copy paused behind a pinned one of 2820 ns: its time alone is what is left (970 ns), "

@@ -413,6 +413,11 @@ static void test_host(void)
     m = ideal(4, 8, 128);
     run(&p, &m);
     test_cond("host sync: the next call starts only when the stream is done", p.ops[b].start_ns == 100);
+    /* The same with the thread's wake after it: the sync returns 9 later, and so the next call goes. */
+    m.sync_return_ns = 9;
+    run(&p, &m);
+    test_cond("host sync with a return of 9: it ends at 109 and the next kernel starts there",
+              p.ops[1].end_ns == 109 && p.ops[b].start_ns == 109);
     gl_sched_program_free(&p);
 
     /* Host work between calls, and a wait for an event: the host goes on when the record is reached. */
@@ -429,6 +434,9 @@ static void test_host(void)
     r = run(&p, &m);
     test_cond("host work and an event sync: the next launch is issued once the record is reached (310), +10; one entry queued at most",
               p.ops[after].submit_ns == 320 && r.max_queue_depth == 1);
+    m.sync_return_ns = 25;
+    run(&p, &m);
+    test_cond("an event sync with a return of 25: the next launch is issued at 345", p.ops[after].submit_ns == 345);
     gl_sched_program_free(&p);
 
     /* A thread that ends in a sync ends when the sync returns. */
@@ -440,6 +448,19 @@ static void test_host(void)
     m.issue_ns = 10;
     r = run(&p, &m);
     test_cond("host sync: the host's last call returns when the device is done (1010)", r.host_end_ns == 1010);
+    m.sync_return_ns = 7;
+    r = run(&p, &m);
+    test_cond("a device sync with a return of 7: the host's last call returns at 1017, the span unchanged",
+              r.host_end_ns == 1017 && r.makespan_ns == 1000);
+    /* A sync whose work is done when it is called returns at once: its thread never slept. */
+    gl_sched_program_free(&p);
+    gl_sched_program_init(&p);
+    streams(&p, s, 1, GL_SCHED_STREAM_NONBLOCKING);
+    gl_sched_host(&p, 0, 50);
+    gl_sched_sync_stream(&p, 0, s[0]);
+    r = run(&p, &m);
+    test_cond("a sync with nothing to wait for returns as its call does (50 of host work, 10 the call): 60",
+              r.host_end_ns == 60);
     gl_sched_program_free(&p);
 
     /* Two host threads issue side by side. */
@@ -1477,6 +1498,10 @@ static void test_refusals(void)
     m.connections = 33;
     test_cond("a machine with more queues than CUDA allows is refused",
               gl_sched_simulate(&p, &m, &r, err, sizeof err) == -1);
+    m.connections = 1;
+    m.sync_return_ns = -1;
+    test_cond("a machine with a negative return after a sync is refused",
+              gl_sched_simulate(&p, &m, &r, err, sizeof err) == -1 && strstr(err, "synchronization") != NULL);
     gl_sched_program_free(&p);
 }
 
