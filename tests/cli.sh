@@ -268,12 +268,17 @@ StringIds n on n.id = r.nameId where n.value like 'cudaEventQuery%' limit 1)"
         "calls made in NVTX range 'setup' launched no kernel, copy or memset" "$b" "$rd/ranged.sqlite" --range setup
     crafted_from tests/data/copy-overlap-odd-h200.sqlite segment \
         "create table NVTX_EVENTS (start INTEGER, end INTEGER, text TEXT, textId INTEGER, eventType INTEGER)" \
-        "insert into NVTX_EVENTS values (508195000, 508470000, 'two copies', NULL, 59)"
-    expect "replay --range of two copies, which shows no copy after a kernel: the copies' gaps from the whole trace" 0 \
-        "^copies' gaps from the whole trace: 2 of 4" "$b" "$rd/segment.sqlite" --range "two copies"
-    expect "... the whole trace's values (D2H 7.58 us after a kernel, a kernel 6.59 us after an H2D)" 0 \
-        "^copies and kernels .*H2D 0\\.00 us and D2H 7\\.58 us after a kernel, a kernel 6\\.59 us after an H2D" \
-        "$b" "$rd/segment.sqlite" --range "two copies"
+        "insert into NVTX_EVENTS values (643017000, 643020000, 'one copy', NULL, 59)" \
+        "insert into NVTX_EVENTS values (508195000, 508470000, 'two pageable copies', NULL, 59)"
+    expect "replay --range of one pinned H2D, which shows no copy after a kernel: the copies' gaps from the whole \
+trace" 0 "^copies' gaps from the whole trace: 2 of 4" "$b" "$rd/segment.sqlite" --range "one copy"
+    expect "... the whole trace's values (D2H 7.58 us after a kernel; a kernel 6.59 us after an H2D, less the range's \
+dispatch gap than the whole trace's: 7.14)" 0 \
+        "^copies and kernels .*H2D 0\\.00 us and D2H 7\\.58 us after a kernel, a kernel 7\\.14 us after an H2D" \
+        "$b" "$rd/segment.sqlite" --range "one copy"
+    expect "... not for a range of pageable copies only, which those gaps do not concern" 0 \
+        "^copies and kernels .*H2D 0\\.00 us and D2H 0\\.00 us after a kernel, a kernel 0\\.00 us" \
+        "$b" "$rd/segment.sqlite" --range "two pageable copies"
     expect "replay --module-loading banana exits 2" 2 "--module-loading: 'banana' is not one of lazy\\|eager" \
         "$b" tests/data/simpleHyperQ-lazy-c8-h200.sqlite --module-loading banana
     expect "replay --infer-connections finds simpleHyperQ's recorded 8, and how far the next setting is" 0 \
@@ -366,6 +371,13 @@ j = json.load(open(sys.argv[1])); s = [o for o in j["ops"] if o[0] == 3][0]; s[7
         "$b" "$tr" --export-model /nonexistent/m.json
     expect "replay --export-model writes a model that --model replays alike (C=8: 39.464 ms, 3 us of it the return after a sync)" 0 \
         "^\\|  *8 \\|  *39\\.464 \\|" sh -c "'$b' '$tr' --export-model '$rd/m.json' > /dev/null && '$b' --model '$rd/m.json' --connections 8"
+    co=tests/data/copy-overlap-odd-h200.sqlite
+    expect "replay --export-model keeps each synchronous copy's own return (its sync's wake -1: 189 of them) and the \
+trace's return after a sync (3026 ns)" 0 "^189 3026$" sh -c "'$b' '$co' --export-model '$rd/co.json' > /dev/null &&
+        python3 -c 'import json, sys; j = json.load(open(sys.argv[1]))
+print(sum(o[0] == 3 and o[7] == -1 for o in j[\"ops\"]), round(j[\"sync_return_ns\"]))' '$rd/co.json'"
+    expect "... and --model replays it alike (C=8: 232.577 ms, the trace's replay)" 0 "^\\|  *8 \\|  *232\\.577 \\|" \
+        "$b" --model "$rd/co.json" --connections 8
     expect "make replay without TRACE exits 2, saying how" 2 "give the trace: make replay TRACE=run.sqlite" make -s replay
     rm -rf "$rd"
 fi

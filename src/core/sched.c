@@ -321,7 +321,8 @@ typedef struct event {
     long long seq;      /* order of scheduling: ties go first-scheduled first */
     int kind;           /* EV_* */
     int op;             /* the op it concerns (EV_HOST: the thread; EV_WAKE: -1) */
-    int sm, n;          /* EV_BLOCKS: n blocks end on this SM; EV_WAKE: sm is the queue (-1: a cost's end);
+    int sm, n;          /* EV_BLOCKS: n blocks end on this SM; EV_WAKE: sm is the queue (-1: a cost's end, a
+                           staging handover or a sync's return);
                            EV_COPIED: n, the version */
 } event;
 
@@ -362,8 +363,9 @@ typedef struct thread_state {
     int blocked;   /* op index of the SYNC it waits in, else -1 */
     int calling;   /* a call is in progress (an EV_HOST is pending) */
     double d2h_waiting_ns; /* since when its next call, a pageable D2H, has waited for the staging (-INF: not) */
-    double sync_done_ns;   /* when the target of the SYNC it waits in finished (NAN: not yet); it returns
-                            * sync_return_ns later */
+    double sync_done_ns;   /* when the target of the SYNC it waits in finished (NAN: not yet; -INFINITY: it was
+                            * done at the call, which returns at once); it returns that op's wake_ns, else the
+                            * machine's sync_return_ns, later (an EV_WAKE then) */
 } thread_state;
 
 typedef struct sim {
@@ -1150,7 +1152,7 @@ static void handle(sim *s, const event *e)
         s->os[e->op].arrived = 1;
         if (s->p->ops[e->op].queue < 0) op_watch(s, e->op); /* no queue entry: an engine copy, a record, a wait.. */
         break;
-    case EV_WAKE: /* a queue may move on now */
+    case EV_WAKE: /* a queue may move on now, or a thread waking from a sync return */
         break;
     case EV_COPIED:
         if (e->n != s->os[e->op].version) break; /* an engine copy's speed changed since */
@@ -1285,6 +1287,8 @@ static int validate(const gl_sched_program *p, const gl_sched_machine *m, char *
             return fail(err, errlen, "op %d: a host function of %g ns", i, o->block_ns);
         if (o->kind == GL_SCHED_HOSTFN && !(o->wake_ns >= 0 && o->wake_ns < INFINITY))
             return fail(err, errlen, "op %d: a host function whose wake is %g ns", i, o->wake_ns);
+        if (o->kind == GL_SCHED_SYNC && !isfinite(o->wake_ns))
+            return fail(err, errlen, "op %d: a synchronization whose wake is %g ns", i, o->wake_ns);
         if (o->kind == GL_SCHED_LAUNCH && (o->blocks < 1 || o->blocks_per_sm < 1 || !(o->block_ns >= 0)))
             return fail(err, errlen, "op %d: a kernel of %d blocks, %d per SM, %g ns each cannot run", i, o->blocks,
                         o->blocks_per_sm, o->block_ns);

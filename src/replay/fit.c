@@ -23,9 +23,12 @@ static int by_call_start(const void *x, const void *y)
 }
 
 /* A synchronizing call's return after its work ended (fit.h): the median over the device and stream syncs whose
- * work, every kernel, copy and memset called before them (on any thread; of their stream, or of any for the device
- * or the legacy stream), ended after they were called, and before they returned. Calls in the order they were
- * made, each sync's work the latest end so far: one pass. */
+ * work, every kernel, copy, memset and graph node called before them (on any thread; of their stream, or of any for
+ * the device), ended after they were called, and before they returned. Calls in the order they were made, each
+ * sync's work the latest end so far: one pass. A sync of the legacy stream is no sample (it waits for the blocking
+ * streams only, which the sweep does not tell apart), nor one that returned over 1 ms after its work (its thread
+ * was held by something else: the recordings' samples lie within 0-30 us). cudaEventSynchronize blocks alike and
+ * replays with the value, but its work, its record's, is not traced back here. */
 static void fit_sync_return(rp_trace *t)
 {
     const rp_call **by = (const rp_call **)gl_xmalloc(sizeof *by * (size_t)(t->n_calls + 1));
@@ -36,18 +39,27 @@ static void fit_sync_return(rp_trace *t)
     for (int s = 0; s < t->n_streams; s++) last[s] = -INFINITY;
     for (int i = 0; i < t->n_calls; i++) {
         int k = t->calls[i].kind;
-        if (k == RP_LAUNCH || k == RP_COPY || k == RP_SYNC_STREAM || k == RP_SYNC_DEVICE) by[n++] = &t->calls[i];
+        if (k == RP_LAUNCH || k == RP_COPY || k == RP_GRAPH || k == RP_SYNC_STREAM || k == RP_SYNC_DEVICE)
+            by[n++] = &t->calls[i];
     }
     qsort(by, (size_t)n, sizeof *by, by_call_start);
     for (int i = 0; i < n; i++) {
         const rp_call *c = by[i];
-        if (c->kind == RP_LAUNCH || c->kind == RP_COPY) {
-            if (!(c->gpu_end_ns > -INFINITY) || c->captured) continue; /* no work ran (NAN, a capture) */
+        if (c->kind == RP_GRAPH) { /* its nodes ran in the streams they took */
+            for (int k = 0; k < c->n_nodes; k++) {
+                const rp_node *nd = &t->nodes[c->node_first + k];
+                any = fmax(any, nd->gpu_end_ns);
+                if (nd->stream >= 0) last[nd->stream] = fmax(last[nd->stream], nd->gpu_end_ns);
+            }
+            continue;
+        }
+        if (c->kind == RP_LAUNCH || c->kind == RP_COPY) { /* fmax passes over a NAN end: no work ran (a capture) */
             any = fmax(any, c->gpu_end_ns);
             if (c->stream >= 0) last[c->stream] = fmax(last[c->stream], c->gpu_end_ns);
             continue;
         }
-        double done = c->kind == RP_SYNC_STREAM && c->stream > 0 ? last[c->stream] : any;
+        if (c->kind == RP_SYNC_STREAM && c->stream <= GL_SCHED_LEGACY) continue;
+        double done = c->kind == RP_SYNC_STREAM ? last[c->stream] : any;
         double r = c->end_ns - done;
         if (done > c->start_ns && r >= 0 && r < 1e6) v[nv++] = r;
     }

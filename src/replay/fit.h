@@ -19,7 +19,7 @@
  * were called) of the time from that work's end to their return, with RP_GAP_MIN of them, else 0 (a --range's own:
  * not the whole trace's); t->sync_return_n gets how many. Returns how many of the four gaps were fitted. */
 int rp_fit(rp_trace *t, double *dispatch_ns, int *n_gap, double *latency_ns, int *n_latency);
-enum { RP_GAP_MIN = 4 };
+enum { RP_GAP_MIN = 4 }; /* pairs a copy gap needs, and syncs the return after a sync */
 #define RP_GAP_MIN_TEXT "4" /* RP_GAP_MIN, for messages */
 
 /* Each kernel's time alone per wave (LAUNCH ops' block_ns), from what ran beside it: simulated on m (the recorded

@@ -132,7 +132,8 @@ int rp_model_read(const char *path, rp_trace *t, gl_sched_program *p, double **r
         t->gpu_first_ns = 0, t->gpu_last_ns = span_ms * 1e6;
         *dispatch_ns = gl_json_num(gl_json_get(j, "dispatch_ns"), *dispatch_ns);
         *latency_ns = gl_json_num(gl_json_get(j, "latency_ns"), *latency_ns);
-        t->sync_return_ns = gl_json_num(gl_json_get(j, "sync_return_ns"), 0); /* absent (an older file): none */
+        const gl_json *sr = gl_json_get(j, "sync_return_ns"); /* absent (an older file): none */
+        t->sync_return_ns = sr ? gl_json_num(sr, -1) : 0;
         if (!(t->sync_return_ns >= 0 && t->sync_return_ns <= MAX_NS))
             rc = bad(err, errlen, "--model %s: sync_return_ns must be a number in [0, %g]", path, MAX_NS);
         const gl_json *ak = gl_json_get(j, "copy_after_kernel_ns"), *ac = gl_json_get(j, "kernel_after_copy_ns");
@@ -178,7 +179,7 @@ int rp_model_read(const char *path, rp_trace *t, gl_sched_program *p, double **r
                  v[5] == floor(v[5]) && v[6] >= 1 && v[6] <= MAX_PER_SM && v[6] == floor(v[6]) && v[7] >= 0 &&
                  v[7] <= MAX_NS;
         if (ok && kind == GL_SCHED_HOSTFN) ok = isnan(v[7]) || (v[7] >= 0 && v[7] <= MAX_NS);
-        if (ok && kind == GL_SCHED_SYNC) ok = v[7] >= -1 && v[7] <= MAX_NS; /* its wake: -1 none, 0 the file's */
+        if (ok && kind == GL_SCHED_SYNC) ok = v[7] == -1 || (v[7] >= 0 && v[7] <= MAX_NS); /* -1 none, 0 the file's */
         if (ok && kind == GL_SCHED_COPY)
             ok = v[9] >= 0 && v[9] < GL_SCHED_DIRS && v[9] == floor(v[9]) && v[11] >= 0 && v[11] <= MAX_BYTES &&
                  v[12] >= 0 && v[12] <= MAX_NS;

@@ -230,30 +230,31 @@ static gl_sched_machine machine_for(const rp_trace *t, int C)
 
 /* A --range of a few operations may show too few copies after kernels, or kernels after copies, to fit their gaps
  * (fit.h), but those gaps are the machine's and the tracer's, the whole process's: each one the range cannot fit
- * comes from the whole trace. Returns how many did. (Session 15's recordings: callbacks' cudaStreamAddCallback
- * pattern, four kernels, whose whole trace put a kernel 6.3 us after its H2D, went from 12.2% to 11.3% short at C=8,
- * and the operations' starts p95 of 27 random programs' recordings moved by 0.1-1.0 point, 22 of them closer. The
- * dispatch gap and the launch latency taken so made it worse: the whole trace's latency, 0-0.7 us against the
- * H200's 2.6, put copy-overlap's configurations 1.4-2.4% short, from 0.7-1.5%. The return after a sync likewise
- * (gl_sched.h "Host"): priorities' configurations, one sync each, went from 0.3-1.1% long to 1.3-2.0%, their next
- * launch call having returned after its kernel began, which the model's call cannot do; a range fits it from its
- * own syncs alone.) */
+ * comes from the whole trace (read again; not where the range has no pinned H2D or D2H copy, which those gaps
+ * concern). A kernel's gap after a copy is beyond the dispatch gap: the whole trace's less the range's is added
+ * back (exact unless the whole trace's median was under its own dispatch gap, then 0 and this at most that
+ * difference). Returns how many gaps it took. The dispatch gap and launch latency are not taken so: the whole
+ * trace's latency, from gridlab's calibrations, read 0-0.7 us against the H200's 2.6 and put copy-overlap's
+ * configurations 1.4-2.4% short (session 15, h200/session15/README.md). */
 static int gaps_from_whole(const args *a, rp_trace *t)
 {
-    int need = 0, took = 0;
+    int need = 0, copies = 0, took = 0;
     for (int k = 0; k < 4; k++) need |= t->gap_n[k] < RP_GAP_MIN;
+    for (int i = 0; i < t->n_calls; i++)
+        copies |= t->calls[i].kind == RP_COPY && t->calls[i].dir < 2 && !t->calls[i].pageable;
     rp_trace w;
     char err[512];
-    if (!t->range[0] || !need || rp_import_range(a->trace, NULL, a->loading, &w, err, sizeof err) != 0) return 0;
-    double dispatch = fit_dispatch_ns, latency = fit_latency_ns; /* the range's stay (a kernel's gap is then
-                                                                  * beyond the whole trace's dispatch gap) */
+    if (!t->range[0] || !need || !copies || rp_import_range(a->trace, NULL, a->loading, &w, err, sizeof err) != 0)
+        return 0;
+    double dispatch = fit_dispatch_ns, latency = fit_latency_ns; /* the whole trace's, if it fits them */
     int ng, nl;
     rp_fit(&w, &dispatch, &ng, &latency, &nl);
     for (int d = 0; d < 2; d++) {
         if (t->gap_n[d] < RP_GAP_MIN && w.gap_n[d] >= RP_GAP_MIN)
             t->copy_after_kernel_ns[d] = w.copy_after_kernel_ns[d], t->gap_n[d] = w.gap_n[d], took++;
         if (t->gap_n[2 + d] < RP_GAP_MIN && w.gap_n[2 + d] >= RP_GAP_MIN)
-            t->kernel_after_copy_ns[d] = w.kernel_after_copy_ns[d], t->gap_n[2 + d] = w.gap_n[2 + d], took++;
+            t->kernel_after_copy_ns[d] = fmax(0, w.kernel_after_copy_ns[d] + dispatch - fit_dispatch_ns),
+            t->gap_n[2 + d] = w.gap_n[2 + d], took++;
     }
     rp_trace_free(&w);
     return took;
@@ -399,13 +400,16 @@ int main(int argc, char **argv)
     printf("copies and kernels (%s): H2D %.2f us and D2H %.2f us after a kernel, a kernel %.2f us after an H2D "
            "and %.2f us after a D2H, beyond the dispatch gap; a sync that waited returns %.2f us after its work (%s)"
            "\n\n",
-           a.model ? "the model file's" : "the trace's, the median of those that waited for their stream's previous "
-                                          "one; 0 where it shows fewer than " RP_GAP_MIN_TEXT,
+           a.model      ? "the model file's"
+           : t.range[0] ? "the range's, the median of those that waited for their stream's previous one; where it "
+                          "shows fewer than " RP_GAP_MIN_TEXT ", the whole trace's; else 0"
+                        : "the trace's, the median of those that waited for their stream's previous one; 0 where it "
+                          "shows fewer than " RP_GAP_MIN_TEXT,
            t.copy_after_kernel_ns[0] / 1e3,
            t.copy_after_kernel_ns[1] / 1e3, t.kernel_after_copy_ns[0] / 1e3, t.kernel_after_copy_ns[1] / 1e3,
            t.sync_return_ns / 1e3,
            a.model                          ? "the model file's"
-           : t.sync_return_n >= RP_GAP_MIN ? "the median of the trace's device and stream syncs that waited"
+           : t.sync_return_n >= RP_GAP_MIN ? "the median of its device and stream syncs that waited"
                                             : "none: it shows fewer than " RP_GAP_MIN_TEXT);
     printf("| connections | predicted span ms | predicted peak kernels | recorded span ms | error %% | start error p95 %% |\n");
     printf("|------------:|------------------:|-----------------------:|-----------------:|--------:|------------------:|\n");

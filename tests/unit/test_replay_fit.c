@@ -125,26 +125,33 @@ static int copy_gaps(int n, double gap_us, int pageable, rp_trace *t)
 }
 
 /* n rounds of: a kernel in stream 1 (called 0..5 us, ran 10..110 us), a sync of kind (RP_SYNC_STREAM of stream
- * 1, or RP_SYNC_DEVICE) called at 6 us and returning ret_us after the kernel's end; then a sync of stream 2 (idle,
- * called and returned at once), which waited for nothing and is no sample. Round k is 1000 us later. Returns the
- * fitted return (ns); *n_fit gets how many syncs it came from. */
-static double sync_return(int n, int kind, double ret_us, int *n_fit)
+ * 1, or RP_SYNC_DEVICE) called at 6 us and returning ret_us after the kernel's end; and three syncs that are no
+ * sample, each returning 50 us after that kernel's end: one of stream 2 (idle) and one of the legacy stream, both
+ * called at 7 us on another thread, and one of stream 1 called after its kernel had ended (120 us). graph: the
+ * kernel is a graph launch's node instead. Round k is 1000 us later. Returns the fitted return (ns); *n_fit gets
+ * how many syncs it came from. */
+static double sync_return(int n, int kind, double ret_us, int graph, int *n_fit)
 {
-    static rp_call calls[3 * 8];
+    static rp_call calls[5 * 8];
+    static rp_node nodes[8];
     rp_trace t;
-    memset(calls, 0, sizeof calls);
+    memset(calls, 0, sizeof calls), memset(nodes, 0, sizeof nodes);
     memset(&t, 0, sizeof t);
     for (int k = 0; k < n; k++) {
-        double at = k * 1000e3;
-        rp_call *l = &calls[3 * k], *y = l + 1, *z = l + 2;
-        l->kind = RP_LAUNCH, l->stream = 1, l->start_ns = at, l->end_ns = at + 5e3;
-        l->gpu_start_ns = at + 10e3, l->gpu_end_ns = at + 110e3;
+        double at = k * 1000e3, end = at + 110e3;
+        rp_call *l = &calls[5 * k], *y = l + 1, *z = l + 2, *g = l + 3, *w = l + 4;
+        l->kind = graph ? RP_GRAPH : RP_LAUNCH, l->stream = 1, l->start_ns = at, l->end_ns = at + 5e3;
+        l->gpu_start_ns = graph ? NAN : at + 10e3, l->gpu_end_ns = graph ? NAN : end;
+        l->node_first = k, l->n_nodes = graph;
+        nodes[k].stream = 1, nodes[k].gpu_start_ns = at + 10e3, nodes[k].gpu_end_ns = end;
         y->kind = kind, y->stream = kind == RP_SYNC_STREAM ? 1 : -1, y->start_ns = at + 6e3;
-        y->end_ns = l->gpu_end_ns + ret_us * 1e3, y->gpu_start_ns = y->gpu_end_ns = NAN;
-        z->kind = RP_SYNC_STREAM, z->stream = 2, z->start_ns = z->end_ns = y->end_ns + 1e3;
-        z->gpu_start_ns = z->gpu_end_ns = NAN;
+        y->end_ns = end + ret_us * 1e3;
+        z->kind = g->kind = w->kind = RP_SYNC_STREAM, z->stream = 2, g->stream = GL_SCHED_LEGACY, w->stream = 1;
+        z->thread = g->thread = 1, z->start_ns = g->start_ns = at + 7e3, w->start_ns = end + 10e3;
+        z->end_ns = g->end_ns = w->end_ns = end + 50e3;
+        for (rp_call *c = y; c <= w; c++) c->gpu_start_ns = c->gpu_end_ns = NAN;
     }
-    t.calls = calls, t.n_calls = 3 * n, t.n_streams = 3, t.n_threads = 1;
+    t.calls = calls, t.n_calls = 5 * n, t.n_streams = 3, t.n_threads = 2, t.nodes = nodes, t.n_nodes = graph ? n : 0;
     double dispatch = 1.5e3, latency = 0;
     int n_gap, n_latency;
     rp_fit(&t, &dispatch, &n_gap, &latency, &n_latency);
@@ -221,12 +228,15 @@ static void place(int n, double late_a, double late_b, double shift, int *fn_str
 int main(void)
 {
     int nf;
-    double r = sync_return(RP_GAP_MIN, RP_SYNC_STREAM, 3.5, &nf);
-    test_cond("the return after a sync: stream syncs that waited, 3.5 us after their kernel ended; the idle stream's "
-              "syncs are no sample", r == 3.5e3 && nf == RP_GAP_MIN);
-    r = sync_return(RP_GAP_MIN, RP_SYNC_DEVICE, 9, &nf);
+    double r = sync_return(RP_GAP_MIN, RP_SYNC_STREAM, 3.5, 0, &nf);
+    test_cond("the return after a sync: stream syncs that waited, 3.5 us after their kernel ended; an idle stream's, "
+              "the legacy stream's and one called after its work had ended (each 50 us after) are no sample",
+              r == 3.5e3 && nf == RP_GAP_MIN);
+    r = sync_return(RP_GAP_MIN, RP_SYNC_DEVICE, 9, 0, &nf);
     test_cond("... device syncs the same (9 us)", r == 9e3 && nf == RP_GAP_MIN);
-    r = sync_return(RP_GAP_MIN - 1, RP_SYNC_DEVICE, 9, &nf);
+    r = sync_return(RP_GAP_MIN, RP_SYNC_DEVICE, 9, 1, &nf);
+    test_cond("... a device sync waiting for a graph launch's node (9 us)", r == 9e3 && nf == RP_GAP_MIN);
+    r = sync_return(RP_GAP_MIN - 1, RP_SYNC_DEVICE, 9, 0, &nf);
     test_cond("... fewer than " RP_GAP_MIN_TEXT " syncs that waited: no fit, 0", r == 0 && nf == RP_GAP_MIN - 1);
     double end;
     double t = fit_one(500, &end);

@@ -418,6 +418,17 @@ static void test_host(void)
     run(&p, &m);
     test_cond("host sync with a return of 9: it ends at 109 and the next kernel starts there",
               p.ops[1].end_ns == 109 && p.ops[b].start_ns == 109);
+    p.ops[1].wake_ns = 20;
+    run(&p, &m);
+    test_cond("... the sync's own wake (20) in place of the machine's: it ends at 120", p.ops[1].end_ns == 120);
+    p.ops[1].wake_ns = -1;
+    run(&p, &m);
+    test_cond("... a negative wake, none (a replayed call whose own time after is host work): it ends at 100",
+              p.ops[1].end_ns == 100 && p.ops[b].start_ns == 100);
+    p.ops[1].wake_ns = NAN;
+    gl_sched_result rr;
+    test_cond("... a sync whose wake is not a number is refused",
+              gl_sched_simulate(&p, &m, &rr, err, sizeof err) == -1 && strstr(err, "synchronization whose wake"));
     gl_sched_program_free(&p);
 
     /* Host work between calls, and a wait for an event: the host goes on when the record is reached. */
