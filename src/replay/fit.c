@@ -14,13 +14,26 @@ static int by_gpu_start(const void *x, const void *y)
     return (a->gpu_start_ns > b->gpu_start_ns) - (a->gpu_start_ns < b->gpu_start_ns);
 }
 
-enum { FIT_MIN = 8 }; /* kernels a fitted dispatch gap or launch latency needs */
-
+/* The calls in start order, earlier index first among equal starts. (An insertion sort, which merging the
+ * threads' ordered runs seemed to ask for, takes n^2 steps on two threads' interleaved calls.) */
+static const rp_trace *sort_trace; /* by_call_start's trace (qsort takes no context) */
 static int by_call_start(const void *x, const void *y)
 {
-    const rp_call *a = *(const rp_call *const *)x, *b = *(const rp_call *const *)y;
-    return (a->start_ns > b->start_ns) - (a->start_ns < b->start_ns);
+    int a = *(const int *)x, b = *(const int *)y;
+    double sa = sort_trace->calls[a].start_ns, sb = sort_trace->calls[b].start_ns;
+    return sa < sb ? -1 : sa > sb ? 1 : (a > b) - (a < b);
 }
+
+int *rp_calls_by_start(const rp_trace *t)
+{
+    int *order = (int *)gl_xmalloc(sizeof(int) * (size_t)(t->n_calls + 1));
+    for (int i = 0; i < t->n_calls; i++) order[i] = i;
+    sort_trace = t;
+    qsort(order, (size_t)t->n_calls, sizeof *order, by_call_start);
+    return order;
+}
+
+enum { FIT_MIN = 8 }; /* kernels a fitted dispatch gap or launch latency needs */
 
 /* A synchronizing call's return after its work ended (fit.h): the median over the device and stream syncs whose
  * work, every kernel, copy, memset and graph node called before them (on any thread; of their stream, or of any for
@@ -31,20 +44,14 @@ static int by_call_start(const void *x, const void *y)
  * replays with the value, but its work, its record's, is not traced back here. */
 static void fit_sync_return(rp_trace *t)
 {
-    const rp_call **by = (const rp_call **)gl_xmalloc(sizeof *by * (size_t)(t->n_calls + 1));
+    int *order = rp_calls_by_start(t);
     double *last = (double *)gl_xmalloc(sizeof(double) * (size_t)(t->n_streams + 1));
     double *v = (double *)gl_xmalloc(sizeof(double) * (size_t)(t->n_calls + 1));
-    int n = 0, nv = 0;
+    int nv = 0;
     double any = -INFINITY;
     for (int s = 0; s < t->n_streams; s++) last[s] = -INFINITY;
     for (int i = 0; i < t->n_calls; i++) {
-        int k = t->calls[i].kind;
-        if (k == RP_LAUNCH || k == RP_COPY || k == RP_GRAPH || k == RP_SYNC_STREAM || k == RP_SYNC_DEVICE)
-            by[n++] = &t->calls[i];
-    }
-    qsort(by, (size_t)n, sizeof *by, by_call_start);
-    for (int i = 0; i < n; i++) {
-        const rp_call *c = by[i];
+        const rp_call *c = &t->calls[order[i]];
         if (c->kind == RP_GRAPH) { /* its nodes ran in the streams they took */
             for (int k = 0; k < c->n_nodes; k++) {
                 const rp_node *nd = &t->nodes[c->node_first + k];
@@ -58,14 +65,16 @@ static void fit_sync_return(rp_trace *t)
             if (c->stream >= 0) last[c->stream] = fmax(last[c->stream], c->gpu_end_ns);
             continue;
         }
-        if (c->kind == RP_SYNC_STREAM && c->stream <= GL_SCHED_LEGACY) continue;
+        if ((c->kind != RP_SYNC_STREAM && c->kind != RP_SYNC_DEVICE) ||
+            (c->kind == RP_SYNC_STREAM && c->stream <= GL_SCHED_LEGACY))
+            continue;
         double done = c->kind == RP_SYNC_STREAM ? last[c->stream] : any;
         double r = c->end_ns - done;
         if (done > c->start_ns && r >= 0 && r < 1e6) v[nv++] = r;
     }
     t->sync_return_n = nv;
     t->sync_return_ns = nv >= RP_GAP_MIN ? gl_quantile(v, nv, 0.5) : 0;
-    free(by), free(last), free(v);
+    free(order), free(last), free(v);
 }
 
 int rp_fit(rp_trace *t, double *dispatch_ns, int *n_gap, double *latency_ns, int *n_latency)

@@ -19,6 +19,9 @@
  * were called) of the time from that work's end to their return, with RP_GAP_MIN of them, else 0 (a --range's own:
  * not the whole trace's); t->sync_return_n gets how many. Returns how many of the four gaps were fitted. */
 int rp_fit(rp_trace *t, double *dispatch_ns, int *n_gap, double *latency_ns, int *n_latency);
+/* The indices of t's calls in the order they were made, on every thread (ties by index); the caller frees it. The
+ * importer orders its own passes by it too. */
+int *rp_calls_by_start(const rp_trace *t);
 enum { RP_GAP_MIN = 4 }; /* pairs a copy gap needs, and syncs the return after a sync */
 #define RP_GAP_MIN_TEXT "4" /* RP_GAP_MIN, for messages */
 

@@ -9,6 +9,7 @@
 #include "gl_common.h"
 #include "gl_gpu_limits.h"
 #include "gl_stats.h"
+#include "fit.h"
 #include "import.h"
 #include "sqlite_api.h"
 
@@ -460,25 +461,6 @@ static void range_row(sqlite3_stmt *st, void *ctx)
     }
 }
 
-/* The calls in start order, earlier index first among equal starts. (An insertion sort, which merging the
- * threads' ordered runs seemed to ask for, takes n^2 steps on two threads' interleaved calls.) */
-static const rp_trace *sort_trace; /* by_call_start's trace (qsort takes no context) */
-static int by_call_start(const void *x, const void *y)
-{
-    int a = *(const int *)x, b = *(const int *)y;
-    double sa = sort_trace->calls[a].start_ns, sb = sort_trace->calls[b].start_ns;
-    return sa < sb ? -1 : sa > sb ? 1 : (a > b) - (a < b);
-}
-
-static int *calls_by_start(const rp_trace *t)
-{
-    int *order = (int *)gl_xmalloc(sizeof(int) * (size_t)(t->n_calls + 1));
-    for (int i = 0; i < t->n_calls; i++) order[i] = i;
-    sort_trace = t;
-    qsort(order, (size_t)t->n_calls, sizeof *order, by_call_start);
-    return order;
-}
-
 /* A host function's stream is not in the trace (CUPTI records its call, and no activity with its stream or its
  * run: checked on nsys 2025.3): it is taken to be the stream of its thread's previous call that had one, as a
  * program that adds a callback after its stream's work does. (Choosing among the thread's latest streams the one
@@ -547,7 +529,7 @@ static void staging_previous(rp_trace *t)
  * the return. Both are kept as host time around the modelled wait. */
 static void host_waits(rp_trace *t)
 {
-    int *order = calls_by_start(t);
+    int *order = rp_calls_by_start(t);
     double *last_end = (double *)gl_xmalloc(sizeof(double) * (size_t)(t->n_streams + 1));
     for (int s = 0; s < t->n_streams; s++) last_end[s] = -INFINITY;
     /* A pageable D2H stages once its predecessor's call has returned (the recordings: its copy began 6-89 us after
