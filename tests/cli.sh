@@ -273,9 +273,12 @@ StringIds n on n.id = r.nameId where n.value like 'cudaEventQuery%' limit 1)"
     expect "replay --range of one pinned H2D, which shows no copy after a kernel: the copies' gaps from the whole \
 trace" 0 "^copies' gaps from the whole trace: 2 of 4" "$b" "$rd/segment.sqlite" --range "one copy"
     expect "... the whole trace's values (D2H 7.58 us after a kernel; a kernel 6.59 us after an H2D, less the range's \
-dispatch gap than the whole trace's: 7.14)" 0 \
-        "^copies and kernels .*H2D 0\\.00 us and D2H 7\\.58 us after a kernel, a kernel 7\\.14 us after an H2D" \
+dispatch gap than the whole trace's: 7.14), and the whole trace's pool for the two it fits neither (7.58 us; a kernel \
+after a D2H less the range's dispatch gap: 5.95)" 0 \
+        "^copies and kernels .*H2D 7\\.58 us and D2H 7\\.58 us after a kernel, a kernel 7\\.14 us after an H2D and 5\\.95 us after a D2H" \
         "$b" "$rd/segment.sqlite" --range "one copy"
+    expect "... and says so" 0 "^copies' gaps pooled: 2 of 4, which the range and the whole trace show fewer than 4 \
+pairs of, take the median over the whole trace's 45 pairs" "$b" "$rd/segment.sqlite" --range "one copy"
     expect "... not for a range of pageable copies only, which those gaps do not concern" 0 \
         "^copies and kernels .*H2D 0\\.00 us and D2H 0\\.00 us after a kernel, a kernel 0\\.00 us" \
         "$b" "$rd/segment.sqlite" --range "two pageable copies"
@@ -376,8 +379,11 @@ j = json.load(open(sys.argv[1])); s = [o for o in j["ops"] if o[0] == 3][0]; s[7
 trace's return after a sync (3026 ns)" 0 "^189 3026$" sh -c "'$b' '$co' --export-model '$rd/co.json' > /dev/null &&
         python3 -c 'import json, sys; j = json.load(open(sys.argv[1]))
 print(sum(o[0] == 3 and o[7] == -1 for o in j[\"ops\"]), round(j[\"sync_return_ns\"]))' '$rd/co.json'"
-    expect "... and --model replays it alike (C=8: 232.577 ms, the trace's replay)" 0 "^\\|  *8 \\|  *232\\.577 \\|" \
+    expect "... and --model replays it alike (C=8: 232.771 ms, the trace's replay)" 0 "^\\|  *8 \\|  *232\\.771 \\|" \
         "$b" --model "$rd/co.json" --connections 8
+    expect "replay pools the copies' gaps where a kind shows fewer than 4 pairs (copy-overlap-odd: an H2D after a kernel and a kernel \
+after a D2H, from 45 pairs, 7.58 us)" 0 \
+        "copies' gaps pooled: 2 of 4, .* the trace's 45 pairs of all four kinds, 7\\.58 us" "$b" "$co" --connections 8
     expect "make replay without TRACE exits 2, saying how" 2 "give the trace: make replay TRACE=run.sqlite" make -s replay
     rm -rf "$rd"
 fi

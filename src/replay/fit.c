@@ -77,6 +77,17 @@ static void fit_sync_return(rp_trace *t)
     free(order), free(last), free(v);
 }
 
+int rp_fit_pool(rp_trace *t, double dispatch_ns)
+{
+    if (t->gap_pool_n < RP_GAP_MIN) return 0;
+    int took = 0;
+    for (int d = 0; d < 2; d++) {
+        if (t->gap_n[d] < RP_GAP_MIN) t->copy_after_kernel_ns[d] = t->gap_pool_ns, took++;
+        if (t->gap_n[2 + d] < RP_GAP_MIN) t->kernel_after_copy_ns[d] = fmax(0, t->gap_pool_ns - dispatch_ns), took++;
+    }
+    return t->gap_pooled = took;
+}
+
 int rp_fit(rp_trace *t, double *dispatch_ns, int *n_gap, double *latency_ns, int *n_latency)
 {
     const rp_call **work = (const rp_call **)gl_xmalloc(sizeof *work * (size_t)(t->n_calls + 1));
@@ -117,7 +128,7 @@ int rp_fit(rp_trace *t, double *dispatch_ns, int *n_gap, double *latency_ns, int
      * a load, so a low quantile (the first quartile put it at 78-107 us in two of random 25's recordings at C=1,
      * where the H200 takes 2.6, and every op 100 us late; the tenth percentile, 0-34 us). */
     if (nl) *latency_ns = fmax(0, gl_quantile(lat, nl, 0.10) - *dispatch_ns);
-    int fitted = 0;
+    int fitted = 0, np = 0;
     for (int k = 0; k < 4; k++) t->gap_n[k] = ncg[k];
     for (int d = 0; d < 2; d++) {
         t->copy_after_kernel_ns[d] = ncg[d] >= RP_GAP_MIN ? gl_quantile(cg[d], ncg[d], 0.5) : 0;
@@ -125,6 +136,11 @@ int rp_fit(rp_trace *t, double *dispatch_ns, int *n_gap, double *latency_ns, int
             ncg[2 + d] >= RP_GAP_MIN ? fmax(0, gl_quantile(cg[2 + d], ncg[2 + d], 0.5) - *dispatch_ns) : 0;
         fitted += (ncg[d] >= RP_GAP_MIN) + (ncg[2 + d] >= RP_GAP_MIN);
     }
+    for (int k = 0; k < 4; k++) /* the pool: every pair of the four kinds, from the one's end to the other's start */
+        for (int j = 0; j < ncg[k]; j++) gap[np++] = cg[k][j]; /* (gap's kernels are done with: ng <= n - np) */
+    t->gap_pool_n = np >= RP_GAP_MIN ? np : 0;
+    t->gap_pool_ns = t->gap_pool_n ? gl_quantile(gap, np, 0.5) : 0;
+    t->gap_pooled = 0;
     for (int k = 0; k < 4; k++) free(cg[k]);
     free(work), free(gap), free(lat), free(last);
     fit_sync_return(t);

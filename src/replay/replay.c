@@ -249,6 +249,8 @@ static int gaps_from_whole(const args *a, rp_trace *t)
     double dispatch = fit_dispatch_ns, latency = fit_latency_ns; /* the whole trace's, if it fits them */
     int ng, nl;
     rp_fit(&w, &dispatch, &ng, &latency, &nl);
+    if (t->gap_pool_n < RP_GAP_MIN && w.gap_pool_n >= RP_GAP_MIN) /* for the kinds neither shows enough of */
+        t->gap_pool_ns = w.gap_pool_ns, t->gap_pool_n = w.gap_pool_n, t->gap_pool_whole = 1;
     for (int d = 0; d < 2; d++) {
         if (t->gap_n[d] < RP_GAP_MIN && w.gap_n[d] >= RP_GAP_MIN)
             t->copy_after_kernel_ns[d] = w.copy_after_kernel_ns[d], t->gap_n[d] = w.gap_n[d], took++;
@@ -322,6 +324,12 @@ static int from_trace(const args *a_, rp_trace *t_, gl_sched_program *p_, double
     if (whole)
         printf("copies' gaps from the whole trace: %d of 4, which the range shows fewer than " RP_GAP_MIN_TEXT " of\n",
                whole);
+    if (rp_fit_pool(&t, fit_dispatch_ns))
+        printf("copies' gaps pooled: %d of 4, which the %s fewer than " RP_GAP_MIN_TEXT " pairs of, take the median "
+               "over the %s %d pairs of all four kinds, %.2f us from the one's end to the other's start\n",
+               t.gap_pooled, t.range[0] ? "range and the whole trace show" : "trace shows",
+               t.gap_pool_whole ? "whole trace's" : t.range[0] ? "range's" : "trace's", t.gap_pool_n,
+               t.gap_pool_ns / 1e3);
     {
         gl_sched_machine m = machine_for(&t, recorded);
         int copies = 0, changed = rp_fit_kernels(&p, &m, rs, re, &copies), kernels = 0, paged = 0;
@@ -402,9 +410,9 @@ int main(int argc, char **argv)
            "\n\n",
            a.model      ? "the model file's"
            : t.range[0] ? "the range's, the median of those that waited for their stream's previous one; where it "
-                          "shows fewer than " RP_GAP_MIN_TEXT ", the whole trace's; else 0"
-                        : "the trace's, the median of those that waited for their stream's previous one; 0 where it "
-                          "shows fewer than " RP_GAP_MIN_TEXT,
+                          "shows fewer than " RP_GAP_MIN_TEXT ", the whole trace's; else the pool's; else 0"
+                        : "the trace's, the median of those that waited for their stream's previous one; where it "
+                          "shows fewer than " RP_GAP_MIN_TEXT ", the pool's; else 0",
            t.copy_after_kernel_ns[0] / 1e3,
            t.copy_after_kernel_ns[1] / 1e3, t.kernel_after_copy_ns[0] / 1e3, t.kernel_after_copy_ns[1] / 1e3,
            t.sync_return_ns / 1e3,

@@ -285,5 +285,22 @@ int main(void)
     test_cond("...three such pairs are too few: none fitted", fitted == 0 && tr.copy_after_kernel_ns[0] == 0);
     fitted = copy_gaps(4, 6, 1, &tr);
     test_cond("...pageable copies (their start holds staging) show none", fitted == 0 && tr.kernel_after_copy_ns[0] == 0);
+    int pooled = rp_fit_pool(&tr, 1.5e3);
+    test_cond("...nor pool any pair: the pool gives none", pooled == 0 && tr.kernel_after_copy_ns[0] == 0);
+    copy_gaps(2, 6, 0, &tr);
+    pooled = rp_fit_pool(&tr, 1.5e3);
+    test_cond("two such pairs of each kind pool to four, 6 and 7.5 us from end to start: each of the four gaps takes "
+              "their median (the lower: 6 us), a kernel's less the dispatch gap (4.5)",
+              pooled == 4 && tr.gap_pooled == 4 && tr.gap_pool_n == 4 && fabs(tr.copy_after_kernel_ns[0] - 6e3) < 1 &&
+                  fabs(tr.copy_after_kernel_ns[1] - 6e3) < 1 && fabs(tr.kernel_after_copy_ns[0] - 4.5e3) < 1 &&
+                  fabs(tr.kernel_after_copy_ns[1] - 4.5e3) < 1);
+    copy_gaps(4, 6, 0, &tr);
+    pooled = rp_fit_pool(&tr, 1.5e3);
+    test_cond("...with four of each, the H2D's own stand and only the D2H's two (none shown) take the pool",
+              pooled == 2 && fabs(tr.copy_after_kernel_ns[0] - 6e3) < 1 && fabs(tr.kernel_after_copy_ns[0] - 6e3) < 1 &&
+                  fabs(tr.copy_after_kernel_ns[1] - 6e3) < 1 && fabs(tr.kernel_after_copy_ns[1] - 4.5e3) < 1);
+    copy_gaps(1, 6, 0, &tr);
+    test_cond("...one of each (two pairs) is too few to pool", rp_fit_pool(&tr, 1.5e3) == 0 && tr.gap_pool_n == 0 &&
+                                                              tr.copy_after_kernel_ns[0] == 0);
     test_report();
 }
