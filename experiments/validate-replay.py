@@ -14,10 +14,11 @@ replayed with --module-loading eager. The summary goes to --out (csv, json, txt)
 
 Bounds (issue 19): at the recorded setting the replayed span within 3% median and 5% max, and the operations'
 starts within 2% of the span at p95 (median over recordings); at the other settings the prediction within 5%
-median and 10% max, and the settings ranked as measured: wherever every recording at one C is shorter than every
-recording at another, and their medians differ by over 2%, the prediction orders them alike (settings whose
-repeats overlap are ties: the run-to-run noise, which the summary reports). They are judged for the third-party
-programs alone and for all of them.
+median and 10% max, and the settings ranked as measured: wherever the recordings at one C lie below those at
+another by a gap wider than the largest spread the program's recordings show at any one setting, and their medians
+differ by over 2%, the prediction orders them alike (closer settings are ties: the run-to-run noise, which the
+summary reports; ranked_alike says why not any gap). They are judged for the third-party programs alone and for
+all of them.
 
     python3 experiments/validate-replay.py --record DIR --program NAME=COMMAND [--program ...] [--repeats R]
         [--split NAME=PREFIX] [--third-party NAME,..]
@@ -31,6 +32,7 @@ import glob
 import json
 import concurrent.futures
 import os
+import random
 import re
 import statistics
 import sqlite3
@@ -136,7 +138,7 @@ def judge_program(args, name, by_c, extra):
             own = lower_median(rec[c], key=lambda j: j["recorded_makespan_ms"])
             rows.append({"program": name, "third_party": name.split("-")[0] in args.third_party, "from": base,
                          "connections": c, "recorded_ms": r, "recorded_min_ms": min(spans),
-                         "recorded_max_ms": max(spans), "repeats": len(spans),
+                         "recorded_max_ms": max(spans), "repeats": len(spans), "recorded_spans_ms": spans,
                          "noise_pct": 100 * (max(spans) - min(spans)) / r, "predicted_ms": pred[c],
                          "error_pct": 100 * (pred[c] - r) / r,
                          "replayed_ms": own["replayed_makespan_ms"],
@@ -237,17 +239,52 @@ def judge(args):
     return summarize(args, rows)
 
 
-def ranked_alike(rows, name, base):
-    """Whether the predictions from base order the settings as the recordings do: wherever every recording at one C
-    is shorter than every one at another and the medians differ by over 2% (else a tie: the run-to-run noise), its
-    prediction is shorter too."""
+def apart(rows, name, base, loose=False):
+    """The pairs (a, b) of the program's rows from base whose settings the recordings put apart, a the shorter:
+    the recordings at a lie below those at b by a gap (b's shortest over a's longest) wider than the largest
+    run-to-run spread the program shows at any one setting, and the medians differ by over 2%; closer settings are
+    ties, the noise. loose: the rule before session 16, any gap at all (every recording at one C shorter than every
+    one at another): with three repeats per setting it fails a program whose settings all take the same time, by
+    their noise alone, in 44% of programs at the median (noise_alone, on session 15's recordings), where this rule
+    does in 0.8% (at most 2.8%)."""
     r = [x for x in rows if x["program"] == name and x["from"] == base]
-    for a in r:
-        for b in r:
-            if (a["recorded_max_ms"] < b["recorded_min_ms"] and a["recorded_ms"] < 0.98 * b["recorded_ms"]
-                    and not a["predicted_ms"] < b["predicted_ms"]):
-                return False
-    return True
+    spread = 0 if loose else max(x["noise_pct"] for x in r) / 100
+    return [(a, b) for a in r for b in r
+            if b["recorded_min_ms"] > a["recorded_max_ms"] * (1 + spread) and a["recorded_ms"] < 0.98 * b["recorded_ms"]]
+
+
+def ranked_alike(rows, name, base, loose=False):
+    """Whether the predictions from base order the settings as the recordings do: each pair apart (apart()) is
+    predicted in its order."""
+    return all(a["predicted_ms"] < b["predicted_ms"] for a, b in apart(rows, name, base, loose))
+
+
+def noise_alone(rows, draws=500):
+    """How often a program whose settings all take the same time would fail each ranking rule by its noise alone:
+    for each program (from C=8) with each recording's span, draws as many recordings per setting as it has from
+    its recordings' spans over their setting's median (all settings pooled), and judges a flat prediction by both
+    rules. Returns ((median, max) of the judged rule's rate over programs, the same for the loose rule), or None
+    without the spans (a --models judge)."""
+    rng = random.Random(0)
+    rates = []
+    for name in sorted({x["program"] for x in rows if x["from"] == 8 and x.get("recorded_spans_ms")}):
+        r = [x for x in rows if x["program"] == name and x["from"] == 8]
+        res = [v / x["recorded_ms"] for x in r for v in x["recorded_spans_ms"]]
+        fails = [0, 0]
+        for _ in range(draws):
+            fake = []
+            for x in r:
+                spans = [rng.choice(res) for _ in x["recorded_spans_ms"]]
+                med = statistics.median(spans)
+                fake.append({"program": name, "from": 8, "recorded_ms": med, "recorded_min_ms": min(spans),
+                             "recorded_max_ms": max(spans), "noise_pct": 100 * (max(spans) - min(spans)) / med,
+                             "predicted_ms": 1.0})
+            for k, loose in enumerate((False, True)):
+                fails[k] += not ranked_alike(fake, name, 8, loose=loose)
+        rates.append((fails[0] / draws, fails[1] / draws))
+    if not rates:
+        return None
+    return tuple((statistics.median(x[k] for x in rates), max(x[k] for x in rates)) for k in (0, 1))
 
 
 def stats(values):
@@ -275,6 +312,8 @@ def summarize(args, rows):
         names = sorted({x["program"] for x in sel})
         both = [(n, b) for n in names for b in (8, 1) if any(x["program"] == n and x["from"] == b for x in sel)]
         ranks = sum(1 for n, b in both if ranked_alike(sel, n, b))
+        loose = sum(1 for n, b in both if ranked_alike(sel, n, b, loose=True))
+        n_apart = sum(len(apart(sel, n, b)) for n, b in both)
         pairs = len(both)
         ok = m_own <= 3 and x_own <= 5 and starts <= 2 and m_oth <= 5 and x_oth <= 10 and ranks == pairs
         verdicts.append(ok)
@@ -292,10 +331,20 @@ def summarize(args, rows):
             m_q, x_q = stats(x["error_pct"] for x in quiet)
             lines.append("| other C whose recordings agree within 10%% (%d of %d), error %% | %.2f | %.2f | shown, not "
                          "judged |" % (len(quiet), len(other), m_q, x_q))
-        lines.append("- settings ranked as measured in %d of %d (program, base) pairs\n"
+        alone = noise_alone(sel)
+        if alone:
+            lines.append("- a flat prediction (every setting alike) fails the ranking by noise alone, resampling each "
+                         "program's own spreads: %.1f%% of programs at the median, %.1f%% at most (with any gap: "
+                         "%.1f%%, %.1f%%)" % (100 * alone[0][0], 100 * alone[0][1], 100 * alone[1][0],
+                                              100 * alone[1][1]))
+        lines.append("- settings ranked as measured in %d of %d (program, base) pairs (two settings apart where the "
+                     "gap between their recordings is wider than the program's largest spread at one setting: %d "
+                     "such pairs of settings in all; %d of %d with any gap: shown, not judged, as noise alone fails "
+                     "that rule)\n"
                      "- run-to-run noise of the recorded span (max - min over %d repeats, %% of the median): median "
                      "%.2f, max %.2f\n- verdict: %s\n"
-                     % (ranks, pairs, max(x["repeats"] for x in sel), noise[0], noise[1], "PASS" if ok else "FAIL"))
+                     % (ranks, pairs, n_apart, loose, pairs, max(x["repeats"] for x in sel), noise[0], noise[1],
+                        "PASS" if ok else "FAIL"))
     left_out, unjudged = getattr(args, "left_out", []), getattr(args, "unjudged", [])
     if left_out:
         lines.append("- left out, without the program's NVTX range: %d (recording, range) pairs: %s"
@@ -323,8 +372,9 @@ def summarize(args, rows):
         with open(os.path.join(args.out, "validate-replay.csv"), "w") as f:
             keys = list(rows[0].keys())
             f.write(",".join(keys) + "\n")
-            for x in rows:
-                f.write(",".join(str(x[k]) for k in keys) + "\n")
+            for x in rows:  # a list (each recording's span) as its values joined by ';'
+                f.write(",".join(";".join(map(str, x[k])) if isinstance(x[k], list) else str(x[k]) for k in keys)
+                        + "\n")
         print("results: %s/validate-replay.{csv,json,txt}" % args.out)
     print("verdict: %s" % ("PASS" if verdicts and all(verdicts) else "FAIL"))
     return 0 if verdicts and all(verdicts) else 1
