@@ -322,6 +322,19 @@ pairs of, take the median over the whole trace's 45 pairs" "$b" "$rd/segment.sql
     expect "validate-replay.py --models: the six third-party programs from their imported form, judged as on the H200 (FAIL: simpleCallback's 123% run-to-run noise)" 1 \
         "^- settings ranked as measured in 6 of 6 \\(program, base\\) pairs" \
         python3 experiments/validate-replay.py --bin "$b" --models "$md"
+    # The ranking rule on hand-made rows: settings 1 and 2 at 10.0-10.5 ms (spread 5%), 4 at 11.2-11.4 ms (a gap of
+    # 6.7% over 2's longest), 8 at 10.8-11.0 (a gap of 2.9%). A prediction that puts 4 below 2 misorders a pair
+    # apart; one that puts 8 below 2 only a tie; with any gap counting, 8 below 2 fails too.
+    expect "validate-replay.py ranks two settings apart only where their recordings' gap is wider than the largest \
+spread at one setting" 0 "^False True False$" python3 -c 'import importlib.util as u
+s = u.spec_from_file_location("v", "experiments/validate-replay.py"); v = u.module_from_spec(s); s.loader.exec_module(v)
+def rows(pred):
+    rec = {1: (10.0, 10.5), 2: (10.0, 10.5), 4: (11.2, 11.4), 8: (10.8, 11.0)}
+    return [{"program": "p", "from": 8, "connections": c, "recorded_ms": (lo + hi) / 2, "recorded_min_ms": lo,
+             "recorded_max_ms": hi, "noise_pct": 100 * (hi - lo) / ((lo + hi) / 2), "predicted_ms": pred[c]}
+            for c, (lo, hi) in rec.items()]
+four_low, eight_low = rows({1: 10, 2: 10, 4: 9, 8: 10.9}), rows({1: 10, 2: 10, 4: 11.3, 8: 9})
+print(v.ranked_alike(four_low, "p", 8), v.ranked_alike(eight_low, "p", 8), v.ranked_alike(eight_low, "p", 8, loose=True))'
     expect "validate-replay.py --models: within 3.51% wherever a setting's recordings agree within 10%" 1 \
         "^\\| other C whose recordings agree within 10% \\(23 of 30\\), error % \\| 0\\.38 \\| 3\\.51 \\|" \
         python3 experiments/validate-replay.py --bin "$b" --models "$md"
