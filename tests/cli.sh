@@ -397,6 +397,15 @@ print(sum(o[0] == 3 and o[7] == -1 for o in j[\"ops\"]), round(j[\"sync_return_n
     expect "replay pools the copies' gaps where a kind shows fewer than 4 pairs (copy-overlap-odd: an H2D after a kernel and a kernel \
 after a D2H, from 45 pairs, 7.58 us)" 0 \
         "copies' gaps pooled: 2 of 4, .* the trace's 45 pairs of all four kinds, 7\\.58 us" "$b" "$co" --connections 8
+    # callbacks --quick --profile at C=8 (session 16), the calls outside its last five ranges left out: in 'slow one
+    # function' the host waits, through an event recorded behind it, for a function after each calibration kernel;
+    # fitted to nothing else, each function took 2.6 us and the starts' p95 was 7.13% of the span.
+    cb=tests/data/callbacks-c8-h200.sqlite
+    expect "replay fits a host function to the host's event sync behind it (callbacks' slow row at C=8: starts \
+p95 0.10% of the span, 5 of 5 functions fitted)" 0 "^\\|  *8 \\|  *3\\.830 \\|.*\\|  *0\\.10 \\|$" \
+        "$b" "$cb" --range "slow one function" --module-loading eager --connections 8
+    expect "... and says so" 0 "^host function times: 5 of 5 fitted" \
+        "$b" "$cb" --range "slow one function" --module-loading eager --connections 8
     expect "make replay without TRACE exits 2, saying how" 2 "give the trace: make replay TRACE=run.sqlite" make -s replay
     rm -rf "$rd"
 fi

@@ -330,6 +330,8 @@ int rp_fit_hostfns(gl_sched_program *p, const gl_sched_machine *m, const double 
     int *order = (int *)gl_xmalloc(sizeof(int) * (size_t)(p->n_ops + 1)), n_fn = 0, fitted = 0;
     int *next = (int *)gl_xmalloc(sizeof(int) * (size_t)(p->n_ops + 1));
     int *pending = (int *)gl_xmalloc(sizeof(int) * (size_t)(p->n_streams + 1));
+    int *rec_fn = (int *)gl_xmalloc(sizeof(int) * (size_t)(p->n_ops + 1)); /* a record's stream's pending function */
+    int *event_rec = (int *)gl_xmalloc(sizeof(int) * (size_t)(p->n_events + 1)); /* each event's latest record */
     char *was_fitted = (char *)gl_xcalloc((size_t)p->n_ops + 1, 1);
     double *added = (double *)gl_xcalloc((size_t)p->n_ops + 1, sizeof *added); /* each function's time fitted */
     for (int i = 0; i < p->n_ops; i++) n_fn += p->ops[i].kind == GL_SCHED_HOSTFN;
@@ -342,11 +344,24 @@ int rp_fit_hostfns(gl_sched_program *p, const gl_sched_machine *m, const double 
         sort_ops = p->ops;
         qsort(order, (size_t)p->n_ops, sizeof *order, by_submit);
         for (int s = 0; s < p->n_streams; s++) pending[s] = -1;
+        for (int e = 0; e < p->n_events; e++) event_rec[e] = -1;
         for (int k = 0; k < p->n_ops; k++) {
             const gl_sched_op *o = &p->ops[order[k]];
             if (o->kind == GL_SCHED_SYNC && o->event < 0) { /* the host waits for the stream, or the device */
                 for (int s = o->stream < 0 ? 0 : o->stream; s < (o->stream < 0 ? p->n_streams : o->stream + 1); s++)
                     if (pending[s] >= 0) next[pending[s]] = order[k], pending[s] = -1;
+                continue;
+            }
+            /* The host waits for an event recorded behind a function, before anything else followed it in its stream
+             * (callbacks' calibration: a kernel, a function, a record, cudaEventSynchronize; the sync returned
+             * 126 us after the kernel in the recording, 12 us in the replay before). */
+            if (o->kind == GL_SCHED_RECORD && o->stream >= 0 && o->event >= 0) {
+                rec_fn[order[k]] = pending[o->stream], event_rec[o->event] = order[k];
+                continue;
+            }
+            if (o->kind == GL_SCHED_SYNC && o->event >= 0 && event_rec[o->event] >= 0) {
+                int fn = rec_fn[event_rec[o->event]];
+                if (fn >= 0 && pending[p->ops[fn].stream] == fn) next[fn] = order[k], pending[p->ops[fn].stream] = -1;
                 continue;
             }
             if (o->stream < 0 || o->kind == GL_SCHED_SYNC) continue;
@@ -398,6 +413,6 @@ int rp_fit_hostfns(gl_sched_program *p, const gl_sched_machine *m, const double 
         }
         if (!changed) break;
     }
-    free(order), free(next), free(pending), free(was_fitted), free(added);
+    free(order), free(next), free(pending), free(was_fitted), free(added), free(rec_fn), free(event_rec);
     return fitted;
 }

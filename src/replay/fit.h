@@ -63,7 +63,10 @@ int rp_place_hostfns(const rp_trace *t, gl_sched_program *p, const gl_sched_mach
  * m (the recorded setting), where a function's stream's next kernel or copy starts earlier than recorded, the
  * function is made to end just before that recorded start (2 us: a function's end to its stream's next start), by
  * no more than that operation waited after its call returned in the recording (or, for a call that waits for its
- * own copy, after its call began: recorded_return holds that) (each pass). In passes (64 at most),
+ * own copy, after its call began: recorded_return holds that) (each pass). Where the first thing to follow the
+ * function is instead the host's wait for it (a device or stream sync, or an event sync on an event recorded in
+ * its stream behind it, nothing between), it is made to end just before that wait's recorded return
+ * (recorded_return), by no more than the wait returned late. In passes (64 at most),
  * each fitting the functions that began before the first fitted one ended (the driver's one thread runs them in
  * turn), whose times the fit cannot move. Returns how many functions were fitted. */
 int rp_fit_hostfns(gl_sched_program *p, const gl_sched_machine *m, const double *recorded_start,

@@ -1100,7 +1100,8 @@ void rp_program(const rp_trace *t, gl_sched_program *p, double **rec_start, doub
         if (c->kind == RP_LAUNCH || c->kind == RP_COPY)
             rs[op] = c->gpu_start_ns - t0, re[op] = c->gpu_end_ns - t0,
             rr[op] = (waits || c->sync ? c->start_ns : c->end_ns) - t0;
-        if (c->kind == RP_SYNC_STREAM || c->kind == RP_SYNC_DEVICE) rr[op] = c->end_ns - t0; /* when the wait ended */
+        if (c->kind == RP_SYNC_EVENT || c->kind == RP_SYNC_STREAM || c->kind == RP_SYNC_DEVICE)
+            rr[op] = c->end_ns - t0; /* when the wait ended */
         if (c->kind == RP_HOSTFN) rr[op] = c->end_ns - t0; /* where rp_place_hostfns finds the simulation */
         for (int k = 0; c->kind == RP_GRAPH && k < c->n_nodes; k++) {
             const rp_node *n = &t->nodes[c->node_first + k];

@@ -352,7 +352,9 @@ static int from_trace(const args *a_, rp_trace *t_, gl_sched_program *p_, double
             printf("host function streams: %d moved from their thread's previous call's stream to one whose next "
                    "work the recording shows held\n", moved);
         printf("host function times: %d of %d fitted at the recorded setting (where one held its stream's next "
-               "kernel or copy, that operation starts as recorded); the others take only the time per function\n",
+               "kernel or copy, that operation starts as recorded; where the host's wait for it, for its stream or "
+               "for an event recorded behind it, returned late, the wait returns as recorded); the others take only "
+               "the time per function\n",
                fitted, t.hostfns - t.hostfns_lost + t.graph_host_nodes);
     }
     if (a.export_model) {

@@ -159,6 +159,37 @@ static double sync_return(int n, int kind, double ret_us, int graph, int *n_fit)
     return t.sync_return_ns;
 }
 
+/* One thread, stream A, 8 queues, host functions one at a time taking 10 us of the driver's thread: a kernel of
+ * 100 us, a host function (no time of its own yet), then (between: 1) a kernel of 50 us, a record of an event, and
+ * the host waits for that event. Recorded: the wait returned late_us after the simulation's return. Returns the
+ * fitted function's own time (ns); *ret_error gets the refitted simulation's return less the recorded one. */
+static double fit_behind_event_sync(int between, double late_us, double *ret_error)
+{
+    gl_sched_machine m = ideal(8, 132, 128);
+    m.hostfn_ns = m.hostfn_wake_ns = 10e3, m.hostfn_serial = 1;
+    gl_sched_program p;
+    gl_sched_program_init(&p);
+    int a = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1), e = gl_sched_event_new(&p);
+    gl_sched_launch(&p, 0, a, 1, 32, 1, 100e3, 0);
+    int fn = gl_sched_hostfn(&p, 0, a, 0);
+    if (between) gl_sched_launch(&p, 0, a, 1, 32, 1, 50e3, 1);
+    gl_sched_record(&p, 0, a, e);
+    int sync = gl_sched_sync_event(&p, 0, e);
+    double rs[8], re[8], rr[8];
+    *ret_error = NAN;
+    if (simulate_unrecorded(&p, &m, rs, re, rr, 8) != 0) return NAN;
+    for (int i = 0; i < p.n_ops; i++)
+        if (p.ops[i].kind == GL_SCHED_LAUNCH) rs[i] = p.ops[i].start_ns, re[i] = p.ops[i].end_ns, rr[i] = p.ops[i].submit_ns;
+    rr[sync] = p.ops[sync].end_ns + late_us * 1e3;
+    rp_fit_hostfns(&p, &m, rs, rr);
+    double own = p.ops[fn].block_ns;
+    gl_sched_result r;
+    char err[160];
+    if (gl_sched_simulate(&p, &m, &r, err, sizeof err) == 0) *ret_error = p.ops[sync].end_ns - rr[sync];
+    gl_sched_program_free(&p);
+    return own;
+}
+
 /* One thread, streams A = 1 and B = 2, C = 1. A kernel on B, a host function (candidates [B, A]), a kernel on A,
  * then the thread waits for B and launches on B again. Recorded: A's kernel 800 us late, the wait for B returned
  * 1000 us late, and B's kernel after it too. Returns the function's stream. */
@@ -275,6 +306,13 @@ int main(void)
               "unfitted function held the kernel before it (recorded 3 us after that one's end) shows no hold: the "
               "function goes to the other stream, held 800 us (event-programs' random 2 on an H100)",
               place_after_earlier_function() == 1);
+    double ret_error, own = fit_behind_event_sync(0, 120, &ret_error);
+    test_cond("a host function behind a kernel, then a record the host waits for, which returned 120 us late: the "
+              "function is fitted to end 2 us before that return (118 us of its own)",
+              fabs(own - 118e3) < 1e3 && fabs(ret_error + 2e3) < 1e3);
+    own = fit_behind_event_sync(1, 120, &ret_error);
+    test_cond("...not with a kernel between the function and the record: the kernel, not the function, is what the "
+              "wait waited for", own == 0);
     rp_trace tr;
     int fitted = copy_gaps(4, 6, 0, &tr);
     test_cond("four H2D copies 6 us after the kernels they waited for, kernels 7.5 us after those copies: an H2D "
