@@ -79,11 +79,19 @@ static void fit_sync_return(rp_trace *t)
 
 int rp_fit_pool(rp_trace *t, double dispatch_ns)
 {
-    if (t->gap_pool_n < RP_GAP_MIN) return 0;
     int took = 0;
-    for (int d = 0; d < 2; d++) {
-        if (t->gap_n[d] < RP_GAP_MIN) t->copy_after_kernel_ns[d] = t->gap_pool_ns, took++;
-        if (t->gap_n[2 + d] < RP_GAP_MIN) t->kernel_after_copy_ns[d] = fmax(0, t->gap_pool_ns - dispatch_ns), took++;
+    for (int k = 0; k < 4; k++) {
+        t->gap_pool_from[k] = -1;
+        if (t->gap_n[k] >= RP_GAP_MIN) continue;
+        int side = k < 2 ? RP_POOL_COPIES : RP_POOL_KERNELS; /* k: H2D, D2H after a kernel; a kernel after them */
+        const int order[4] = {side, RP_POOLS + side, RP_POOL_ALL, RP_POOLS + RP_POOL_ALL};
+        for (int j = 0; j < 4 && t->gap_pool_from[k] < 0; j++)
+            if (t->gap_pool_n[order[j]] >= RP_GAP_MIN) t->gap_pool_from[k] = order[j];
+        if (t->gap_pool_from[k] < 0) continue;
+        double g = t->gap_pool_ns[t->gap_pool_from[k]];
+        if (k < 2) t->copy_after_kernel_ns[k] = g;
+        else t->kernel_after_copy_ns[k - 2] = fmax(0, g - dispatch_ns);
+        took++;
     }
     return t->gap_pooled = took;
 }
@@ -136,10 +144,18 @@ int rp_fit(rp_trace *t, double *dispatch_ns, int *n_gap, double *latency_ns, int
             ncg[2 + d] >= RP_GAP_MIN ? fmax(0, gl_quantile(cg[2 + d], ncg[2 + d], 0.5) - *dispatch_ns) : 0;
         fitted += (ncg[d] >= RP_GAP_MIN) + (ncg[2 + d] >= RP_GAP_MIN);
     }
-    for (int k = 0; k < 4; k++) /* the pool: every pair of the four kinds, from the one's end to the other's start */
-        for (int j = 0; j < ncg[k]; j++) gap[np++] = cg[k][j]; /* (gap's kernels are done with: ng <= n - np) */
-    t->gap_pool_n = np >= RP_GAP_MIN ? np : 0;
-    t->gap_pool_ns = t->gap_pool_n ? gl_quantile(gap, np, 0.5) : 0;
+    /* The pools (rp_fit_pool): copies after kernels (cg[0], cg[1]), kernels after copies (cg[2], cg[3]), all four;
+     * in gap, whose kernels' gaps are done with (ng <= n - np). The whole trace's are gaps_from_whole's to give. */
+    const int pool_first[3] = {0, 2, 0}, pool_last[3] = {1, 3, 3};
+    for (int q = 0; q < RP_POOLS; q++) {
+        np = 0;
+        for (int k = pool_first[q]; k <= pool_last[q]; k++)
+            for (int j = 0; j < ncg[k]; j++) gap[np++] = cg[k][j];
+        t->gap_pool_n[q] = np >= RP_GAP_MIN ? np : 0;
+        t->gap_pool_ns[q] = t->gap_pool_n[q] ? gl_quantile(gap, np, 0.5) : 0;
+        t->gap_pool_n[RP_POOLS + q] = 0, t->gap_pool_ns[RP_POOLS + q] = 0;
+    }
+    for (int k = 0; k < 4; k++) t->gap_pool_from[k] = -1;
     t->gap_pooled = 0;
     for (int k = 0; k < 4; k++) free(cg[k]);
     free(work), free(gap), free(lat), free(last);

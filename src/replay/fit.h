@@ -18,20 +18,23 @@
  * waited (their work, every kernel, copy and memset called before them, of their stream or of any, ended after they
  * were called) of the time from that work's end to their return, with RP_GAP_MIN of them, else 0 (a --range's own:
  * not the whole trace's); t->sync_return_n gets how many. Returns how many of the four gaps were fitted. It also
- * pools every pair of the four kinds (t->gap_pool_ns, the median from the one's end to the other's start, and
- * t->gap_pool_n, 0 where fewer than RP_GAP_MIN) for rp_fit_pool. */
+ * pools the pairs for rp_fit_pool (t->gap_pool_ns and gap_pool_n: the copies after kernels, the kernels after
+ * copies, all four kinds; the whole trace's three set to none). */
 int rp_fit(rp_trace *t, double *dispatch_ns, int *n_gap, double *latency_ns, int *n_latency);
-/* Each of the four gaps that its own kind could not fit (fewer than RP_GAP_MIN pairs, t->gap_n) takes the pool:
- * a copy after a kernel the pooled median, a kernel after a copy that less dispatch_ns (0 at least). Without it a
- * trace with three kernels after an H2D had them follow at the dispatch gap, where nsys shows 3-11 us on both cards
- * (session 16: callbacks' recordings, 3, 10 and 4 such pairs, 7.0-8.7 us at the median; every kind 4-10 us in
- * copy-overlap's and the random programs' recordings, where each kind fits). Returns how many took it, and sets
- * t->gap_pooled so; none where the pool has fewer than RP_GAP_MIN pairs too. */
+/* Each of the four gaps that its own kind could not fit (fewer than RP_GAP_MIN pairs, t->gap_n) takes the first
+ * pool with RP_GAP_MIN pairs of: its own side's (copies after kernels, or kernels after copies), the whole trace's
+ * own side's, all four kinds', the whole trace's all four. A copy after a kernel takes the pool's median, a kernel
+ * after a copy that less dispatch_ns (0 at least). The two sides differ: callbacks' cudaStreamAddCallback pattern
+ * at C=8 (session 16) shows three kernels 8.6-9.0 us after their H2D, three D2H 1.6-3.8 us after their kernel.
+ * Without a pool, a trace with three kernels after an H2D had them follow at the dispatch gap, where nsys shows
+ * 3-11 us (callbacks' recordings in session 15, 5.8-8.7 us at the median, where three of them had fewer than 4
+ * such pairs or D2H after a kernel). Sets t->gap_pool_from and t->gap_pooled; returns how many took a pool. */
 int rp_fit_pool(rp_trace *t, double dispatch_ns);
 /* The indices of t's calls in the order they were made, on every thread (ties by index); the caller frees it. The
  * importer orders its own passes by it too. */
 int *rp_calls_by_start(const rp_trace *t);
 enum { RP_GAP_MIN = 4 }; /* pairs a copy gap needs, and syncs the return after a sync */
+enum { RP_POOL_COPIES, RP_POOL_KERNELS, RP_POOL_ALL, RP_POOLS }; /* t->gap_pool_*: + RP_POOLS, the whole trace's */
 #define RP_GAP_MIN_TEXT "4" /* RP_GAP_MIN, for messages */
 
 /* Each kernel's time alone per wave (LAUNCH ops' block_ns), from what ran beside it: simulated on m (the recorded

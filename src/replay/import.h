@@ -88,10 +88,13 @@ typedef struct rp_trace {
     double copy_after_kernel_ns[2];   /* H2D, D2H: a copy that waited for its stream's kernel, from its end (fit.h) */
     double kernel_after_copy_ns[2];   /* a kernel that waited for its stream's copy, from its end, beyond dispatch */
     int gap_n[4];               /* how many pairs each of those four came from (fit.h; RP_GAP_MIN needed) */
-    double gap_pool_ns;         /* the median over every pair of the four kinds, from the end to the start (fit.h) */
-    int gap_pool_n;             /* how many pairs that came from */
-    int gap_pooled;             /* how many of the four took it, their own kind too few (fit.h, rp_fit_pool) */
-    int gap_pool_whole;         /* a --range's pool is the whole trace's (its own too few) */
+    /* The pools for a gap whose kind shows too few pairs (fit.h, rp_fit_pool), each the median from the one's end
+     * to the other's start: [RP_POOL_COPIES] copies after kernels (H2D and D2H), [RP_POOL_KERNELS] kernels after
+     * copies, [RP_POOL_ALL] all four kinds; the same + RP_POOLS from the whole trace (a --range's, else 0 pairs). */
+    double gap_pool_ns[6];
+    int gap_pool_n[6];          /* how many pairs each came from (0: fewer than RP_GAP_MIN) */
+    int gap_pool_from[4];       /* the pool each of the four gaps took (-1: its own kind's, or none) */
+    int gap_pooled;             /* how many of the four took one */
     double sync_return_ns;      /* a synchronizing call's return after the work it waited for ended (fit.h) */
     int sync_return_n;          /* how many calls that came from */
     rp_node *nodes;             /* the nodes of graph launches traced node by node, by launch, then start */

@@ -233,11 +233,15 @@ static gl_sched_machine machine_for(const rp_trace *t, int C)
  * comes from the whole trace (read again; not where the range has no pinned H2D or D2H copy, which those gaps
  * concern). A kernel's gap after a copy is beyond the dispatch gap: the whole trace's less the range's is added
  * back (exact unless the whole trace's median was under its own dispatch gap, then 0 and this at most that
- * difference). Returns how many gaps it took. The dispatch gap and launch latency are not taken so: the whole
- * trace's latency, from gridlab's calibrations, read 0-0.7 us against the H200's 2.6 and put copy-overlap's
- * configurations 1.4-2.4% short (session 15, h200/session15/README.md). */
-static int gaps_from_whole(const args *a, rp_trace *t)
+ * difference). The whole trace's pools go to t too, for the kinds neither shows enough of (rp_fit_pool). Returns
+ * how many gaps it took; *read gets whether it read the whole trace. The dispatch gap and launch latency are not
+ * taken so: the whole trace's latency, from gridlab's calibrations, read 0-0.7 us against the H200's 2.6 and put
+ * copy-overlap's configurations 1.4-2.4% short (session 15, h200/session15/README.md); nor the return after a sync
+ * (with both, and copies given a latency of their own, session 16's trial put the starts' p95 at 1.36% of the span
+ * over session 15's recordings, 0.84% without). */
+static int gaps_from_whole(const args *a, rp_trace *t, int *read)
 {
+    *read = 0;
     int need = 0, copies = 0, took = 0;
     for (int k = 0; k < 4; k++) need |= t->gap_n[k] < RP_GAP_MIN;
     for (int i = 0; i < t->n_calls; i++)
@@ -246,11 +250,12 @@ static int gaps_from_whole(const args *a, rp_trace *t)
     char err[512];
     if (!t->range[0] || !need || !copies || rp_import_range(a->trace, NULL, a->loading, &w, err, sizeof err) != 0)
         return 0;
+    *read = 1;
     double dispatch = fit_dispatch_ns, latency = fit_latency_ns; /* the whole trace's, if it fits them */
     int ng, nl;
     rp_fit(&w, &dispatch, &ng, &latency, &nl);
-    if (t->gap_pool_n < RP_GAP_MIN && w.gap_pool_n >= RP_GAP_MIN) /* for the kinds neither shows enough of */
-        t->gap_pool_ns = w.gap_pool_ns, t->gap_pool_n = w.gap_pool_n, t->gap_pool_whole = 1;
+    for (int q = 0; q < RP_POOLS; q++) /* for the kinds neither shows enough of (rp_fit_pool) */
+        t->gap_pool_ns[RP_POOLS + q] = w.gap_pool_ns[q], t->gap_pool_n[RP_POOLS + q] = w.gap_pool_n[q];
     for (int d = 0; d < 2; d++) {
         if (t->gap_n[d] < RP_GAP_MIN && w.gap_n[d] >= RP_GAP_MIN)
             t->copy_after_kernel_ns[d] = w.copy_after_kernel_ns[d], t->gap_n[d] = w.gap_n[d], took++;
@@ -320,16 +325,27 @@ static int from_trace(const args *a_, rp_trace *t_, gl_sched_program *p_, double
                "--cuda-graph-trace=node\n", t.graphs_whole);
     int n_gap = 0, n_latency = 0;
     rp_fit(&t, &fit_dispatch_ns, &n_gap, &fit_latency_ns, &n_latency);
-    int whole = gaps_from_whole(&a, &t);
+    int read_whole, whole = gaps_from_whole(&a, &t, &read_whole);
     if (whole)
         printf("copies' gaps from the whole trace: %d of 4, which the range shows fewer than " RP_GAP_MIN_TEXT " of\n",
                whole);
-    if (rp_fit_pool(&t, fit_dispatch_ns))
-        printf("copies' gaps pooled: %d of 4, which the %s fewer than " RP_GAP_MIN_TEXT " pairs of, take the median "
-               "over the %s %d pairs of all four kinds, %.2f us from the one's end to the other's start\n",
-               t.gap_pooled, t.range[0] ? "range and the whole trace show" : "trace shows",
-               t.gap_pool_whole ? "whole trace's" : t.range[0] ? "range's" : "trace's", t.gap_pool_n,
-               t.gap_pool_ns / 1e3);
+    if (rp_fit_pool(&t, fit_dispatch_ns)) {
+        static const char *const gaps[4] = {"an H2D after a kernel", "a D2H after a kernel", "a kernel after an H2D",
+                                            "a kernel after a D2H"};
+        static const char *const pools[RP_POOLS] = {"copies after kernels", "kernels after copies",
+                                                    "copy-kernel pairs of all four kinds"};
+        printf("copies' gaps pooled, which the %s fewer than " RP_GAP_MIN_TEXT " pairs of (the median from the one's "
+               "end to the other's start; a kernel's less the dispatch gap):",
+               !t.range[0] ? "trace shows" : read_whole ? "range and the whole trace show" : "range shows");
+        for (int k = 0, any = 0; k < 4; k++) {
+            int q = t.gap_pool_from[k];
+            if (q >= 0)
+                printf("%s %s from the %s %d %s, %.2f us", any++ ? ";" : "", gaps[k],
+                       q >= RP_POOLS ? "whole trace's" : t.range[0] ? "range's" : "trace's", t.gap_pool_n[q],
+                       pools[q % RP_POOLS], t.gap_pool_ns[q] / 1e3);
+        }
+        printf("\n");
+    }
     {
         gl_sched_machine m = machine_for(&t, recorded);
         int copies = 0, changed = rp_fit_kernels(&p, &m, rs, re, &copies), kernels = 0, paged = 0;

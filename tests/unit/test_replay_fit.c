@@ -101,10 +101,11 @@ static void place_after(int n, double late_a, double late_b, double shift, doubl
     placed(&p, &m, calls, n, rs, re, rr, fn, n, fn_stream);
 }
 
-/* n streams, each a kernel (call returned at 0, ran 10..20 us) and then an H2D whose call returned at 1 us (so it
+/* n streams, each a kernel (call returned at 0, ran 10..20 us) and then a copy whose call returned at 1 us (so it
  * waited for the kernel), starting gap_us after the kernel's end; then a kernel (call at 2 us) gap_us + 1.5 us after
- * the H2D's end. Returns how many gaps were fitted; t gets them (dispatch gap 1.5 us). */
-static int copy_gaps(int n, double gap_us, int pageable, rp_trace *t)
+ * the copy's end. The copy is an H2D, or in the last n_d2h streams a D2H. Returns how many gaps were fitted; t gets
+ * them (dispatch gap 1.5 us). */
+static int copy_gaps(int n, double gap_us, int pageable, int n_d2h, rp_trace *t)
 {
     static rp_call calls[3 * 8];
     memset(calls, 0, sizeof calls);
@@ -112,7 +113,8 @@ static int copy_gaps(int n, double gap_us, int pageable, rp_trace *t)
     for (int s = 0; s < n; s++) {
         rp_call *k = &calls[3 * s], *c = k + 1, *k2 = k + 2;
         k->kind = k2->kind = RP_LAUNCH, c->kind = RP_COPY;
-        k->stream = c->stream = k2->stream = s, c->dir = GL_SCHED_H2D, c->pageable = pageable;
+        k->stream = c->stream = k2->stream = s, c->dir = s < n - n_d2h ? GL_SCHED_H2D : GL_SCHED_D2H;
+        c->pageable = pageable;
         k->end_ns = 0, c->end_ns = 1e3, k2->end_ns = 2e3;
         k->gpu_start_ns = 10e3, k->gpu_end_ns = 20e3;
         c->gpu_start_ns = 20e3 + gap_us * 1e3, c->gpu_end_ns = c->gpu_start_ns + 5e3;
@@ -314,31 +316,51 @@ int main(void)
     test_cond("...not with a kernel between the function and the record: the kernel, not the function, is what the "
               "wait waited for", own == 0);
     rp_trace tr;
-    int fitted = copy_gaps(4, 6, 0, &tr);
+    int fitted = copy_gaps(4, 6, 0, 0, &tr);
     test_cond("four H2D copies 6 us after the kernels they waited for, kernels 7.5 us after those copies: an H2D "
               "goes 6 us after a kernel, a kernel 6 us after an H2D beyond the dispatch gap (1.5), D2H none",
               fitted == 2 && fabs(tr.copy_after_kernel_ns[0] - 6e3) < 1 && fabs(tr.kernel_after_copy_ns[0] - 6e3) < 1 &&
                   tr.copy_after_kernel_ns[1] == 0 && tr.kernel_after_copy_ns[1] == 0);
-    fitted = copy_gaps(3, 6, 0, &tr);
+    fitted = copy_gaps(3, 6, 0, 0, &tr);
     test_cond("...three such pairs are too few: none fitted", fitted == 0 && tr.copy_after_kernel_ns[0] == 0);
-    fitted = copy_gaps(4, 6, 1, &tr);
+    fitted = copy_gaps(4, 6, 1, 0, &tr);
     test_cond("...pageable copies (their start holds staging) show none", fitted == 0 && tr.kernel_after_copy_ns[0] == 0);
     int pooled = rp_fit_pool(&tr, 1.5e3);
     test_cond("...nor pool any pair: the pool gives none", pooled == 0 && tr.kernel_after_copy_ns[0] == 0);
-    copy_gaps(2, 6, 0, &tr);
+    copy_gaps(2, 6, 0, 0, &tr);
     pooled = rp_fit_pool(&tr, 1.5e3);
-    test_cond("two such pairs of each kind pool to four, 6 and 7.5 us from end to start: each of the four gaps takes "
-              "their median (the lower: 6 us), a kernel's less the dispatch gap (4.5)",
-              pooled == 4 && tr.gap_pooled == 4 && tr.gap_pool_n == 4 && fabs(tr.copy_after_kernel_ns[0] - 6e3) < 1 &&
+    test_cond("two H2D after kernels (6 us) and two kernels after H2D (7.5 us): neither side has four, all four kinds "
+              "pool to four and each gap takes their median (the lower: 6 us), a kernel's less the dispatch gap (4.5)",
+              pooled == 4 && tr.gap_pooled == 4 && tr.gap_pool_n[RP_POOL_ALL] == 4 &&
+                  tr.gap_pool_from[0] == RP_POOL_ALL && fabs(tr.copy_after_kernel_ns[0] - 6e3) < 1 &&
                   fabs(tr.copy_after_kernel_ns[1] - 6e3) < 1 && fabs(tr.kernel_after_copy_ns[0] - 4.5e3) < 1 &&
                   fabs(tr.kernel_after_copy_ns[1] - 4.5e3) < 1);
-    copy_gaps(4, 6, 0, &tr);
+    copy_gaps(4, 6, 0, 2, &tr);
     pooled = rp_fit_pool(&tr, 1.5e3);
-    test_cond("...with four of each, the H2D's own stand and only the D2H's two (none shown) take the pool",
+    test_cond("two each of H2D and D2H after kernels (6 us) and of kernels after them (7.5 us): each side pools its "
+              "own four, copies 6 us after a kernel, kernels 6 us after a copy beyond the dispatch gap",
+              pooled == 4 && tr.gap_pool_from[1] == RP_POOL_COPIES && tr.gap_pool_from[3] == RP_POOL_KERNELS &&
+                  fabs(tr.copy_after_kernel_ns[0] - 6e3) < 1 && fabs(tr.copy_after_kernel_ns[1] - 6e3) < 1 &&
+                  fabs(tr.kernel_after_copy_ns[0] - 6e3) < 1 && fabs(tr.kernel_after_copy_ns[1] - 6e3) < 1);
+    copy_gaps(4, 6, 0, 0, &tr);
+    pooled = rp_fit_pool(&tr, 1.5e3);
+    test_cond("...with four H2D of each kind, the H2D's own stand and the D2H's two (none shown) take their side's "
+              "pool: 6 us after a kernel, a kernel 6 us after (not the four kinds' 4.5)",
               pooled == 2 && fabs(tr.copy_after_kernel_ns[0] - 6e3) < 1 && fabs(tr.kernel_after_copy_ns[0] - 6e3) < 1 &&
-                  fabs(tr.copy_after_kernel_ns[1] - 6e3) < 1 && fabs(tr.kernel_after_copy_ns[1] - 4.5e3) < 1);
-    copy_gaps(1, 6, 0, &tr);
-    test_cond("...one of each (two pairs) is too few to pool", rp_fit_pool(&tr, 1.5e3) == 0 && tr.gap_pool_n == 0 &&
+                  fabs(tr.copy_after_kernel_ns[1] - 6e3) < 1 && fabs(tr.kernel_after_copy_ns[1] - 6e3) < 1);
+    copy_gaps(2, 6, 0, 0, &tr);
+    tr.gap_pool_n[RP_POOL_ALL] = 0; /* the range's all-kinds pool too few: the whole trace's side pools come first */
+    tr.gap_pool_ns[RP_POOLS + RP_POOL_COPIES] = 9e3, tr.gap_pool_n[RP_POOLS + RP_POOL_COPIES] = 40;
+    tr.gap_pool_ns[RP_POOLS + RP_POOL_ALL] = 3e3, tr.gap_pool_n[RP_POOLS + RP_POOL_ALL] = 80;
+    pooled = rp_fit_pool(&tr, 1.5e3);
+    test_cond("a range's two of each, with the whole trace's pools: a copy after a kernel takes the whole trace's "
+              "copies after kernels (9 us) before its all four kinds (3 us); a kernel after a copy, that side none, "
+              "the whole trace's all four (3 us less 1.5)",
+              pooled == 4 && fabs(tr.copy_after_kernel_ns[0] - 9e3) < 1 && fabs(tr.kernel_after_copy_ns[0] - 1.5e3) < 1 &&
+                  tr.gap_pool_from[2] == RP_POOLS + RP_POOL_ALL);
+    copy_gaps(1, 6, 0, 0, &tr);
+    test_cond("...one of each (two pairs) is too few to pool", rp_fit_pool(&tr, 1.5e3) == 0 &&
+                                                              tr.gap_pool_n[RP_POOL_ALL] == 0 &&
                                                               tr.copy_after_kernel_ns[0] == 0);
     test_report();
 }
