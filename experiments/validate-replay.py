@@ -246,10 +246,10 @@ def apart(rows, name, base, loose=False):
     run-to-run spread the program shows at any one setting, and the medians differ by over 2%; closer settings are
     ties, the noise. A program recorded once per setting shows no spread, and any gap counts. loose: the rule before
     session 16, any gap at all (every recording at one C shorter than every one at another). With two or three
-    repeats per setting, noise_alone puts the rate at which a program whose settings all take the same time fails
-    the ranking by its noise alone at 1.2% of programs at the median (4.2% at most) for this rule and 61% (66%) for
-    the loose one on session 15's recordings, three per setting; 5.8% (12%) and 81% (85%) on session 16's, two or
-    three. By each pair's own larger spread instead of the program's largest, 18-43% at the median: too loose. The
+    repeats per setting, noise_alone puts the chance that a program whose settings all take the same time fails the
+    ranking by its noise alone at 1.2% for the median program (4.2% for the worst) under this rule and 61% (66%)
+    under the loose one, on session 15's recordings; 5.8% (12%) and 81% (85%) on session 16's (two or three
+    recordings per setting in both). By each pair's own larger spread instead of the program's largest, 18-43% at the median: too loose. The
     price is power: with so few repeats only a difference several spreads wide counts."""
     r = [x for x in rows if x["program"] == name and x["from"] == base]
     spread = 0 if loose else max(x["noise_pct"] for x in r) / 100
@@ -358,8 +358,8 @@ def summarize(args, rows):
         alone = noise_alone(sel)
         if alone:
             lines.append("- a flat prediction (every setting alike) fails the ranking by noise alone, resampling each "
-                         "program's own spreads: %.1f%% of programs at the median, %.1f%% at most (by any gap: "
-                         "%.1f%%, %.1f%%)" % (100 * alone[0][0], 100 * alone[0][1], 100 * alone[1][0],
+                         "program's own spreads: in %.1f%% of draws for the median program, %.1f%% for the worst (by any "
+                         "gap: %.1f%%, %.1f%%)" % (100 * alone[0][0], 100 * alone[0][1], 100 * alone[1][0],
                                               100 * alone[1][1]))
         lines.append("- run-to-run noise of the recorded span (max - min over %d repeats, %% of the median): median "
                      "%.2f, max %.2f\n- verdict: %s\n"

@@ -9,6 +9,9 @@ a kernel, a kernel after an H2D, a kernel after a D2H), then each pool (copies a
 all four kinds); any of fewer than 4 pairs as its count and 0.00.
 
     python3 tests/replay_pairs.py TRACE.sqlite
+
+For traces of one process without graph launches: the replay takes a graph's nodes apart, this counts them as
+kernels of their own.
 """
 import sqlite3
 import sys
@@ -34,9 +37,11 @@ def main(path):
         host = src if kind == H2D else dst
         what = {H2D: "H2D", D2H: "D2H"}.get(kind, "other") if host != PAGEABLE else "other"
         work.append((start, end, stream, returned.get(cid), what))
-    for start, end, stream, cid in db.execute(
-            "SELECT start, end, streamId, correlationId FROM CUPTI_ACTIVITY_KIND_MEMSET"):
-        work.append((start, end, stream, returned.get(cid), "other"))
+    tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if "CUPTI_ACTIVITY_KIND_MEMSET" in tables:  # an export without memsets has no such table
+        for start, end, stream, cid in db.execute(
+                "SELECT start, end, streamId, correlationId FROM CUPTI_ACTIVITY_KIND_MEMSET"):
+            work.append((start, end, stream, returned.get(cid), "other"))
     kinds = {("K", "H2D"): 0, ("K", "D2H"): 1, ("H2D", "K"): 2, ("D2H", "K"): 3}
     pairs = [[], [], [], []]
     last = {}

@@ -375,7 +375,8 @@ int rp_fit_hostfns(gl_sched_program *p, const gl_sched_machine *m, const double 
                 rec_fn[order[k]] = pending[o->stream], event_rec[o->event] = order[k];
                 continue;
             }
-            if (o->kind == GL_SCHED_SYNC && o->event >= 0 && event_rec[o->event] >= 0) {
+            /* Not a cudaEventQuery loop (no recorded return): the work after the function in its stream tells. */
+            if (o->kind == GL_SCHED_SYNC && o->event >= 0 && event_rec[o->event] >= 0 && !isnan(rr[order[k]])) {
                 int fn = rec_fn[event_rec[o->event]];
                 if (fn >= 0 && pending[p->ops[fn].stream] == fn) next[fn] = order[k], pending[p->ops[fn].stream] = -1;
                 continue;

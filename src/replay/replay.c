@@ -334,8 +334,8 @@ static int from_trace(const args *a_, rp_trace *t_, gl_sched_program *p_, double
                                             "a kernel after a D2H"};
         static const char *const pools[RP_POOLS] = {"copies after kernels", "kernels after copies",
                                                     "copy-kernel pairs of all four kinds"};
-        printf("copies' gaps pooled, which the %s fewer than " RP_GAP_MIN_TEXT " pairs of (the median from the one's "
-               "end to the other's start; a kernel's less the dispatch gap):",
+        printf("copies' gaps pooled, which the %s fewer than " RP_GAP_MIN_TEXT " pairs of (each pool's median from "
+               "the one's end to the other's start; a kernel's gap is that less the dispatch gap):",
                !t.range[0] ? "trace shows" : read_whole ? "range and the whole trace show" : "range shows");
         for (int k = 0, any = 0; k < 4; k++) {
             int q = t.gap_pool_from[k];

@@ -181,7 +181,8 @@ static double fit_behind_event_sync(int between, double late_us, double *ret_err
     *ret_error = NAN;
     if (simulate_unrecorded(&p, &m, rs, re, rr, 8) != 0) return NAN;
     for (int i = 0; i < p.n_ops; i++)
-        if (p.ops[i].kind == GL_SCHED_LAUNCH) rs[i] = p.ops[i].start_ns, re[i] = p.ops[i].end_ns, rr[i] = p.ops[i].submit_ns;
+        if (p.ops[i].kind == GL_SCHED_LAUNCH)
+            rs[i] = p.ops[i].start_ns, re[i] = p.ops[i].end_ns, rr[i] = p.ops[i].submit_ns;
     rr[sync] = p.ops[sync].end_ns + late_us * 1e3;
     rp_fit_hostfns(&p, &m, rs, rr);
     double own = p.ops[fn].block_ns;
@@ -324,7 +325,8 @@ int main(void)
     fitted = copy_gaps(3, 6, 0, 0, &tr);
     test_cond("...three such pairs are too few: none fitted", fitted == 0 && tr.copy_after_kernel_ns[0] == 0);
     fitted = copy_gaps(4, 6, 1, 0, &tr);
-    test_cond("...pageable copies (their start holds staging) show none", fitted == 0 && tr.kernel_after_copy_ns[0] == 0);
+    test_cond("...pageable copies (their start holds staging) show none",
+              fitted == 0 && tr.kernel_after_copy_ns[0] == 0);
     int pooled = rp_fit_pool(&tr, 1.5e3);
     test_cond("...nor pool any pair: the pool gives none", pooled == 0 && tr.kernel_after_copy_ns[0] == 0);
     copy_gaps(2, 6, 0, 0, &tr);
@@ -356,8 +358,17 @@ int main(void)
     test_cond("a range's two of each, with the whole trace's pools: a copy after a kernel takes the whole trace's "
               "copies after kernels (9 us) before its all four kinds (3 us); a kernel after a copy, that side none, "
               "the whole trace's all four (3 us less 1.5)",
-              pooled == 4 && fabs(tr.copy_after_kernel_ns[0] - 9e3) < 1 && fabs(tr.kernel_after_copy_ns[0] - 1.5e3) < 1 &&
+              pooled == 4 && fabs(tr.copy_after_kernel_ns[0] - 9e3) < 1 &&
+                  fabs(tr.kernel_after_copy_ns[0] - 1.5e3) < 1 &&
                   tr.gap_pool_from[2] == RP_POOLS + RP_POOL_ALL);
+    copy_gaps(2, 6, 0, 0, &tr); /* the range's all four: 4 pairs, 6 us */
+    tr.gap_pool_ns[RP_POOLS + RP_POOL_COPIES] = 9e3, tr.gap_pool_n[RP_POOLS + RP_POOL_COPIES] = 40;
+    tr.gap_pool_ns[RP_POOLS + RP_POOL_ALL] = 3e3, tr.gap_pool_n[RP_POOLS + RP_POOL_ALL] = 80;
+    pooled = rp_fit_pool(&tr, 1.5e3);
+    test_cond("...the range's all four kinds (4 pairs, 6 us) come after the whole trace's side (a copy: 9 us) and "
+              "before the whole trace's all four (a kernel: 6 us less 1.5, not 3 less 1.5)",
+              pooled == 4 && fabs(tr.copy_after_kernel_ns[0] - 9e3) < 1 &&
+                  fabs(tr.kernel_after_copy_ns[0] - 4.5e3) < 1 && tr.gap_pool_from[2] == RP_POOL_ALL);
     copy_gaps(1, 6, 0, 0, &tr);
     test_cond("...one of each (two pairs) is too few to pool", rp_fit_pool(&tr, 1.5e3) == 0 &&
                                                               tr.gap_pool_n[RP_POOL_ALL] == 0 &&
