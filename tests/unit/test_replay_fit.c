@@ -193,6 +193,33 @@ static double fit_behind_event_sync(int between, double late_us, double *ret_err
     return own;
 }
 
+/* As fit_behind_event_sync(0, ...), but the host polls the event (a cudaEventQuery loop: no recorded return) and
+ * then launches a kernel of 10 us on A, recorded late_us after its simulated start, its call not late. Returns the
+ * function's fitted own time (ns). */
+static double fit_behind_event_poll(double late_us)
+{
+    gl_sched_machine m = ideal(8, 132, 128);
+    m.hostfn_ns = m.hostfn_wake_ns = 10e3, m.hostfn_serial = 1;
+    gl_sched_program p;
+    gl_sched_program_init(&p);
+    int a = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1), e = gl_sched_event_new(&p);
+    gl_sched_launch(&p, 0, a, 1, 32, 1, 100e3, 0);
+    int fn = gl_sched_hostfn(&p, 0, a, 0);
+    gl_sched_record(&p, 0, a, e);
+    gl_sched_sync_event(&p, 0, e);
+    int k = gl_sched_launch(&p, 0, a, 1, 32, 1, 10e3, 1);
+    double rs[8], re[8], rr[8];
+    if (simulate_unrecorded(&p, &m, rs, re, rr, 8) != 0) return NAN;
+    for (int i = 0; i < p.n_ops; i++)
+        if (p.ops[i].kind == GL_SCHED_LAUNCH)
+            rs[i] = p.ops[i].start_ns, re[i] = p.ops[i].end_ns, rr[i] = p.ops[i].submit_ns;
+    rs[k] += late_us * 1e3, re[k] += late_us * 1e3; /* it waited that long after its call returned */
+    rp_fit_hostfns(&p, &m, rs, rr);
+    double own = p.ops[fn].block_ns;
+    gl_sched_program_free(&p);
+    return own;
+}
+
 /* One thread, streams A = 1 and B = 2, C = 1. A kernel on B, a host function (candidates [B, A]), a kernel on A,
  * then the thread waits for B and launches on B again. Recorded: A's kernel 800 us late, the wait for B returned
  * 1000 us late, and B's kernel after it too. Returns the function's stream. */
@@ -316,6 +343,10 @@ int main(void)
     own = fit_behind_event_sync(1, 120, &ret_error);
     test_cond("...not with a kernel between the function and the record: the kernel, not the function, is what the "
               "wait waited for", own == 0);
+    own = fit_behind_event_poll(120);
+    test_cond("...but not a cudaEventQuery loop (no recorded return) on that event: the function is fitted to the "
+              "kernel after it in its stream, which started 120 us late (118 us of its own)",
+              fabs(own - 118e3) < 1e3);
     rp_trace tr;
     int fitted = copy_gaps(4, 6, 0, 0, &tr);
     test_cond("four H2D copies 6 us after the kernels they waited for, kernels 7.5 us after those copies: an H2D "
