@@ -257,10 +257,15 @@ def apart(rows, name, base, loose=False):
             if b["recorded_min_ms"] > a["recorded_max_ms"] * (1 + spread) and a["recorded_ms"] < 0.98 * b["recorded_ms"]]
 
 
+def in_order(pairs):
+    """Whether each pair (a, b) of settings apart, a the shorter, is predicted in that order."""
+    return all(a["predicted_ms"] < b["predicted_ms"] for a, b in pairs)
+
+
 def ranked_alike(rows, name, base, loose=False):
     """Whether the predictions from base order the settings as the recordings do: each pair apart (apart()) is
     predicted in its order."""
-    return all(a["predicted_ms"] < b["predicted_ms"] for a, b in apart(rows, name, base, loose))
+    return in_order(apart(rows, name, base, loose))
 
 
 def noise_alone(rows, draws=500):
@@ -324,12 +329,13 @@ def summarize(args, rows):
         m_oth, x_oth = stats(x["error_pct"] for x in other)
         names = sorted({x["program"] for x in sel})
         both = [(n, b) for n in names for b in (8, 1) if any(x["program"] == n and x["from"] == b for x in sel)]
-        ranks = sum(1 for n, b in both if ranked_alike(sel, n, b))
+        pairs_apart = {(n, b): apart(sel, n, b) for n, b in both}  # each (program, base)'s, found once
+        judged = [k for k in both if pairs_apart[k]]  # the others have no two settings apart
+        judged_ranked = sum(1 for k in judged if in_order(pairs_apart[k]))
+        ranks = judged_ranked + len(both) - len(judged)  # nothing apart: nothing misordered
         loose = sum(1 for n, b in both if ranked_alike(sel, n, b, loose=True))
-        judged = [(n, b) for n, b in both if apart(sel, n, b)]  # the others have no two settings apart
-        judged_ranked = sum(1 for n, b in judged if ranked_alike(sel, n, b))
         # each pair of settings once (the predictions from C=8 and from C=1 judge the same recordings)
-        n_apart = len({(n, a["connections"], b["connections"]) for n, base in both for a, b in apart(sel, n, base)})
+        n_apart = len({(n, a["connections"], b["connections"]) for (n, _), ap in pairs_apart.items() for a, b in ap})
         once = sorted({x["program"] for x in sel if x["repeats"] < 2})  # no spread: any gap ranks them
         pairs = len(both)
         ok = m_own <= 3 and x_own <= 5 and starts <= 2 and m_oth <= 5 and x_oth <= 10 and ranks == pairs

@@ -163,9 +163,11 @@ static double sync_return(int n, int kind, double ret_us, int graph, int *n_fit)
 
 /* One thread, stream A, 8 queues, host functions one at a time taking 10 us of the driver's thread: a kernel of
  * 100 us, a host function (no time of its own yet), then (between: 1) a kernel of 50 us, a record of an event, and
- * the host waits for that event. Recorded: the wait returned late_us after the simulation's return. Returns the
- * fitted function's own time (ns); *ret_error gets the refitted simulation's return less the recorded one. */
-static double fit_behind_event_sync(int between, double late_us, double *ret_error)
+ * the host waits for that event. Recorded: the wait returned late_us after the simulation's return. poll: the wait
+ * is a cudaEventQuery loop instead (no recorded return), and a kernel of 10 us on A follows it, recorded late_us
+ * after its simulated start, its call not late. Returns the fitted function's own time (ns); *ret_error gets the
+ * refitted simulation's return of the wait less the recorded one (NaN for a poll). */
+static double fit_behind_event(int between, int poll, double late_us, double *ret_error)
 {
     gl_sched_machine m = ideal(8, 132, 128);
     m.hostfn_ns = m.hostfn_wake_ns = 10e3, m.hostfn_serial = 1;
@@ -177,45 +179,22 @@ static double fit_behind_event_sync(int between, double late_us, double *ret_err
     if (between) gl_sched_launch(&p, 0, a, 1, 32, 1, 50e3, 1);
     gl_sched_record(&p, 0, a, e);
     int sync = gl_sched_sync_event(&p, 0, e);
+    int after = poll ? gl_sched_launch(&p, 0, a, 1, 32, 1, 10e3, 2) : -1;
     double rs[8], re[8], rr[8];
     *ret_error = NAN;
     if (simulate_unrecorded(&p, &m, rs, re, rr, 8) != 0) return NAN;
     for (int i = 0; i < p.n_ops; i++)
         if (p.ops[i].kind == GL_SCHED_LAUNCH)
             rs[i] = p.ops[i].start_ns, re[i] = p.ops[i].end_ns, rr[i] = p.ops[i].submit_ns;
-    rr[sync] = p.ops[sync].end_ns + late_us * 1e3;
+    if (poll)
+        rs[after] += late_us * 1e3, re[after] += late_us * 1e3; /* it waited that long after its call returned */
+    else
+        rr[sync] = p.ops[sync].end_ns + late_us * 1e3;
     rp_fit_hostfns(&p, &m, rs, rr);
     double own = p.ops[fn].block_ns;
     gl_sched_result r;
     char err[160];
-    if (gl_sched_simulate(&p, &m, &r, err, sizeof err) == 0) *ret_error = p.ops[sync].end_ns - rr[sync];
-    gl_sched_program_free(&p);
-    return own;
-}
-
-/* As fit_behind_event_sync(0, ...), but the host polls the event (a cudaEventQuery loop: no recorded return) and
- * then launches a kernel of 10 us on A, recorded late_us after its simulated start, its call not late. Returns the
- * function's fitted own time (ns). */
-static double fit_behind_event_poll(double late_us)
-{
-    gl_sched_machine m = ideal(8, 132, 128);
-    m.hostfn_ns = m.hostfn_wake_ns = 10e3, m.hostfn_serial = 1;
-    gl_sched_program p;
-    gl_sched_program_init(&p);
-    int a = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1), e = gl_sched_event_new(&p);
-    gl_sched_launch(&p, 0, a, 1, 32, 1, 100e3, 0);
-    int fn = gl_sched_hostfn(&p, 0, a, 0);
-    gl_sched_record(&p, 0, a, e);
-    gl_sched_sync_event(&p, 0, e);
-    int k = gl_sched_launch(&p, 0, a, 1, 32, 1, 10e3, 1);
-    double rs[8], re[8], rr[8];
-    if (simulate_unrecorded(&p, &m, rs, re, rr, 8) != 0) return NAN;
-    for (int i = 0; i < p.n_ops; i++)
-        if (p.ops[i].kind == GL_SCHED_LAUNCH)
-            rs[i] = p.ops[i].start_ns, re[i] = p.ops[i].end_ns, rr[i] = p.ops[i].submit_ns;
-    rs[k] += late_us * 1e3, re[k] += late_us * 1e3; /* it waited that long after its call returned */
-    rp_fit_hostfns(&p, &m, rs, rr);
-    double own = p.ops[fn].block_ns;
+    if (!poll && gl_sched_simulate(&p, &m, &r, err, sizeof err) == 0) *ret_error = p.ops[sync].end_ns - rr[sync];
     gl_sched_program_free(&p);
     return own;
 }
@@ -336,14 +315,14 @@ int main(void)
               "unfitted function held the kernel before it (recorded 3 us after that one's end) shows no hold: the "
               "function goes to the other stream, held 800 us (event-programs' random 2 on an H100)",
               place_after_earlier_function() == 1);
-    double ret_error, own = fit_behind_event_sync(0, 120, &ret_error);
+    double ret_error, own = fit_behind_event(0, 0, 120, &ret_error);
     test_cond("a host function behind a kernel, then a record the host waits for, which returned 120 us late: the "
               "function is fitted to end 2 us before that return (118 us of its own)",
               fabs(own - 118e3) < 1e3 && fabs(ret_error + 2e3) < 1e3);
-    own = fit_behind_event_sync(1, 120, &ret_error);
+    own = fit_behind_event(1, 0, 120, &ret_error);
     test_cond("...not with a kernel between the function and the record: the kernel, not the function, is what the "
               "wait waited for", own == 0);
-    own = fit_behind_event_poll(120);
+    own = fit_behind_event(0, 1, 120, &ret_error);
     test_cond("...but not a cudaEventQuery loop (no recorded return) on that event: the function is fitted to the "
               "kernel after it in its stream, which started 120 us late (118 us of its own)",
               fabs(own - 118e3) < 1e3);
