@@ -249,8 +249,8 @@ def apart(rows, name, base, loose=False):
     repeats per setting, noise_alone puts the chance that a program whose settings all take the same time fails the
     ranking by its noise alone at 1.2% for the median program (4.2% for the worst) under this rule and 61% (66%)
     under the loose one, on session 15's recordings; 5.8% (12%) and 81% (85%) on session 16's (two or three
-    recordings per setting in both). By each pair's own larger spread instead of the program's largest, 18-43% at the median: too loose. The
-    price is power: with so few repeats only a difference several spreads wide counts."""
+    recordings per setting in both). The price is power: with so few repeats only a difference several spreads wide
+    counts."""
     r = [x for x in rows if x["program"] == name and x["from"] == base]
     spread = 0 if loose else max(x["noise_pct"] for x in r) / 100
     return [(a, b) for a in r for b in r
