@@ -18,7 +18,9 @@ median and 10% max, and the settings ranked as measured: wherever the recordings
 another by a gap wider than the largest spread the program's recordings show at any one setting, and their medians
 differ by over 2%, the prediction orders them alike (closer settings are ties: the run-to-run noise, which the
 summary reports; ranked_alike says why not any gap). They are judged for the third-party programs alone and for
-all of them.
+all of them. Beside them, shown and not judged: how a model exact but for the machine's run-to-run noise would
+score at the other settings on the same recordings (perfect_model), which says how much of a miss the noise alone
+explains.
 
     python3 experiments/validate-replay.py --record DIR --program NAME=COMMAND [--program ...] [--repeats R]
         [--split NAME=PREFIX] [--third-party NAME,..]
@@ -268,24 +270,33 @@ def ranked_alike(rows, name, base, loose=False):
     return in_order(apart(rows, name, base, loose))
 
 
+def residuals(rows, name):
+    """The program's recordings' deviations from their setting's mean, relative, each widened by sqrt(n / (n - 1))
+    for a setting of n recordings (about the median, each setting's middle recording would add an exact 0 and make
+    the noise look narrower than it is; settings recorded once add nothing). Each setting once (the rows from its
+    first base): the rows from C=8 and from C=1 hold the same recordings."""
+    r = [x for x in rows if x["program"] == name and x.get("recorded_spans_ms")]
+    bases = sorted({x["from"] for x in r}, reverse=True)
+    res = []
+    for x in (x for x in r if bases and x["from"] == bases[0]):
+        v = x["recorded_spans_ms"]
+        if len(v) >= 2:
+            mean = sum(v) / len(v)
+            res += [1 + (y - mean) / mean * math.sqrt(len(v) / (len(v) - 1)) for y in v]
+    return res
+
+
 def noise_alone(rows, draws=500):
     """How often a program whose settings all take the same time would fail each ranking rule by its noise alone:
     for each program (from C=8) with each recording's span, draws as many recordings per setting as it has from its
-    recordings' deviations from their setting's mean, relative, widened by sqrt(n / (n - 1)) for a setting of n
-    recordings (about the median, each setting's middle recording would add an exact 0 and make the noise look
-    narrower than it is; settings recorded once add nothing), and judges a flat prediction by both rules. Returns
-    ((median, max) of the judged rule's rate over programs, the same for the loose rule), or None where no program
-    has a setting recorded twice with each recording's span (a --models judge)."""
+    residuals() and judges a flat prediction by both rules. Returns ((median, max) of the judged rule's rate over
+    programs, the same for the loose rule), or None where no program has a setting recorded twice with each
+    recording's span (a --models judge)."""
     rng = random.Random(0)
     rates = []
     for name in sorted({x["program"] for x in rows if x["from"] == 8 and x.get("recorded_spans_ms")}):
         r = [x for x in rows if x["program"] == name and x["from"] == 8]
-        res = []
-        for x in r:
-            v = x["recorded_spans_ms"]
-            if len(v) >= 2:
-                mean = sum(v) / len(v)
-                res += [1 + (y - mean) / mean * math.sqrt(len(v) / (len(v) - 1)) for y in v]
+        res = residuals(rows, name)
         if not res:
             continue
         fails = [0, 0]
@@ -303,6 +314,39 @@ def noise_alone(rows, draws=500):
     if not rates:
         return None
     return tuple((statistics.median(x[k] for x in rates), max(x[k] for x in rates)) for k in (0, 1))
+
+
+def perfect_model(rows, draws=200):
+    """The other settings' bounds for a model that is exact but for the machine's noise: it predicts each setting as
+    the base's recordings ran (the median of their predictions, as judge_program takes it), and the recordings at
+    the setting ran otherwise only by their noise. Each draw gives every row of another setting as many recordings
+    at its base and at its setting as it has, each drawn from the program's residuals(), and takes the error of the
+    base's median against the setting's. Returns (median over draws of the error's median over rows, the same of its
+    max, the share of draws within both bounds: 5% median, 10% max), or None where no program has a setting
+    recorded twice with each recording's span (a --models judge). A program with no residuals counts as noiseless."""
+    rng = random.Random(0)
+    other = [x for x in rows if x["from"] != x["connections"] and x.get("recorded_spans_ms")]
+    pools = {name: residuals(rows, name) for name in sorted({x["program"] for x in other})}
+    if not any(pools.values()):
+        return None
+    base_n = {(x["program"], x["from"]): len(x["recorded_spans_ms"]) for x in rows
+              if x["from"] == x["connections"] and x.get("recorded_spans_ms")}
+    med, mx, within = [], [], 0
+    for _ in range(draws):
+        err = []
+        for x in other:
+            res = pools[x["program"]]
+            if not res:
+                err.append(0.0)
+                continue
+            pred = statistics.median(rng.choice(res) for _ in range(base_n.get((x["program"], x["from"]), 1)))
+            rec = statistics.median(rng.choice(res) for _ in x["recorded_spans_ms"])
+            err.append(abs(100 * (pred - rec) / rec))
+        m, top = statistics.median(err), max(err)
+        med.append(m)
+        mx.append(top)
+        within += m <= 5 and top <= 10
+    return statistics.median(med), statistics.median(mx), within / draws
 
 
 def stats(values):
@@ -367,6 +411,12 @@ def summarize(args, rows):
                          "program's own spreads: in %.1f%% of draws for the median program, %.1f%% for the worst (by any "
                          "gap: %.1f%%, %.1f%%)" % (100 * alone[0][0], 100 * alone[0][1], 100 * alone[1][0],
                                               100 * alone[1][1]))
+        perfect = perfect_model(sel)
+        if perfect:
+            lines.append("- a model exact but for the machine's noise (each setting as the base's recordings ran, the "
+                         "recordings at it drawn from the program's own spreads): other C error median %.2f%%, max "
+                         "%.2f%% (the median draw); within both bounds in %.1f%% of draws"
+                         % (perfect[0], perfect[1], 100 * perfect[2]))
         lines.append("- run-to-run noise of the recorded span (max - min over %d repeats, %% of the median): median "
                      "%.2f, max %.2f\n- verdict: %s\n"
                      % (max(x["repeats"] for x in sel), noise[0], noise[1], "PASS" if ok else "FAIL"))

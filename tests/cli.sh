@@ -364,6 +364,18 @@ def prog(spans):
              "recorded_ms": statistics.median(spans)} for c in (1, 2, 4, 8, 16, 32)]
 flat, noisy, once = v.noise_alone(prog([10, 10, 10])), v.noise_alone(prog([10, 10.5, 11])), v.noise_alone(prog([10]))
 print(flat == ((0, 0), (0, 0)), noisy[1][0] > noisy[0][0] > 0 or noisy[1][0] > noisy[0][0] == 0, once is None)'
+    # perfect_model: a program whose recordings all agree meets the bounds in every draw; one whose three recordings
+    # at each setting run 10, 12 and 14 ms (a 33% spread) misses the bounds in all but a few draws (where every median
+    # drawn is the same recording's), however exact the model;
+    # rows without each recording's span (a --models judge) give nothing to estimate.
+    expect "validate-replay.py estimates the other settings' error of a model exact but for the recordings' noise" 0 \
+        "^True True True$" python3 -c 'import importlib.util as u
+s = u.spec_from_file_location("v", "experiments/validate-replay.py"); v = u.module_from_spec(s); s.loader.exec_module(v)
+def prog(spans):
+    return [{"program": "p", "from": 8, "connections": c, "recorded_spans_ms": list(spans)} for c in (1, 2, 4, 8, 16, 32)]
+flat, noisy = v.perfect_model(prog([10, 10, 10])), v.perfect_model(prog([10, 12, 14]))
+bare = [{k: x[k] for k in ("program", "from", "connections")} for x in prog([10, 12, 14])]
+print(flat == (0, 0, 1.0), noisy[1] > 10 and noisy[2] < 0.05, v.perfect_model(bare) is None)'
     expect "validate-replay.py --models: within 3.51% wherever a setting's recordings agree within 10%" 1 \
         "^\\| other C whose recordings agree within 10% \\(23 of 30\\), error % \\| 0\\.38 \\| 3\\.51 \\|" \
         python3 experiments/validate-replay.py --bin "$b" --models "$md"
