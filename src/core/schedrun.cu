@@ -7,6 +7,7 @@
 
 #include "gl_device.h"
 #include "gl_loads.h"
+#include "gl_nvtx.h"
 #include "gl_schedrun.h"
 #include "gl_spans.cuh"
 
@@ -156,6 +157,7 @@ void gl_sched_run_create(gl_sched_run *r, gl_sched_program *prog, const gl_sched
 {
     r->prog = prog;
     r->prior_first = r->prior = r->issued = NULL;
+    r->nvtx_range = NULL, r->nvtx_open = 0; /* set nvtx_range after this, where a run is a program of its own */
     r->machine = *m;
     r->per_block = per_block;
     double kernels_s = 0;
@@ -429,6 +431,7 @@ void gl_sched_run_end(gl_sched_run *r)
     for (int s = 0; s < p->n_streams; s++)
         if (p->streams[s].kind != GL_SCHED_STREAM_PER_THREAD) gl_stream_wait(r->stream[s], r->timeout_s, "a program's stream");
     CUDA_CHECK(cudaDeviceSynchronize());
+    if (r->nvtx_open) gl_nvtx_pop(), r->nvtx_open = 0; /* the program is done: what follows is the harness's */
     CUDA_CHECK(cudaMemcpy(&sink_after, r->d_sink, sizeof sink_after, cudaMemcpyDeviceToHost));
     r->n_spans = gl_spans_timeline(&r->spans, &r->tl);
     copies_end(r);
@@ -690,6 +693,7 @@ void gl_sched_run_once(gl_sched_run *r)
     run_thread_arg *arg = (run_thread_arg *)gl_xcalloc((size_t)T, sizeof *arg);
     CUDA_CHECK(cudaGetDevice(&device));
     gl_sched_run_begin(r);
+    if (r->nvtx_range) gl_nvtx_push("%s", r->nvtx_range), r->nvtx_open = 1;
     for (int t = 1; t < T; t++) {
         arg[t].r = r;
         arg[t].thread = t;
