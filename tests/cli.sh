@@ -372,7 +372,8 @@ print(flat == ((0, 0), (0, 0)), noisy[1][0] > noisy[0][0] > 0 or noisy[1][0] > n
         "^True True True$" python3 -c 'import importlib.util as u
 s = u.spec_from_file_location("v", "experiments/validate-replay.py"); v = u.module_from_spec(s); s.loader.exec_module(v)
 def prog(spans):
-    return [{"program": "p", "from": 8, "connections": c, "recorded_spans_ms": list(spans)} for c in (1, 2, 4, 8, 16, 32)]
+    return [{"program": "p", "from": 8, "connections": c, "recorded_spans_ms": list(spans)}
+            for c in (1, 2, 4, 8, 16, 32)]
 flat, noisy = v.perfect_model(prog([10, 10, 10])), v.perfect_model(prog([10, 12, 14]))
 bare = [{k: x[k] for k in ("program", "from", "connections")} for x in prog([10, 12, 14])]
 print(flat == (0, 0, 1.0), noisy[1] > 10 and noisy[2] < 0.05, v.perfect_model(bare) is None)'
