@@ -26,6 +26,7 @@ explains.
         [--split NAME=PREFIX] [--third-party NAME,..]
     python3 experiments/validate-replay.py --from DIR [--third-party NAME,...] [--out experiments/results/h200]
     python3 experiments/validate-replay.py --models tests/data/models   (no GPU, no recordings: make test runs it)
+    python3 experiments/validate-replay.py --rows OLD/validate-replay.json [--out DIR]   (the summary again)
 
 Exit 0 when the bounds hold, 1 when not, 2 on usage errors.
 """
@@ -194,6 +195,20 @@ def judge_models(args):
     return summarize(args, rows)
 
 
+def judge_rows(args):
+    """The summary again from an earlier judgment's rows (its validate-replay.json): no replay runs, so a change to
+    the summary alone can be applied to recordings no longer at hand. Its left-out and unjudged lists come along."""
+    try:
+        j = json.load(open(args.rows))
+        rows = j["rows"]
+        args.left_out, args.unjudged = j.get("left_out", []), j.get("unjudged", [])
+        assert isinstance(rows, list) and rows and all("program" in x and "from" in x for x in rows)
+    except (OSError, ValueError, KeyError, TypeError, AssertionError) as e:
+        print("validate-replay.py: --rows %s: not a validate-replay.json with rows (%s)" % (args.rows, e), file=sys.stderr)
+        return 2
+    return summarize(args, rows)
+
+
 def judge(args):
     recordings = {}
     for path in sorted(glob.glob(os.path.join(args.from_dir, "*-c*.sqlite"))):
@@ -318,30 +333,32 @@ def noise_alone(rows, draws=500):
 
 def perfect_model(rows, draws=200):
     """The other settings' bounds for a model that is exact but for the machine's noise: it predicts each setting as
-    the base's recordings ran (the median of their predictions, as judge_program takes it), and the recordings at
-    the setting ran otherwise only by their noise. Each draw gives every row of another setting as many recordings
-    at its base and at its setting as it has, each drawn from the program's residuals(), and takes the error of the
-    base's median against the setting's. Returns (median over draws of the error's median over rows, the same of its
-    max, the share of draws within both bounds: 5% median, 10% max), or None where no program has a setting
-    recorded twice with each recording's span (a --models judge). A program with no residuals counts as noiseless."""
+    the base's recordings ran, and the recordings at each setting ran otherwise only by their noise. Each draw gives
+    every setting of a program as many recordings as it has, each drawn from the program's residuals() (one below
+    zero, from a spread wider than its mean, as a span near zero), and takes each row's error as the judge does: the
+    median at its base (the same recordings for every row from that base) against the median at its setting (the
+    same for the rows from C=8 and from C=1). Programs without residuals (each setting recorded once: their noise
+    unknown) are left out. Returns (the median over draws of the error's median over rows, the median over draws of
+    its max, the share of draws within both bounds: 5% median, 10% max), or None where no program has a setting
+    recorded twice with each recording's span (a --models judge)."""
     rng = random.Random(0)
-    other = [x for x in rows if x["from"] != x["connections"] and x.get("recorded_spans_ms")]
-    pools = {name: residuals(rows, name) for name in sorted({x["program"] for x in other})}
-    if not any(pools.values()):
+    pools = {}
+    for name in sorted({x["program"] for x in rows if x.get("recorded_spans_ms")}):
+        res = residuals(rows, name)
+        if res:
+            pools[name] = [max(r, 1e-6) for r in res]
+    other = [x for x in rows if x["from"] != x["connections"] and x["program"] in pools]
+    if not other:
         return None
-    base_n = {(x["program"], x["from"]): len(x["recorded_spans_ms"]) for x in rows
-              if x["from"] == x["connections"] and x.get("recorded_spans_ms")}
+    count = {}  # (program, C): its recordings, from whichever row holds that setting
+    for x in rows:
+        if x["program"] in pools and x.get("recorded_spans_ms"):
+            count[(x["program"], x["connections"])] = len(x["recorded_spans_ms"])
     med, mx, within = [], [], 0
     for _ in range(draws):
-        err = []
-        for x in other:
-            res = pools[x["program"]]
-            if not res:
-                err.append(0.0)
-                continue
-            pred = statistics.median(rng.choice(res) for _ in range(base_n.get((x["program"], x["from"]), 1)))
-            rec = statistics.median(rng.choice(res) for _ in x["recorded_spans_ms"])
-            err.append(abs(100 * (pred - rec) / rec))
+        drawn = {k: statistics.median(rng.choice(pools[k[0]]) for _ in range(n)) for k, n in sorted(count.items())}
+        err = [abs(100 * (drawn[(x["program"], x["from"])] - drawn[(x["program"], x["connections"])])
+                   / drawn[(x["program"], x["connections"])]) for x in other]
         m, top = statistics.median(err), max(err)
         med.append(m)
         mx.append(top)
@@ -414,8 +431,8 @@ def summarize(args, rows):
         perfect = perfect_model(sel)
         if perfect:
             lines.append("- a model exact but for the machine's noise (each setting as the base's recordings ran, the "
-                         "recordings at it drawn from the program's own spreads): other C error median %.2f%%, max "
-                         "%.2f%% (the median draw); within both bounds in %.1f%% of draws"
+                         "recordings drawn from the program's own spreads; shown, not judged): other C error median "
+                         "%.2f%%, max %.2f%% (each the median over draws); within both bounds in %.1f%% of draws"
                          % (perfect[0], perfect[1], 100 * perfect[2]))
         lines.append("- run-to-run noise of the recorded span (max - min over %d repeats, %% of the median): median "
                      "%.2f, max %.2f\n- verdict: %s\n"
@@ -462,6 +479,8 @@ def main():
     ap.add_argument("--from", dest="from_dir", help="judge the recordings <name>-c<C>.sqlite in this folder")
     ap.add_argument("--models", help="judge the replay models (JSON, with each setting's recorded spans) in this "
                     "folder: tests/data/models, the third-party programs without their recordings (predicted from C=8)")
+    ap.add_argument("--rows", help="summarize again the rows of an earlier judgment (its validate-replay.json), "
+                    "without replaying: for a change to the summary")
     ap.add_argument("--connections", default="1,2,4,8,16,32", help="the settings to record (default 1,2,4,8,16,32)")
     ap.add_argument("--repeats", type=int, default=2, help="recordings per program and setting (default 2)")
     ap.add_argument("--split", action="append", default=[],
@@ -481,9 +500,12 @@ def main():
     if args.repeats < 1 or any("=" not in x for x in args.split):
         print("validate-replay.py: --repeats must be at least 1, --split NAME=PREFIX", file=sys.stderr)
         return 2
-    if sum(map(bool, (args.record, args.from_dir, args.models))) != 1:
-        print("validate-replay.py: give --record DIR (with --program), --from DIR or --models DIR", file=sys.stderr)
+    if sum(map(bool, (args.record, args.from_dir, args.models, args.rows))) != 1:
+        print("validate-replay.py: give --record DIR (with --program), --from DIR, --models DIR or --rows FILE",
+              file=sys.stderr)
         return 2
+    if args.rows:
+        return judge_rows(args)
     if not os.access(args.bin, os.X_OK):
         print("validate-replay.py: %s is not built (make all)" % args.bin, file=sys.stderr)
         return 2

@@ -305,7 +305,7 @@ show fewer than 4 pairs of .*from the whole trace's .*from the whole trace's" "$
     expect "replay --json to an unwritable path exits 2" 2 "--json /proc/x.json: cannot write there" "$b" "$tr" --json /proc/x.json
     expect "bench-replay.py: a synthetic trace of 20000 operations replays at six settings" 0 \
         "^replay of 20000 operations at 6 settings on one core: [0-9.]+ s" python3 experiments/bench-replay.py --ops 20000 --bin "$b"
-    expect "validate-replay.py without --record or --from exits 2" 2 "give --record DIR \\(with --program\\), --from DIR or --models DIR" \
+    expect "validate-replay.py without --record or --from exits 2" 2 "give --record DIR \\(with --program\\), --from DIR, --models DIR or --rows FILE" \
         python3 experiments/validate-replay.py --bin "$b"
     expect "validate-replay.py --from a folder without recordings exits 2" 2 "no recordings <name>-c<C>\[-r<k>\].sqlite" \
         python3 experiments/validate-replay.py --bin "$b" --from "$rd"
@@ -317,6 +317,12 @@ show fewer than 4 pairs of .*from the whole trace's .*from the whole trace's" "$
 r = list(csv.DictReader(open(sys.argv[1])))
 print(len(r) == 1 and [float(x) for x in r[0]["recorded_spans_ms"].split(";")] == [float(r[0]["recorded_ms"])])' \
         "$rd/out/validate-replay.csv"
+    expect "validate-replay.py --rows: an earlier judgment summarized again without replaying, the same SKIP" 1 \
+        "only one setting recorded per program: nothing predicted to judge \\(SKIP\\)" \
+        python3 experiments/validate-replay.py --bin /nonexistent --rows "$rd/out/validate-replay.json"
+    expect "validate-replay.py --rows on a file that is no judgment exits 2" 2 \
+        "--rows tests/data/probe-gaps-h200.sqlite: not a validate-replay.json" \
+        python3 experiments/validate-replay.py --rows tests/data/probe-gaps-h200.sqlite
     # The third-party programs' imported form (replay --export-model, with each setting's recorded spans): real
     # programs replayed on every run, without their recordings or their code.
     md=tests/data/models
@@ -365,9 +371,9 @@ def prog(spans):
 flat, noisy, once = v.noise_alone(prog([10, 10, 10])), v.noise_alone(prog([10, 10.5, 11])), v.noise_alone(prog([10]))
 print(flat == ((0, 0), (0, 0)), noisy[1][0] > noisy[0][0] > 0 or noisy[1][0] > noisy[0][0] == 0, once is None)'
     # perfect_model: a program whose recordings all agree meets the bounds in every draw; one whose three recordings
-    # at each setting run 10, 12 and 14 ms (a 33% spread) misses the bounds in all but a few draws (where every median
-    # drawn is the same recording's), however exact the model;
-    # rows without each recording's span (a --models judge) give nothing to estimate.
+    # at each setting run 10, 12 and 14 ms (a 33% spread) misses them in all but a few draws, however exact the model;
+    # a program recorded once per setting (its noise unknown) is left out, not counted as noiseless; rows without
+    # each recording's span (a --models judge) give nothing to estimate.
     expect "validate-replay.py estimates the other settings' error of a model exact but for the recordings' noise" 0 \
         "^True True True$" python3 -c 'import importlib.util as u
 s = u.spec_from_file_location("v", "experiments/validate-replay.py"); v = u.module_from_spec(s); s.loader.exec_module(v)
@@ -375,8 +381,10 @@ def prog(spans):
     return [{"program": "p", "from": 8, "connections": c, "recorded_spans_ms": list(spans)}
             for c in (1, 2, 4, 8, 16, 32)]
 flat, noisy = v.perfect_model(prog([10, 10, 10])), v.perfect_model(prog([10, 12, 14]))
+once = [dict(x, program="q", recorded_spans_ms=[10]) for x in prog([10])]
 bare = [{k: x[k] for k in ("program", "from", "connections")} for x in prog([10, 12, 14])]
-print(flat == (0, 0, 1.0), noisy[1] > 10 and noisy[2] < 0.05, v.perfect_model(bare) is None)'
+print(flat == (0, 0, 1.0), noisy[1] > 10 and noisy[2] < 0.05 and v.perfect_model(prog([10, 12, 14]) + once) == noisy,
+      v.perfect_model(bare) is None and v.perfect_model(once) is None)'
     expect "validate-replay.py --models: within 3.51% wherever a setting's recordings agree within 10%" 1 \
         "^\\| other C whose recordings agree within 10% \\(23 of 30\\), error % \\| 0\\.38 \\| 3\\.51 \\|" \
         python3 experiments/validate-replay.py --bin "$b" --models "$md"

@@ -358,9 +358,10 @@ static void random_row(program_lab *L, int index, programs_summary *sum)
     if (x.run.copies > 0) gl_sampler_series(&smp, "wake", "us", 1, GL_HIDE); /* the driver's thread's, as modelled */
     char name[96], title[128];
     snprintf(name, sizeof name, "random %d (%s, seed %llu)", index, kind, ps.seed);
-    /* Each run in the range "random N (...)", from its first call to its wait, and nothing else: validate-replay
-     * replays the range as the program, and the pageable timing before a run and the readback and clock alignment
-     * after it (1-1.5 ms, a cudaHostAlloc of 0.9-1.4 ms and a 146 us kernel) are the harness's. */
+    /* Each run in a range "random N (...)" of its own, from its first call to its wait: validate-replay
+     * replays the range as the program, and the pageable timing before a run (each pageable copy once more: half of
+     * random 7's 88 ms) and the readback and clock alignment after it (a cudaHostAlloc of 0.9-1.4 ms and a 146 us
+     * kernel) are the harness's. */
     x.run.nvtx_range = name;
     gl_sampler_run(&smp, row, sample_random, &x);
     x.run.nvtx_range = NULL;
