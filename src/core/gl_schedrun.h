@@ -54,12 +54,12 @@ typedef struct gl_sched_run {
     int no_copy_ends;           /* 1: record no copy_done after the copies (their ends NAN): a timed record behind a
                                  * copy costs its engine 1-3.5 us while both directions run (H200, 2 MiB copies),
                                  * which the model does not have; set or clear it between runs */
-    const char *nvtx_range;     /* non-NULL: each gl_sched_run_once, from its calls (its copies' end records too) to
-                                 * the wait for them, in an NVTX range so named, one per run (replay --range takes
-                                 * the first: a warm-up's, unless recorded with --profile); validate-replay replays
-                                 * it as the program, without the harness's readback, clock alignment and pageable
-                                 * timing around the run */
-    int nvtx_open;              /* the range is open (gl_sched_run_once to gl_sched_run_end's wait) */
+    const char *nvtx_range;     /* non-NULL: each run, from gl_sched_run_begin (before t0) through its calls (its
+                                 * copies' end records too) to gl_sched_run_end's wait for them, in an NVTX range
+                                 * so named, one per run (replay --range takes the first: a warm-up's, unless
+                                 * recorded with --profile); validate-replay replays it as the program, without
+                                 * the harness's readback, clock alignment and pageable timing around the run */
+    int nvtx_open;              /* the range is open (gl_sched_run_begin to gl_sched_run_end's wait) */
     /* made by gl_sched_run_create */
     cudaStream_t *stream;       /* one per program stream */
     cudaEvent_t *event;         /* one per program event */

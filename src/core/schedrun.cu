@@ -287,6 +287,8 @@ void gl_sched_run_begin(gl_sched_run *r)
         if (p->n_threads > 1) cross_thread_order(r);
     }
     memset(r->issued, 0, sizeof *r->issued * ((size_t)p->n_ops + 1));
+    /* Before t0: the push is no op's host time (under nsys it takes microseconds). */
+    if (r->nvtx_range && !r->nvtx_open) gl_nvtx_push("%s", r->nvtx_range), r->nvtx_open = 1;
     r->t0_ns = gl_host_ns();
 }
 
@@ -693,7 +695,6 @@ void gl_sched_run_once(gl_sched_run *r)
     run_thread_arg *arg = (run_thread_arg *)gl_xcalloc((size_t)T, sizeof *arg);
     CUDA_CHECK(cudaGetDevice(&device));
     gl_sched_run_begin(r);
-    if (r->nvtx_range) gl_nvtx_push("%s", r->nvtx_range), r->nvtx_open = 1;
     for (int t = 1; t < T; t++) {
         arg[t].r = r;
         arg[t].thread = t;
