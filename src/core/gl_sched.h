@@ -145,8 +145,14 @@
  *           first-issued first (not always: in event-programs' seed 20261178
  *           at C=16 an 18 MB H2D behind a cross-stream wait, ready with the
  *           first copies, went after four copies issued after it in 4 runs
- *           of 8, H100 and H200; not modelled); where copy_in_order[dir] (D2H with one queue)
- *           a copy also waits for every earlier copy of its direction. A copy
+ *           of 8, H100 and H200; not modelled); where copy_in_order[dir] (either
+ *           direction with one queue) a copy also waits for every earlier copy
+ *           of its direction to start, but a pinned H2D that goes beside,
+ *           which keeps no order though it holds the later ones back while it
+ *           waits (probe-h2d-order, H200, C=1: H2D copies of 64 KiB to 16 MiB
+ *           waited behind another stream's H2D of 4 KiB to 16 MiB held by a
+ *           2 ms kernel, 2023-2631 us; one of 4 KiB did not, 29-44 us; at C=8
+ *           none did). A copy
  *           takes its latency plus bytes over bandwidth; while the opposite
  *           direction runs too, both go at copy_bidir_gbps (a shared link)
  *           and take copy_bidir_latency_ns per copy: a small copy slows
@@ -252,7 +258,15 @@
  *           11-25 us: 25 us). Under nsys, with threads that had waited 11 ms,
  *           one that returned went first again 82 us after its return
  *           (validate-replay's random 11): the replay keeps the recorded
- *           order.
+ *           order. A host function's call (cudaLaunchHostFunc,
+ *           cudaStreamAddCallback) waits too while another thread's call of
+ *           a pageable copy the host waits for has not returned (probe-
+ *           pageable-hostfn, H200, C=8 and 1, alone and under nsys: it
+ *           returned 35-78 us after a pageable D2H or an 8 MiB pageable H2D
+ *           that had waited 3 ms, or a 64 MiB D2H; not after a staged 1 MiB
+ *           H2D, a stream sync or a running host function; a kernel, a record
+ *           or a pinned copy never waited). Not modelled: such a call keeps
+ *           its time as recorded or measured (FINDINGS, session 18).
  *   Host functions. A queue entry that, at its head, once its stream is done,
  *           is handed to the driver's thread and leaves the head (with one
  *           queue a kernel of another stream behind [a 2 ms kernel, a 2 ms host

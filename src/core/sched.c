@@ -173,6 +173,12 @@ static int copy_inline(const gl_sched_machine *m, const gl_sched_op *o)
     return o->dir == GL_SCHED_H2D && (o->pageable ? o->bytes <= m->pageable_inline_bytes : o->bytes <= m->pinned_beside_bytes);
 }
 
+/* A pinned H2D small enough to go beside the engine's copy ("Engines"). */
+static int copy_beside(const gl_sched_machine *m, const gl_sched_op *o)
+{
+    return o->dir == GL_SCHED_H2D && !o->pageable && o->bytes <= m->pinned_beside_bytes;
+}
+
 /* A copy that runs on the SMs, as a grid of the driver's (gl_sched.h "SM copies"): every D2D, and a memset over
  * sm_memset_bytes, where the machine says such copies need room there. */
 static int copy_on_sms(const gl_sched_machine *m, const gl_sched_op *o)
@@ -257,6 +263,9 @@ int gl_sched_copy_fit(const gl_sched_copy_times *t, gl_sched_machine *m, char *e
             fit.pageable_gbps[d] = paged > 0 ? t->large_bytes / paged : 0;
             fit.pageable_latency_ns[d] = fit.copy_latency_ns[d];
         }
+        /* behind_ns times a 4 KiB copy, which as an H2D goes beside the held one (probe-h2d-order: H2D copies of
+         * 64 KiB and more keep the order with one queue): so H2D reads out of order here, and the lab's model,
+         * without pinned_beside_bytes, keeps it so; the replay's machine has both */
         fit.copy_in_order[d] = t->hold_ns > 0 && t->behind_ns[d] > 0.5 * t->hold_ns;
     }
     fit.pageable_stage_bytes = fit.pageable_stage_call_ns = 0;
@@ -1022,7 +1031,14 @@ static int copy_candidate(sim *s, int d)
         while (s->whead[d] < s->wn[d] && s->os[s->wfifo[d][s->whead[d]]].started) s->whead[d]++;
         if (s->whead[d] == s->wn[d]) return -1;
         int c = s->wfifo[d][s->whead[d]];
-        return s->os[c].ready && dep_costs_passed(s, c) && (!busy || copy_inline(s->m, &s->p->ops[c])) ? c : -1;
+        if (s->os[c].ready && dep_costs_passed(s, c) && (!busy || copy_inline(s->m, &s->p->ops[c]))) return c;
+        /* A pinned H2D that goes beside the engine's copy keeps no order: it goes once ready, though it holds
+         * the later ones back while it waits (probe-h2d-order, C=1: a 4 KiB one passed another stream's held
+         * H2D, and a 64 KiB one waited behind a held 4 KiB one). */
+        for (int i = 0; i < s->rn[d]; i++)
+            if (copy_beside(s->m, &s->p->ops[s->ready[d][i]]) && dep_costs_passed(s, s->ready[d][i]))
+                return s->ready[d][i];
+        return -1;
     }
     for (int i = 0; i < s->rn[d]; i++)
         if (dep_costs_passed(s, s->ready[d][i]) && (!busy || copy_inline(s->m, &s->p->ops[s->ready[d][i]])))

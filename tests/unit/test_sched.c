@@ -776,9 +776,25 @@ static void test_copy_engines(void)
               p.ops[a].start_ns == 2000 && p.ops[k].start_ns == 0 && p.ops[b].start_ns == 500);
     one.copy_in_order[GL_SCHED_H2D] = 1;
     run(&p, &one);
-    test_cond("copies in order (D2H with one queue, measured): the ready copy waits for the earlier one",
+    test_cond("copies in order (either direction with one queue, probed): the ready copy waits for the earlier one",
               p.ops[b].start_ns == 2010 && p.ops[k].start_ns == 0);
+    one.pinned_beside_bytes = 10;
+    run(&p, &one);
+    test_cond("copies in order: a pinned H2D small enough to go beside keeps no order (probe-h2d-order: 4 KiB)",
+              p.ops[b].start_ns == 500 && p.ops[a].start_ns == 2000);
+    gl_sched_program_free(&p);
+    /* ...but while it waits for its own stream it holds a later, larger one back (a 64 KiB H2D behind a held 4 KiB). */
+    two_streams(&p, s);
+    gl_sched_launch(&p, 0, s[0], 1, 32, 1, 2000, 0);
+    a = gl_sched_copy(&p, 0, s[0], GL_SCHED_H2D, 10, 0);
+    b = gl_sched_copy(&p, 0, s[1], GL_SCHED_H2D, 1000, 0);
+    run(&p, &one);
+    test_cond("copies in order: a larger H2D waits behind a held one that would go beside",
+              p.ops[a].start_ns == 2000 && p.ops[b].start_ns >= 2000);
     one.copy_in_order[GL_SCHED_H2D] = 0;
+    run(&p, &one);
+    test_cond("... and without the order it goes at once", p.ops[b].start_ns == 0);
+    one.pinned_beside_bytes = 0;
     gl_sched_program_free(&p);
 
     /* A kernel waits for its stream's copy; another stream's kernel does not. */
