@@ -145,15 +145,15 @@
  *           first-issued first (not always: in event-programs' seed 20261178
  *           at C=16 an 18 MB H2D behind a cross-stream wait, ready with the
  *           first copies, went after four copies issued after it in 4 runs
- *           of 8, H100 and H200; not modelled); where copy_in_order[dir] (either
- *           direction with one queue) a copy also waits for every earlier copy
- *           of its direction to start, but a pinned H2D that goes beside,
- *           which keeps no order though it holds the later ones back while it
- *           waits (probe-h2d-order, H200, C=1: H2D copies of 64 KiB to 16 MiB
- *           waited behind another stream's H2D of 4 KiB to 16 MiB held by a
- *           2 ms kernel, 2023-2631 us; one of 4 KiB did not, 29-44 us; at C=8
- *           none did). A copy
- *           takes its latency plus bytes over bandwidth; while the opposite
+ *           of 8, H100 and H200; not modelled); where copy_in_order[dir]
+ *           (either direction with one queue) a copy also waits for every
+ *           earlier copy of its direction to start, but a pinned H2D that
+ *           goes beside, which keeps no order though it holds the later ones
+ *           back while it waits (probe-h2d-order, H200, C=1: H2D copies of
+ *           64 KiB to 16 MiB waited behind another stream's H2D of 4 KiB to
+ *           16 MiB held by a 2 ms kernel, 2023-2631 us; one of 4 KiB did not,
+ *           29-44 us; at C=8 none did; pageable H2D copies were not probed).
+ *           A copy takes its latency plus bytes over bandwidth; while the opposite
  *           direction runs too, both go at copy_bidir_gbps (a shared link)
  *           and take copy_bidir_latency_ns per copy: a small copy slows
  *           far more than a large one (under nsys, 558 KiB H2D took 13 us
@@ -262,7 +262,7 @@
  *           cudaStreamAddCallback) waits too while another thread's call of
  *           a pageable copy the host waits for has not returned (probe-
  *           pageable-hostfn, H200, C=8 and 1, alone and under nsys: it
- *           returned 35-78 us after a pageable D2H or an 8 MiB pageable H2D
+ *           returned 35-83 us after a pageable D2H or an 8 MiB pageable H2D
  *           that had waited 3 ms, or a 64 MiB D2H; not after a staged 1 MiB
  *           H2D, a stream sync or a running host function; a kernel, a record
  *           or a pinned copy never waited). Not modelled: such a call keeps
@@ -360,7 +360,7 @@ typedef struct gl_sched_machine {
     double copy_bidir_latency_ns[2]; /* and their time per copy then (0: copy_bidir_gbps alone scales the copy) */
     double copy_after_kernel_ns[2]; /* H2D, D2H: from a kernel it waits for ending to the copy starting */
     double kernel_after_copy_ns[2]; /* from such a copy ending to a kernel that waits for it going, beyond dispatch */
-    int copy_in_order[2];     /* H2D, D2H: a copy waits for every earlier copy of its direction */
+    int copy_in_order[2];     /* H2D, D2H: a copy waits for every earlier copy of its direction (a beside one not) */
     double pageable_gbps[2];  /* H2D from and D2H to pageable host memory, when the host waits for it */
     double pageable_latency_ns[2]; /* such a copy's time beyond its bytes (the driver's staging per call) */
     double pageable_stage_bytes;  /* the largest pageable H2D whose call returns before its copy runs */

@@ -209,8 +209,8 @@ static gl_sched_machine machine_for(const rp_trace *t, int C)
     m.block_dispatch_ns = 0.1, m.block_overrun_ns = 100;
     for (int d = 0; d < GL_SCHED_DIRS; d++) m.copy_engines[d] = 1, m.copy_gbps[d] = 55;
     for (int d = 0; d < 2; d++) m.copy_bidir_gbps[d] = 55, m.pageable_gbps[d] = 10;
-    /* With one queue, copies keep issue order in either direction, but small pinned H2D copies (gl_sched.h
-     * "Engines"; probe-h2d-order; before, H2D went out of order, the calibration's finding with a 4 KiB copy) */
+    /* With one queue copies keep issue order in either direction, small pinned H2D copies aside (gl_sched.h
+     * "Engines", probe-h2d-order); the calibration's 4 KiB H2D goes beside, so it cannot tell this */
     m.copy_in_order[GL_SCHED_D2H] = m.copy_in_order[GL_SCHED_H2D] = C == 1;
     m.pageable_stage_bytes = 2 << 20, m.pageable_inline_bytes = 64 << 10;
     /* Pageable D2H calls one at a time (gl_sched.h "Staging"), but no room rule for staged H2D calls: a staged

@@ -776,7 +776,7 @@ static void test_copy_engines(void)
               p.ops[a].start_ns == 2000 && p.ops[k].start_ns == 0 && p.ops[b].start_ns == 500);
     one.copy_in_order[GL_SCHED_H2D] = 1;
     run(&p, &one);
-    test_cond("copies in order (either direction with one queue, probed): the ready copy waits for the earlier one",
+    test_cond("copies in order (H2D here; with one queue both directions, probed): the ready copy waits for the earlier one",
               p.ops[b].start_ns == 2010 && p.ops[k].start_ns == 0);
     one.pinned_beside_bytes = 10;
     run(&p, &one);
@@ -790,10 +790,28 @@ static void test_copy_engines(void)
     b = gl_sched_copy(&p, 0, s[1], GL_SCHED_H2D, 1000, 0);
     run(&p, &one);
     test_cond("copies in order: a larger H2D waits behind a held one that would go beside",
-              p.ops[a].start_ns == 2000 && p.ops[b].start_ns >= 2000);
+              p.ops[a].start_ns == 2000 && p.ops[b].start_ns == 2000);
     one.copy_in_order[GL_SCHED_H2D] = 0;
     run(&p, &one);
     test_cond("... and without the order it goes at once", p.ops[b].start_ns == 0);
+    gl_sched_program_free(&p);
+    /* The probe's main case: a small H2D passes another stream's held H2D too large to go beside, while a later large
+     * one keeps waiting behind it; a D2H keeps its order whatever pinned_beside_bytes says. */
+    one.copy_in_order[GL_SCHED_H2D] = one.copy_in_order[GL_SCHED_D2H] = 1;
+    int s3[3];
+    gl_sched_program_init(&p);
+    streams(&p, s3, 3, GL_SCHED_STREAM_NONBLOCKING);
+    gl_sched_launch(&p, 0, s3[0], 1, 32, 1, 2000, 0);
+    a = gl_sched_copy(&p, 0, s3[0], GL_SCHED_H2D, 1000, 0);
+    int later = gl_sched_copy(&p, 0, s3[2], GL_SCHED_H2D, 1000, 0);
+    b = gl_sched_copy(&p, 0, s3[1], GL_SCHED_H2D, 10, 0);
+    int d2h_held = gl_sched_copy(&p, 0, s3[0], GL_SCHED_D2H, 10, 0);
+    int d2h = gl_sched_copy(&p, 0, s3[1], GL_SCHED_D2H, 10, 0);
+    run(&p, &one);
+    test_cond("copies in order: a small H2D passes a held large one, a later large one does not; a D2H keeps its order",
+              p.ops[b].start_ns == 0 && p.ops[later].start_ns >= 3000 && p.ops[a].start_ns == 2000 &&
+                  p.ops[d2h].start_ns >= p.ops[d2h_held].start_ns);
+    one.copy_in_order[GL_SCHED_H2D] = one.copy_in_order[GL_SCHED_D2H] = 0;
     one.pinned_beside_bytes = 0;
     gl_sched_program_free(&p);
 
