@@ -164,19 +164,19 @@ static int copy_queued(const gl_sched_machine *m, const gl_sched_op *o)
            (o->dir == GL_SCHED_H2D && o->pageable && o->bytes <= m->pageable_inline_bytes);
 }
 
+/* A pinned H2D small enough to go beside the engine's copy ("Engines"). */
+static int copy_beside(const gl_sched_machine *m, const gl_sched_op *o)
+{
+    return o->dir == GL_SCHED_H2D && !o->pageable && o->bytes <= m->pinned_beside_bytes;
+}
+
 /* A copy that takes no engine: a small pageable H2D goes inline, in the queue's own commands (gl_sched.h "Queue
  * copies"), a pinned H2D of at most pinned_beside_bytes goes beside the engine's copy ("Engines"), and a pageable
  * copy the host waits for holds none between its pieces ("Pageable"). */
 static int copy_inline(const gl_sched_machine *m, const gl_sched_op *o)
 {
     if (gl_sched_copy_blocks_host(m, o)) return 1; /* host-paced: its pieces go between the engine's copies */
-    return o->dir == GL_SCHED_H2D && (o->pageable ? o->bytes <= m->pageable_inline_bytes : o->bytes <= m->pinned_beside_bytes);
-}
-
-/* A pinned H2D small enough to go beside the engine's copy ("Engines"). */
-static int copy_beside(const gl_sched_machine *m, const gl_sched_op *o)
-{
-    return o->dir == GL_SCHED_H2D && !o->pageable && o->bytes <= m->pinned_beside_bytes;
+    return o->dir == GL_SCHED_H2D && (o->pageable ? o->bytes <= m->pageable_inline_bytes : copy_beside(m, o));
 }
 
 /* A copy that runs on the SMs, as a grid of the driver's (gl_sched.h "SM copies"): every D2D, and a memset over
@@ -1035,7 +1035,7 @@ static int copy_candidate(sim *s, int d)
         /* A pinned H2D that goes beside the engine's copy keeps no order: it goes once ready, though it holds
          * the later ones back while it waits (probe-h2d-order, C=1: a 4 KiB one passed another stream's held
          * H2D, and a 64 KiB one waited behind a held 4 KiB one). */
-        for (int i = 0; i < s->rn[d]; i++)
+        for (int i = 0; d == GL_SCHED_H2D && s->m->pinned_beside_bytes > 0 && i < s->rn[d]; i++) /* none else */
             if (copy_beside(s->m, &s->p->ops[s->ready[d][i]]) && dep_costs_passed(s, s->ready[d][i]))
                 return s->ready[d][i];
         return -1;
