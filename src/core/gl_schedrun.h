@@ -165,8 +165,9 @@ void gl_sched_run_resimulate(gl_sched_run *r);
  * The ops hold the new simulation; r->machine keeps its own wake for the next run. *wake_ns: the wake simulated.
  * Returns the copies so timed (0 also for a run without kernels: no axis beside the host's). */
 int gl_sched_run_own_pace(gl_sched_run *r, double *wake_ns);
-/* One whole run: begin, each host thread's calls (thread 0 from the calling
- * thread, threads 1.. from threads of their own, on the caller's device), end. */
+/* One whole run: threads 1.. started on the caller's device, each with a first
+ * call made (slow under nsys) before the run begins; begin, each host thread's
+ * calls (thread 0 from the calling thread), end. */
 void gl_sched_run_once(gl_sched_run *r);
 void gl_sched_run_destroy(gl_sched_run *r);
 
