@@ -176,6 +176,13 @@ c.commit()' "$f" "$@"
     expect "replay random 11 (H200, C=8, another run): the staging handed over in the recorded order (within 1%)" 0 \
         "^\\|  *8 \\|  *5[89]\\.[0-9]+ \\|  *[0-9]+ \\|  *59\\.494 \\|  *[-+]0\\.[0-9] \\|" \
         "$b" tests/data/random11-c8-r2-h200.sqlite --range "random 11" --connections 8
+    # event-programs' copies seed 20261148 at C=1 (validate-replay's random 27, session 19's recordings): a 28 KiB
+    # pageable D2H called 126 us into the run began at 4045 us, when another stream's 190 MB D2H left the engine.
+    # Taken as the host's own time before its copy, that wait issued its DMA 4 ms late, behind a D2H held 7 ms by
+    # its stream (one queue: D2H copies in order), and the replay was 25% long; the engine's wait is the model's.
+    expect "replay random 27 (H200, C=1): a pageable D2H's wait for the engine is no host time (within 2%)" 0 \
+        "^\\|  *1 \\|  *3[12]\\.[0-9]+ \\|  *[0-9]+ \\|  *31\\.906 \\|  *[-+][01]\\.[0-9] \\|" \
+        "$b" tests/data/random27-c1-h200.sqlite --range "random 27" --connections 1
     expect "replay a recorded trace (probe, H200): a row per C, the recorded span at C=8" 0 \
         "^\|  *8 \|  *[0-9.]+ \|  *[0-9]+ \|  *39\.451 \|" "$b" "$tr"
     expect "replay names the calls it keeps as host time" 0 "kept as host time \(not modelled\):.*cudaStreamCreateWithFlags x16" "$b" "$tr"
