@@ -568,7 +568,8 @@ static double engine_busy_before(const engine_use *u, double at)
  * copy before the DMA (28 us for 388 KiB in event-programs' recording), copying the staging buffer to pageable
  * memory after it (174 us for 1.6 MiB). Before: from the call to the copy's start where the stream was idle at
  * the call (else the copy waited for its stream, and that wait is the model's), and for a D2H from when the D2H
- * engine was free (its DMA comes first, the host's copy-out after it: a wait for the engine is the model's too;
+ * engine was free, where no earlier D2H still ran as it began (one that began beside another waited for none; its
+ * DMA comes first, the host's copy-out after it: a wait for the engine is the model's too;
  * validate-replay's random 27 at C=1: a 28 KiB D2H called 126 us into the run began at 4045 us, as a 190 MB D2H
  * of another stream ended; kept as host time, its DMA was issued behind a later D2H held 7 ms by its stream, and the
  * replay was 4-25% long in six recordings, 0-4% with the rule). An H2D's time before its DMA is the host's own
@@ -600,8 +601,8 @@ static void host_waits(rp_trace *t)
                 int before = c->staging_prev;
                 double from = before >= 0 ? fmax(c->start_ns, t->calls[before].end_ns) : c->start_ns;
                 int idle = last_end[c->stream] <= from && last_end[GL_SCHED_LEGACY] <= from;
-                if (c->dir == GL_SCHED_D2H)
-                    from = fmax(from, fmin(c->gpu_start_ns, engine_busy_before(&d2h, c->gpu_start_ns)));
+                double busy = c->dir == GL_SCHED_D2H ? engine_busy_before(&d2h, c->gpu_start_ns) : -INFINITY;
+                if (busy <= c->gpu_start_ns) from = fmax(from, busy); /* one still running: it went beside it */
                 c->pre_ns = idle ? fmax(0, c->gpu_start_ns - from) : 0;
                 c->post_ns = fmax(0, c->end_ns - c->gpu_end_ns);
             }
