@@ -499,9 +499,28 @@ static int by_time(const void *x, const void *y)
     return a->wait != b->wait ? a->wait - b->wait : (a->call > b->call) - (a->call < b->call);
 }
 
-static int is_pageable_d2h(const rp_call *c)
+/* The D2H copies (none captured) by recorded start, with the latest end among each one and those before it. Each
+ * pageable one's predecessor in the driver's staging (staging_previous) and how long the engine was busy before a
+ * copy began (engine_busy_before) are read from it. */
+typedef struct d2h_order {
+    int n;
+    timed_call *by_start;
+    double *end_max;
+} d2h_order;
+
+static void d2h_order_build(const rp_trace *t, d2h_order *o)
 {
-    return c->kind == RP_COPY && c->pageable && c->dir == GL_SCHED_D2H && !c->captured;
+    o->by_start = (timed_call *)gl_xmalloc(sizeof *o->by_start * ((size_t)t->n_calls + 1));
+    o->n = 0;
+    for (int i = 0; i < t->n_calls; i++) {
+        const rp_call *c = &t->calls[i];
+        if (c->kind == RP_COPY && c->dir == GL_SCHED_D2H && !c->captured)
+            o->by_start[o->n++] = (timed_call){c->gpu_start_ns, 0, i};
+    }
+    qsort(o->by_start, (size_t)o->n, sizeof *o->by_start, by_time);
+    o->end_max = (double *)gl_xmalloc(sizeof(double) * ((size_t)o->n + 1));
+    for (int k = 0; k < o->n; k++)
+        o->end_max[k] = fmax(k > 0 ? o->end_max[k - 1] : -INFINITY, t->calls[o->by_start[k].call].gpu_end_ns);
 }
 
 /* Each pageable D2H call's predecessor in the driver's staging, which takes them one at a time (gl_sched.h
@@ -509,59 +528,27 @@ static int is_pageable_d2h(const rp_call *c)
  * recording's, not the calls': in event-programs' seed 20261132 at C=8 a thread that returned from a 161 MB copy
  * called again 82 us later and went before two threads that had waited 11 ms for it, one of them before the other
  * that had waited longer. */
-static void staging_previous(rp_trace *t)
+static void staging_previous(rp_trace *t, const d2h_order *o)
 {
-    timed_call *d = (timed_call *)gl_xmalloc(sizeof *d * ((size_t)t->n_calls + 1));
-    int n = 0;
-    for (int i = 0; i < t->n_calls; i++) {
-        t->calls[i].staging_prev = -1;
-        if (is_pageable_d2h(&t->calls[i])) d[n++] = (timed_call){t->calls[i].gpu_start_ns, 0, i};
+    for (int i = 0; i < t->n_calls; i++) t->calls[i].staging_prev = -1;
+    for (int k = 0, prev = -1; k < o->n; k++) {
+        int call = o->by_start[k].call;
+        if (!t->calls[call].pageable) continue;
+        t->calls[call].staging_prev = prev;
+        prev = call;
     }
-    qsort(d, (size_t)n, sizeof *d, by_time);
-    for (int k = 1; k < n; k++) t->calls[d[k].call].staging_prev = d[k - 1].call;
-    free(d);
 }
 
-/* The copies of one direction by recorded start, with the latest end among each one and those before it: until
- * when the direction's engine was busy before a copy began (engine_busy_before). */
-typedef struct engine_use {
-    int n;
-    double *start, *end_max;
-} engine_use;
-
-static int by_first_double(const void *a, const void *b)
+/* The latest end of the D2H copies that began before at (-INFINITY: none). */
+static double engine_busy_before(const d2h_order *o, double at)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static void engine_use_build(const rp_trace *t, int dir, engine_use *u)
-{
-    double *pairs = (double *)gl_xmalloc(sizeof(double) * 2 * ((size_t)t->n_calls + 1)); /* start, end */
-    u->n = 0;
-    for (int i = 0; i < t->n_calls; i++) {
-        const rp_call *c = &t->calls[i];
-        if (c->kind == RP_COPY && c->dir == dir && !c->captured && isfinite(c->gpu_start_ns) && isfinite(c->gpu_end_ns))
-            pairs[2 * u->n] = c->gpu_start_ns, pairs[2 * u->n + 1] = c->gpu_end_ns, u->n++;
-    }
-    qsort(pairs, (size_t)u->n, 2 * sizeof *pairs, by_first_double);
-    u->start = (double *)gl_xmalloc(sizeof(double) * ((size_t)u->n + 1));
-    u->end_max = (double *)gl_xmalloc(sizeof(double) * ((size_t)u->n + 1));
-    for (int k = 0; k < u->n; k++)
-        u->start[k] = pairs[2 * k], u->end_max[k] = fmax(k > 0 ? u->end_max[k - 1] : -INFINITY, pairs[2 * k + 1]);
-    free(pairs);
-}
-
-/* The latest end of the copies that began before at (-INFINITY: none). */
-static double engine_busy_before(const engine_use *u, double at)
-{
-    int lo = 0, hi = u->n;
+    int lo = 0, hi = o->n;
     while (lo < hi) {
         int mid = (lo + hi) / 2;
-        if (u->start[mid] < at) lo = mid + 1;
+        if (o->by_start[mid].t < at) lo = mid + 1;
         else hi = mid;
     }
-    return lo > 0 ? u->end_max[lo - 1] : -INFINITY;
+    return lo > 0 ? o->end_max[lo - 1] : -INFINITY;
 }
 
 /* A call that returns once its copy has ended spends host time of its own around the copy: staging a pageable
@@ -585,9 +572,9 @@ static void host_waits(rp_trace *t)
      * that return, 12-259 us after that copy's end). The model frees the staging at the copy's end and keeps the
      * predecessor's copy-out after it as host time; pointing the link at that host time instead made random 11's
      * two recordings 1.1% and 2.6% short, against 0.3% and 0.1%. */
-    staging_previous(t);
-    engine_use d2h;
-    engine_use_build(t, GL_SCHED_D2H, &d2h);
+    d2h_order d2h;
+    d2h_order_build(t, &d2h);
+    staging_previous(t, &d2h);
     for (int k = 0; k < t->n_calls; k++) {
         rp_call *c = &t->calls[order[k]];
         for (int n = 0; c->kind == RP_GRAPH && n < c->n_nodes; n++) { /* a graph launch keeps its streams busy */
@@ -609,7 +596,7 @@ static void host_waits(rp_trace *t)
         }
         last_end[c->stream] = fmax(last_end[c->stream], c->gpu_end_ns);
     }
-    free(order), free(last_end), free(d2h.start), free(d2h.end_max);
+    free(order), free(last_end), free(d2h.by_start), free(d2h.end_max);
 }
 
 /* A graph launch traced whole (GRAPH_TRACE: start, end, streamId, correlationId) by a call the replay takes: its
