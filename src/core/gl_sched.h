@@ -270,8 +270,16 @@
  *   Host functions. A queue entry that, at its head, once its stream is done,
  *           is handed to the driver's thread and leaves the head (with one
  *           queue a kernel of another stream behind [a 2 ms kernel, a 2 ms host
- *           function] started as the function began, not as it ended); it runs
- *           there (hostfn_serial: one at a time across streams, measured) for
+ *           function] started as the function began, not as it ended), but not
+ *           before a sleeping thread has woken (below): the wake holds the queue
+ *           (under nsys, validate-replay's random 38 at C=1: two kernels of
+ *           other streams behind [kernel, function] started 349 us after that
+ *           kernel's end, read as the wake; live, the copies population
+ *           could not tell: four runs each, C=1's programs 1.35% -> 1.10%
+ *           median error, the others within their noise). A thread busy
+ *           with another function holds nothing (not probed; the replay's
+ *           random 21 at C=1 went 13% long when it did). It runs there
+ *           (hostfn_serial: one at a time across streams, measured) for
  *           hostfn_ns plus its own time, and its stream's next op waits for it.
  *           That holds only behind an unfinished queue entry of its own
  *           stream (its last op but records: a kernel). Behind what is no

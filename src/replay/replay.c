@@ -27,7 +27,8 @@
  *        make replay TRACE=TRACE.sqlite
  * Record: nsys profile -t cuda --cuda-event-trace=true --cuda-graph-trace=node -o run ./program; nsys export --type sqlite run.nsys-rep
  * GRIDLAB_REPLAY_DUMP=FILE writes each model operation at the recorded setting, recorded and replayed (kind, thread,
- * stream, direction, recorded start and end, call, submission, start, end, own time; us): for finding where a
+ * stream, direction, recorded start and end, call, submission, start, end, own time; us; then queue, leaving the
+ * queue, event, blocks, priority): for finding where a
  * replay parts from its recording.
  */
 #include <errno.h>
@@ -515,9 +516,11 @@ int main(int argc, char **argv)
         FILE *f = fopen(dump, "w");
         if (f && gl_sched_simulate(&p, &m, &r, err, sizeof err) == 0)
             for (int i = 0; i < p.n_ops; i++)
-                fprintf(f, "%d %d %d %d %d %.1f %.1f %.1f %.1f %.1f %.1f %.1f\n", i, p.ops[i].kind, p.ops[i].thread,
-                        p.ops[i].stream, p.ops[i].dir, rs[i] / 1e3, re[i] / 1e3, p.ops[i].call_ns / 1e3,
-                        p.ops[i].submit_ns / 1e3, p.ops[i].start_ns / 1e3, p.ops[i].end_ns / 1e3, p.ops[i].block_ns / 1e3);
+                fprintf(f, "%d %d %d %d %d %.1f %.1f %.1f %.1f %.1f %.1f %.1f %d %.1f %d %d %d\n", i, p.ops[i].kind,
+                        p.ops[i].thread, p.ops[i].stream, p.ops[i].dir, rs[i] / 1e3, re[i] / 1e3, p.ops[i].call_ns / 1e3,
+                        p.ops[i].submit_ns / 1e3, p.ops[i].start_ns / 1e3, p.ops[i].end_ns / 1e3, p.ops[i].block_ns / 1e3,
+                        p.ops[i].queue, p.ops[i].go_ns / 1e3, p.ops[i].event, p.ops[i].blocks,
+                        p.ops[i].stream >= 0 ? p.streams[p.ops[i].stream].priority : 0);
         if (f) fclose(f);
     }
     if (a.explain) {
