@@ -270,16 +270,14 @@
  *   Host functions. A queue entry that, at its head, once its stream is done,
  *           is handed to the driver's thread and leaves the head (with one
  *           queue a kernel of another stream behind [a 2 ms kernel, a 2 ms host
- *           function] started as the function began, not as it ended), but not
- *           before a sleeping thread has woken (below): the wake holds the queue
- *           (under nsys, validate-replay's random 38 at C=1: two kernels of
- *           other streams behind [kernel, function] started 349 us after that
- *           kernel's end, read as the wake; live, the copies population
- *           could not tell: four runs each, C=1's programs 1.35% -> 1.10%
- *           median error, the others within their noise). A thread busy
- *           with another function holds nothing (not probed; the replay's
- *           random 21 at C=1 went 13% long when it did). It runs there
- *           (hostfn_serial: one at a time across streams, measured) for
+ *           function] started as the function began, not as it ended; with the
+ *           driver's thread asleep it goes as the function is handed over,
+ *           before the wake: callbacks' "one function" row at C=1, B's kernel
+ *           297 us behind A's function where holding through the 91 us wake
+ *           made it 384, session 20; under nsys, validate-replay's random 38
+ *           at C=1 had two kernels behind [kernel, function] start 349 us
+ *           after that kernel, a hold the tracer may add: not modelled); it runs
+ *           there (hostfn_serial: one at a time across streams, measured) for
  *           hostfn_ns plus its own time, and its stream's next op waits for it.
  *           That holds only behind an unfinished queue entry of its own
  *           stream (its last op but records: a kernel). Behind what is no

@@ -360,8 +360,7 @@ typedef struct queue {
     int head;       /* the index in fifo of the head: entries before it have gone */
     int n, cap;     /* entries put in, and room for them */
     int unfinished; /* ops put in it that have not finished: 0 means idle */
-    int holding;    /* GL_SCHED_RELEASE_DISPATCHED: the kernel it waits on; a host function while the driver's
-                     * thread wakes; else -1 */
+    int holding;    /* GL_SCHED_RELEASE_DISPATCHED: the kernel it waits on, else -1 */
     double next_ns; /* the next entry may not leave before this: the queue's time per entry */
     double wake_ns; /* when an EV_WAKE for next_ns was scheduled (-1: none) */
 } queue;
@@ -867,8 +866,7 @@ static int advance_queues(sim *s)
             heap_push(s, s->now + gl_sched_op_copy_ns(s->m, o), EV_COPIED, op,
                       0, 0);
             copies_rerate(s); /* an H2D or D2H here shares the link with the engine copies */
-        } else if (o->kind == GL_SCHED_HOSTFN) { /* handed to the driver's thread; its queue moves on once awake */
-            q->holding = op;
+        } else if (o->kind == GL_SCHED_HOSTFN) { /* handed to the driver's thread; its queue moves on */
             hostfn_ready(s, op);
         } else { /* an entry of another kind (a record that held its queue) ends as it leaves */
             finish(s, op);
@@ -959,22 +957,12 @@ static void hostfn_next(sim *s)
     if (s->n_hostfns == 0 && s->hostfn_busy == 0) s->driver_awake = 0; /* nothing left: it sleeps again */
 }
 
-/* The queues that functions held while the driver's thread woke move on (gl_sched.h, "Host functions"). */
-static void hostfn_release(sim *s)
-{
-    for (int i = s->hostfn_head; i < s->n_hostfns; i++) {
-        const gl_sched_op *o = &s->p->ops[s->hostfns[i]];
-        if (o->queue >= 0 && s->q[o->queue].holding == s->hostfns[i]) s->q[o->queue].holding = -1;
-    }
-}
-
 /* A host function left its queue's head: the driver's thread takes it at once if awake, or after waking. */
 static void hostfn_ready(sim *s, int op)
 {
     gl_grow((void **)&s->hostfns, &s->cap_hostfns, s->n_hostfns + 1, sizeof *s->hostfns);
     s->hostfns[s->n_hostfns++] = op;
     if (s->driver_awake || s->hostfn_busy > 0) {
-        hostfn_release(s);
         hostfn_next(s);
     } else if (!s->driver_waking) {
         s->driver_waking = 1;
@@ -1200,7 +1188,6 @@ static void handle(sim *s, const event *e)
     case EV_DRIVER: /* the driver's thread has woken */
         s->driver_waking = 0;
         s->driver_awake = 1;
-        hostfn_release(s);
         hostfn_next(s);
         break;
     case EV_LOADED:
