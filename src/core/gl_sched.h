@@ -270,13 +270,13 @@
  *   Host functions. A queue entry that, at its head, once its stream is done,
  *           is handed to the driver's thread and leaves the head (with one
  *           queue a kernel of another stream behind [a 2 ms kernel, a 2 ms host
- *           function] started as the function began, not as it ended; with the
- *           driver's thread asleep it goes as the function is handed over,
- *           before the wake: callbacks' "one function" row at C=1, B's kernel
- *           297 us behind A's function where holding through the 91 us wake
- *           made it 384, session 20; under nsys, validate-replay's random 38
+ *           function] started as the function began, not as it ended). With the
+ *           driver's thread asleep the function begins only after its wake, and
+ *           the queue does not wait for that (callbacks' "one function" row at
+ *           C=1: B's kernel 297 us behind A's function, where holding through
+ *           the 91 us wake made it 384, session 20; under nsys, random 38
  *           at C=1 had two kernels behind [kernel, function] start 349 us
- *           after that kernel, a hold the tracer may add: not modelled); it runs
+ *           after that kernel, a hold the tracer may add: not modelled). It runs
  *           there (hostfn_serial: one at a time across streams, measured) for
  *           hostfn_ns plus its own time, and its stream's next op waits for it.
  *           That holds only behind an unfinished queue entry of its own
