@@ -274,9 +274,10 @@
  *           driver's thread asleep the function begins only after its wake, and
  *           the queue does not wait for that (callbacks' "one function" row at
  *           C=1: B's kernel 297 us behind A's function, where holding through
- *           the 91 us wake made it 384, session 20; under nsys, random 38
- *           at C=1 had two kernels behind [kernel, function] start 349 us
- *           after that kernel, a hold the tracer may add: not modelled). It runs
+ *           the 91 us wake made it 384, session 20; under nsys too, 493 us
+ *           with the model at 493-494 and wakes of 84-104 us; what held two
+ *           kernels behind [kernel, function] 349 us after that kernel in
+ *           validate-replay's random 38 at C=1 is not known). It runs
  *           there (hostfn_serial: one at a time across streams, measured) for
  *           hostfn_ns plus its own time, and its stream's next op waits for it.
  *           That holds only behind an unfinished queue entry of its own
