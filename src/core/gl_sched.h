@@ -220,9 +220,14 @@
  *           any begun 5 us before, it went first: they had not begun, the
  *           host waking after their stream's kernel first. In event-
  *           programs' seed 20261186 pinned D2H copies went back to back while
- *           a pageable one waited). Probed with D2H copies only; an H2D the
- *           host waits for is staged the same way, and the model treats it
- *           alike, unprobed. The shared link adds to it what
+ *           a pageable one waited). One that waits so from its start starts
+ *           when its first piece begins: a trace shows the DMA's start
+ *           (validate-replay's random 4: a 25 MiB pageable H2D ready with a
+ *           21 MiB pinned one began 5-6 us after that one ended, 0.4 ms
+ *           late, in each of its 36 recordings; started at once, the replay
+ *           took that wait off its time alone). Probed with D2H copies only;
+ *           an H2D the host waits for is staged the same way, and the model
+ *           treats it alike, unprobed. The shared link adds to it what
  *           it adds to a pinned copy of its size (its DMA). A smaller
  *           pageable H2D returns once staged (its
  *           call's time, at most its copy at the pageable pace or its call

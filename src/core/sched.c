@@ -1005,6 +1005,8 @@ static void copies_rerate(sim *s)
         if (rate > 0 && (st->rate == 0 || st->version == 0)) { /* it (re)starts: a piece goes, whole ("Pageable") */
             st->piece_ns[0] = s->now;
             st->piece_ns[1] = s->now + fmin(m->pageable_piece_ns, fmax(0, st->left_ns) / rate);
+            /* One that waited from its start for an engine copy begins with its first piece, as a trace has it */
+            if (st->version > 0 && st->left_ns >= st->full_ns) s->p->ops[op].start_ns = s->now;
         }
         if (rate == st->rate && st->version > 0) continue;
         st->rate = rate;
