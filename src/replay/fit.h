@@ -44,7 +44,8 @@ enum { RP_POOL_COPIES, RP_POOL_KERNELS, RP_POOL_ALL, RP_POOLS }; /* t->gap_pool_
  * own time. A kernel slowed by sharing memory bandwidth, not SMs, keeps the slower time. Returns the kernels whose
  * time changed by over 1%. A pageable copy the host waited for likewise gets its time alone (copy_ns): its pieces
  * waited behind the engine copies of its direction that ran meanwhile (gl_sched.h, "Pageable"), which the
- * simulation adds again, so what the simulation adds is taken off its recorded time, bracketed over up to twelve
+ * simulation adds again, so what the simulation adds is taken off its recorded time (the simulated time from its
+ * first piece, or from when an engine took it where the recording began it nearer then), bracketed over up to twelve
  * passes, keeping the times of the pass (after the kernels' last) whose simulation put the copies nearest the
  * recording; *copies_changed (if not NULL) gets how many such copies changed by over 1%. */
 int rp_fit_kernels(gl_sched_program *p, const gl_sched_machine *m, const double *recorded_start,
