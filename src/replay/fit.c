@@ -214,8 +214,9 @@ int rp_fit_kernels(gl_sched_program *p, const gl_sched_machine *m, const double 
         copies_moved = 0;
         for (int i = 0; i < p->n_ops; i++) {
             const gl_sched_op *o = &p->ops[i];
+            if (!gl_sched_copy_blocks_host(m, o)) continue;
             double sim = paced_ns(o, rs[i]), rec = re[i] - rs[i];
-            if (gl_sched_copy_blocks_host(m, o) && sim > 0 && rec > 0 && o->copy_ns > 0) score += fabs(sim - rec);
+            if (sim > 0 && rec > 0 && o->copy_ns > 0) score += fabs(sim - rec);
         }
         if (pass >= 3 && score < best_score) {
             best_score = score;
@@ -223,9 +224,9 @@ int rp_fit_kernels(gl_sched_program *p, const gl_sched_machine *m, const double 
         }
         for (int i = 0; i < p->n_ops; i++) {
             gl_sched_op *o = &p->ops[i];
-            double sim = gl_sched_copy_blocks_host(m, o) ? paced_ns(o, rs[i]) : o->end_ns - o->start_ns;
-            double rec = re[i] - rs[i];
-            if (gl_sched_copy_blocks_host(m, o) && sim > 0 && rec > 0 && o->copy_ns > 0) {
+            int paced = gl_sched_copy_blocks_host(m, o);
+            double sim = paced ? paced_ns(o, rs[i]) : o->end_ns - o->start_ns, rec = re[i] - rs[i];
+            if (paced && sim > 0 && rec > 0 && o->copy_ns > 0) {
                 /* what the simulation added to it (its pauses behind engine copies) comes off */
                 if (fabs(sim - rec) <= 1e-3 * rec) continue;
                 double next = gl_sched_bracket_step(o->copy_ns, sim, rec, &lo[i], &hi[i]);
