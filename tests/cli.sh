@@ -183,6 +183,17 @@ c.commit()' "$f" "$@"
     expect "replay random 27 (H200, C=1): a pageable D2H's wait for the engine is no host time (within 2%)" 0 \
         "^\\|  *1 \\|  *3[12]\\.[0-9]+ \\|  *[0-9]+ \\|  *31\\.906 \\|  *[-+][01]\\.[0-9] \\|" \
         "$b" tests/data/random27-c1-h200.sqlite --range "random 27" --connections 1
+    # event-programs' copies seed 20261143 at C=1 (validate-replay's random 22): the driver's host-function thread,
+    # in nsys's scheduling rows, ran the three functions in one 2.7 ms stretch from 190 us after the first was
+    # ready. The first function's wake comes from there; before, it went into that function's own time, the second
+    # (same stream) ran before a third of another stream that was ready first, and the starts were 7.75% of the
+    # span off at p95.
+    expect "replay random 22 (H200, C=1): a host function's wake from the driver's thread's scheduling" 0 \
+        "^host function wakes: 1 fitted to when the driver's thread began to run \\(its runs in the trace's scheduling rows: 1\\)" \
+        "$b" tests/data/random22-c1-h200.sqlite --range "random 22" --connections 1
+    expect "replay random 22 (H200, C=1): the span within 1%, the starts within 1% of it at p95" 0 \
+        "^\\|  *1 \\|  *10\\.[67][0-9]+ \\|  *[0-9]+ \\|  *10\\.730 \\|  *[-+]0\\.[0-9] \\|  *0\\.[0-9]+ \\|" \
+        "$b" tests/data/random22-c1-h200.sqlite --range "random 22" --connections 1
     expect "replay a recorded trace (probe, H200): a row per C, the recorded span at C=8" 0 \
         "^\|  *8 \|  *[0-9.]+ \|  *[0-9]+ \|  *39\.451 \|" "$b" "$tr"
     expect "replay names the calls it keeps as host time" 0 "kept as host time \(not modelled\):.*cudaStreamCreateWithFlags x16" "$b" "$tr"

@@ -287,8 +287,11 @@
  *           hostfn_ns plus its own time, and its stream's next op waits for it.
  *           That holds only behind an unfinished queue entry of its own
  *           stream (its last op but records: a kernel). Behind what is no
- *           queue entry (a copy that an engine took, a wait, a function off
- *           the queues), or with its stream's work done at the call, it is
+ *           queue entry (a copy that an engine took, a wait, another function
+ *           of its stream, which leaves its queue for the driver's thread:
+ *           validate-replay's random 22 at C=1, another stream's D2D behind
+ *           [kernel, function, function] began 6 us after the kernel, 190 us
+ *           before the first function), or with its stream's work done at the call, it is
  *           no queue entry: it waits for its stream off the queues and goes
  *           to the driver's thread (H200, C=1: a kernel queued behind [64 MB
  *           H2D, host function] started at 54-316 us, median 100, and the
@@ -309,8 +312,10 @@
  *           streams between) went both ways from run to run, 4 of 8 runs
  *           each, 5 of 16 the fast way in session 12 (the first run of each
  *           of three processes among them); the rule gives the slower way.
- *           A thread that ran no function sleeps: the first function after
- *           GPU work costs hostfn_wake_ns (about 100 us on the H200, against
+ *           A thread that ran no function sleeps (but not one that finds a
+ *           function ready as its last returns, its stream's next: random 2
+ *           at C=8 ran two so in one 2.2 ms stretch, no switch between): the
+ *           first function after GPU work costs hostfn_wake_ns (about 100 us on the H200, against
  *           1.9 us back to back; a function's own wake_ns where its run
  *           measured it: 32-186 us over one process's twelve runs of a
  *           program, 34 and 99 us in one of them), and once awake the

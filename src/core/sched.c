@@ -428,6 +428,7 @@ typedef struct sim {
     int n_hostfns, cap_hostfns;   /* how many were put in since it was last empty, and room */
     int driver_waking;            /* an EV_DRIVER is pending */
     int driver_awake;             /* the driver's thread took a function since it last woke */
+    double driver_idle_ns;        /* when it last found nothing left (-1: never) */
     int load;                     /* the last lazy load submitted: everything after waits for it (-1: none) */
     int d2h_staging;              /* the pageable D2H whose call holds the driver's D2H staging (-1: none) */
     double d2h_freed_ns;          /* when the D2H staging was last freed (-INFINITY: never)... */
@@ -738,11 +739,12 @@ static void submit(sim *s, int t)
                 st->mark_queue = choose_queue(s, o->stream, s->stream_queued[o->stream], 0);
                 st->mark_pos = s->q[st->mark_queue].n;
             }
-        } else if (o->kind == GL_SCHED_HOSTFN && (prev < 0 || s->os[prev].finished || p->ops[prev].queue < 0)) {
+        } else if (o->kind == GL_SCHED_HOSTFN && (prev < 0 || s->os[prev].finished || p->ops[prev].queue < 0 ||
+                                              p->ops[prev].kind == GL_SCHED_HOSTFN)) {
             /* Only an unfinished queue entry of its own stream (a kernel) holds a host function in its queue:
-             * behind what is no queue entry (an engine's copy, a wait, another function off the queues), or
-             * with its stream's work done at the call, it waits off the queues for its stream and goes to the
-             * driver's thread (gl_sched.h, "Host functions"). */
+             * behind what is no queue entry (an engine's copy, a wait, another function, which leaves its queue
+             * for the driver's thread), or with its stream's work done at the call, it waits off the queues for
+             * its stream and goes to the driver's thread (gl_sched.h, "Host functions"). */
             o->queue = -1;
         } else if (o->kind == GL_SCHED_COPY && !copy_queued(s->m, o)) {
             o->queue = -1; /* an engine's alone (gl_sched.h, "Engines") */
@@ -954,7 +956,10 @@ static void hostfn_next(sim *s)
         heap_push(s, s->now + s->m->hostfn_ns + o->block_ns, EV_HOSTFN, op, 0, 0);
     }
     if (s->hostfn_head == s->n_hostfns) s->hostfn_head = s->n_hostfns = 0;
-    if (s->n_hostfns == 0 && s->hostfn_busy == 0) s->driver_awake = 0; /* nothing left: it sleeps again */
+    if (s->n_hostfns == 0 && s->hostfn_busy == 0 && s->driver_awake) { /* nothing left: it sleeps again */
+        s->driver_awake = 0;
+        s->driver_idle_ns = s->now;
+    }
 }
 
 /* A host function left its queue's head: the driver's thread takes it at once if awake, or after waking. */
@@ -962,6 +967,10 @@ static void hostfn_ready(sim *s, int op)
 {
     gl_grow((void **)&s->hostfns, &s->cap_hostfns, s->n_hostfns + 1, sizeof *s->hostfns);
     s->hostfns[s->n_hostfns++] = op;
+    /* Ready as the thread found nothing left, in that instant (its stream's function just returned): it has not
+     * slept, and takes this one at once (validate-replay's random 2 at C=8: two functions of one stream ran in one
+     * stretch of the driver's thread, 2.2 ms, with no switch between). */
+    if (s->driver_idle_ns == s->now) s->driver_awake = 1;
     if (s->driver_awake || s->hostfn_busy > 0) {
         hostfn_next(s);
     } else if (!s->driver_waking) {
@@ -1326,6 +1335,7 @@ int gl_sched_simulate(gl_sched_program *p, const gl_sched_machine *m, gl_sched_r
     if (validate(p, m, err, errlen) < 0) return -1;
     sim s;
     memset(&s, 0, sizeof s);
+    s.driver_idle_ns = -1;
     s.p = p;
     s.m = m;
     s.os = (op_state *)gl_xcalloc((size_t)p->n_ops + 1, sizeof *s.os);

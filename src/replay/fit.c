@@ -445,3 +445,45 @@ int rp_fit_hostfns(gl_sched_program *p, const gl_sched_machine *m, const double 
     free(order), free(next), free(pending), free(was_fitted), free(added), free(rec_fn), free(event_rec);
     return fitted;
 }
+
+enum { RP_WAKE_MAX_NS = 2000000 };
+
+int rp_fit_wakes(const rp_trace *t, gl_sched_program *p, const gl_sched_machine *m)
+{
+    if (t->n_fn_runs < 2) return 0;
+    double t0 = INFINITY; /* the program's time 0: the first call (rp_program) */
+    for (int i = 0; i < t->n_calls; i++) t0 = fmin(t0, t->calls[i].start_ns);
+    int *fn = (int *)gl_xmalloc(sizeof(int) * (size_t)(p->n_ops + 1)), n_fn = 0, fitted = 0;
+    char *done = (char *)gl_xcalloc((size_t)p->n_ops + 1, 1);
+    for (int pass = 0; pass < 64; pass++) {
+        gl_sched_result r;
+        char err[160];
+        if (gl_sched_simulate(p, m, &r, err, sizeof err) != 0) break;
+        n_fn = 0;
+        for (int i = 0; i < p->n_ops; i++)
+            if (p->ops[i].kind == GL_SCHED_HOSTFN && isfinite(p->ops[i].start_ns)) fn[n_fn++] = i;
+        sort_ops = p->ops;
+        qsort(fn, (size_t)n_fn, sizeof *fn, by_start);
+        int changed = 0, k = 0;
+        double busy_until = -INFINITY; /* the simulated driver's thread: running functions until then */
+        for (int j = 0; j < n_fn && !changed; j++) {
+            gl_sched_op *o = &p->ops[fn[j]];
+            int woke = o->go_ns >= busy_until; /* idle when the function became ready */
+            busy_until = fmax(busy_until, o->end_ns);
+            if (!woke || done[fn[j]]) continue;
+            double go = o->go_ns + t0;
+            while (k + 1 < t->n_fn_runs && t->fn_runs[k + 1] <= go) k += 2; /* the first run ending after go */
+            if (k + 1 >= t->n_fn_runs) break;
+            done[fn[j]] = 1;
+            double wake = t->fn_runs[k] - go;
+            if (!(wake > 0) || wake > RP_WAKE_MAX_NS) continue; /* running then in the recording, or far off */
+            o->wake_ns = wake + m->hostfn_ns; /* the simulated thread takes it wake - hostfn_ns after go */
+            fitted++;
+            changed = 1; /* what comes after moves with it: simulate again */
+        }
+        if (!changed) break;
+    }
+    free(fn), free(done);
+    return fitted;
+}
+

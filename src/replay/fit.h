@@ -75,5 +75,11 @@ int rp_place_hostfns(const rp_trace *t, gl_sched_program *p, const gl_sched_mach
  * turn), whose times the fit cannot move. Returns how many functions were fitted. */
 int rp_fit_hostfns(gl_sched_program *p, const gl_sched_machine *m, const double *recorded_start,
                    const double *recorded_return);
+/* Fit each host function's wake (HOSTFN ops' wake_ns) to when the driver's thread ran (rp_trace.fn_runs): simulated
+ * on m, a function that finds the driver's thread idle (no function running) wakes it, and in the recording the
+ * thread began its next run after that (the first run that ends after the simulated moment); the wake is the time
+ * between, where the recording did not have the thread already running then, and no more than RP_WAKE_MAX_NS (a
+ * longer one is taken as a different moment, not a wake). In passes, as rp_fit_hostfns. Returns how many. */
+int rp_fit_wakes(const rp_trace *t, gl_sched_program *p, const gl_sched_machine *m);
 
 #endif

@@ -15,6 +15,8 @@
 
 enum { RP_BAD = 2 }; /* a trace the replay cannot read: a usage error, as a bad option is */
 enum { OUT_OF_RANGE = -2 }; /* a call outside --range: its work is left out, not counted as dropped */
+static const double DRIVER_BORN_NS = 10e6;  /* the driver's thread begins this soon after the first host function */
+static const double DRIVER_BEFORE_NS = 10e6; /* its runs read from this long before a --range */
 
 /* What a query is for: its statement, and the trace it fills. */
 typedef struct reader {
@@ -485,6 +487,61 @@ static void host_functions(rp_trace *t)
         if (c->n_cand > 0) c->kind = RP_HOSTFN, c->stream = c->cand[0];
         else t->hostfns_lost++;
     }
+}
+
+/* The driver's host-function thread: a thread of the process that makes no CUDA call and that began (its first
+ * scheduling row) at or after the process's first host function call, the first such; the driver starts it then
+ * (every recording of validate-replay: 0.2 ms after the first cudaLaunchHostFunc or cudaStreamAddCallback). */
+typedef struct driver_pick {
+    long long tid;
+    double first_fn;
+} driver_pick;
+
+static void first_fn_row(sqlite3_stmt *st, void *ctx) { ((driver_pick *)ctx)->first_fn = col_num(st, 0); }
+static void driver_tid_row(sqlite3_stmt *st, void *ctx)
+{
+    driver_pick *d = (driver_pick *)ctx;
+    if (d->tid == 0 && col_num(st, 1) - d->first_fn < DRIVER_BORN_NS) d->tid = sqlite3_column_int64(st, 0);
+}
+static void driver_run_row(sqlite3_stmt *st, void *ctx)
+{
+    loading *L = (loading *)ctx;
+    rp_trace *t = L->t;
+    double at = col_num(st, 0);
+    int on = (int)col_int(st, 1, 0);
+    if (on && (t->n_fn_runs % 2) == 0) { /* on: a run begins */
+        int cap = t->n_fn_runs;
+        gl_grow((void **)&t->fn_runs, &cap, t->n_fn_runs + 2, sizeof *t->fn_runs);
+        t->fn_runs[t->n_fn_runs++] = at;
+    } else if (!on && (t->n_fn_runs % 2) == 1) {
+        t->fn_runs[t->n_fn_runs++] = at;
+    }
+}
+
+/* Read when the driver's host-function thread ran (rp_trace.fn_runs); a trace without scheduling rows, or without
+ * such a thread, gives none and no error. */
+static int driver_runs(reader *r, loading *L)
+{
+    rp_trace *t = L->t;
+    if (has_table(r, "SCHED_EVENTS") != 1 || has_column(r, "SCHED_EVENTS", "isSchedIn") != 1) return 0;
+    driver_pick d = {0, NAN};
+    char sql[900];
+    snprintf(sql, sizeof sql, "SELECT MIN(r.start) FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s ON s.id = r.nameId "
+             "WHERE (r.globalTid / 16777216) = %lld AND (s.value LIKE 'cudaLaunchHostFunc%%' OR s.value LIKE "
+             "'cudaStreamAddCallback%%' OR s.value LIKE 'cuLaunchHostFunc%%' OR s.value LIKE 'cuStreamAddCallback%%')",
+             L->pid / 16777216);
+    int rc = each_row(r, sql, first_fn_row, &d);
+    if (rc || isnan(d.first_fn)) return rc;
+    snprintf(sql, sizeof sql, "SELECT globalTid, MIN(start) AS born FROM SCHED_EVENTS WHERE (globalTid / 16777216) = "
+             "%lld AND globalTid NOT IN (SELECT DISTINCT globalTid FROM CUPTI_ACTIVITY_KIND_RUNTIME) GROUP BY "
+             "globalTid HAVING born >= %.0f ORDER BY born", L->pid / 16777216, d.first_fn);
+    if ((rc = each_row(r, sql, driver_tid_row, &d)) != 0 || d.tid == 0) return rc;
+    double from = L->range ? t->range_start_ns - DRIVER_BEFORE_NS : -INFINITY, to = L->range ? t->range_end_ns : INFINITY;
+    snprintf(sql, sizeof sql, "SELECT start, isSchedIn FROM SCHED_EVENTS WHERE globalTid = %lld AND start >= %.0f AND "
+             "start <= %.0f ORDER BY start", d.tid, isfinite(from) ? from : -1e30, isfinite(to) ? to : 1e30);
+    rc = each_row(r, sql, driver_run_row, L);
+    if (t->n_fn_runs % 2) t->n_fn_runs--; /* a run the range's end cut: its end is not known */
+    return rc;
 }
 
 typedef struct timed_call {
@@ -965,6 +1022,7 @@ int rp_import_range(const char *path, const char *range, int lazy, rp_trace *t, 
                 c->kind = RP_SYNC_DEVICE;
         }
         host_functions(t);
+        if (t->hostfns > 0) rc = driver_runs(&r, &L);
         host_waits(t);
         polls(t);
         for (int i = 0; i < t->n_calls; i++) {
@@ -984,6 +1042,7 @@ void rp_trace_free(rp_trace *t)
 {
     for (int i = 0; i < t->n_names; i++) free(t->names[i]);
     free(t->names), free(t->name_counts), free(t->name_kept), free(t->calls), free(t->streams), free(t->nodes);
+    free(t->fn_runs);
     memset(t, 0, sizeof *t);
 }
 

@@ -103,6 +103,11 @@ typedef struct rp_trace {
     int dropped;                /* kernels, copies and memsets matched to no call or stream: left out */
     long long too_big;          /* a grid of more blocks than the model counts (the trace is refused) */
     int hostfns, hostfns_lost;  /* host functions, and those with no earlier stream call on their thread (host time) */
+    /* The driver's thread that runs host functions, where the trace holds its scheduling (SCHED_EVENTS, nsys's
+     * default --cpuctxsw=process-tree): each time it ran on a CPU, [on, off) in pairs, in the trace's ns, from
+     * shortly before the range (import.c, driver_runs). None where the trace has no such table or thread. */
+    double *fn_runs;
+    int n_fn_runs;
     int polls, poll_queries;    /* cudaEventQuery loops replayed as waits for their event, and their calls */
     char range[128];            /* --range: the NVTX range replayed ("" for the whole trace)... */
     double range_start_ns, range_end_ns; /* ...its time (the calls that began in it, on every thread, are replayed) */

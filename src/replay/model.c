@@ -11,8 +11,8 @@
 #include "model.h"
 
 static const char FORMAT[] = "gridlab-replay-model 1";
-enum { N_FIELDS = 17, N_FIELDS_16 = 16, N_FIELDS_OLD = 15 }; /* an op's array, in model.h's order (an older
-                                                                 file's lacks after, or after and timed) */
+enum { N_FIELDS = 18, N_FIELDS_17 = 17, N_FIELDS_16 = 16, N_FIELDS_OLD = 15 }; /* an op's array, in model.h's order
+                                        (an older file's lacks wake, or wake and after, or those and timed) */
 /* What a model may say, at most: a time of a day, a copy of 10 TB, a grid the simulation takes in seconds (its
  * time grows with the blocks), 64 blocks on an SM (Hopper holds 32). */
 static const double MAX_MS = 86400e3, MAX_NS = 86400e9, MAX_BYTES = 1e13, MAX_BLOCKS = (double)RP_MAX_BLOCKS;
@@ -60,9 +60,10 @@ int rp_model_write(const char *path, const char *source, const rp_trace *t, cons
         fprintf(f, "%s\n  [%d, %d, %d, %d, %d, %d, %d, ", i ? "," : "", o->kind, o->thread, o->stream, o->event,
                 o->blocks, o->threads, o->blocks_per_sm);
         double first = o->kind == GL_SCHED_SYNC ? o->wake_ns : o->block_ns; /* a sync's field: its wake (model.h) */
-        double v[10] = {first,      o->issue_ns, o->dir,  o->pageable, o->bytes,
-                        o->copy_ns, rs[i],       re[i],   o->timed,    o->after};
-        for (int k = 0; k < 10; k++) {
+        double wake = o->kind == GL_SCHED_HOSTFN ? o->wake_ns : 0;
+        double v[11] = {first,      o->issue_ns, o->dir,  o->pageable, o->bytes, o->copy_ns,
+                        rs[i],      re[i],       o->timed, o->after,   wake};
+        for (int k = 0; k < 11; k++) {
             if (k) fputs(", ", f);
             num(f, v[k]);
         }
@@ -164,14 +165,16 @@ int rp_model_read(const char *path, rp_trace *t, gl_sched_program *p, double **r
         double v[N_FIELDS];
         for (int k = 0; k < N_FIELDS; k++) v[k] = gl_json_num(gl_json_at(o, k), NAN);
         if (o && o->type == GL_JSON_ARRAY && o->n == N_FIELDS_OLD) v[15] = t->event_trace; /* as the importer sets it */
-        if (o && o->type == GL_JSON_ARRAY && o->n < N_FIELDS) v[16] = -1;
+        if (o && o->type == GL_JSON_ARRAY && o->n < N_FIELDS_17) v[16] = -1;
+        if (o && o->type == GL_JSON_ARRAY && o->n < N_FIELDS) v[17] = 0;
         int kind = as_int(v[0]), th = as_int(v[1]), st = as_int(v[2]), ev = as_int(v[3]);
-        int ok = o && o->type == GL_JSON_ARRAY && (o->n == N_FIELDS || o->n == N_FIELDS_16 || o->n == N_FIELDS_OLD) && v[0] == kind &&
+        int ok = o && o->type == GL_JSON_ARRAY && (o->n == N_FIELDS || o->n == N_FIELDS_17 || o->n == N_FIELDS_16 || o->n == N_FIELDS_OLD) && v[0] == kind &&
                  kind >= GL_SCHED_LAUNCH && (v[15] == 0 || v[15] == 1) &&
                  kind <= GL_SCHED_LOAD && kind != GL_SCHED_CREATE && v[1] == th && v[2] == st && v[3] == ev &&
                  th >= 0 && th < threads && fabs(v[8]) <= MAX_NS &&
                  st >= -1 && st < p->n_streams && ev >= -1 && ev < p->n_events && isfinite(v[8]); /* < 0: machine's */
-        ok = ok && v[16] == floor(v[16]) && v[16] >= -1 && v[16] < ops->n && v[16] != i &&
+        ok = ok && v[16] == floor(v[16]) && v[16] >= -1 && v[16] < ops->n && v[16] != i && v[17] >= 0 &&
+             v[17] <= MAX_NS && (kind == GL_SCHED_HOSTFN || v[17] == 0) &&
              (kind == GL_SCHED_HOST || kind == GL_SCHED_SYNC || st >= 0) &&
              (!(kind == GL_SCHED_RECORD || kind == GL_SCHED_WAIT) || ev >= 0);
         if (ok && kind == GL_SCHED_LAUNCH)
@@ -205,7 +208,10 @@ int rp_model_read(const char *path, rp_trace *t, gl_sched_program *p, double **r
             op = gl_sched_copy(p, th, st, (int)v[9], v[11], v[10] != 0);
             p->ops[op].copy_ns = v[12];
             break;
-        case GL_SCHED_HOSTFN: op = gl_sched_hostfn(p, th, st, isfinite(v[7]) ? v[7] : 0); break;
+        case GL_SCHED_HOSTFN:
+            op = gl_sched_hostfn(p, th, st, isfinite(v[7]) ? v[7] : 0);
+            p->ops[op].wake_ns = v[17];
+            break;
         case GL_SCHED_LOAD: op = gl_sched_load(p, th, st); break;
         default: op = gl_sched_host(p, th, v[8]); break;
         }

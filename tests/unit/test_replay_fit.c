@@ -265,6 +265,33 @@ static void place(int n, double late_a, double late_b, double shift, int *fn_str
     place_after(n, late_a, late_b, shift, 0, fn_stream);
 }
 
+/* One stream, C = 1, host functions costing 100 ns (a sleeping thread's wake the same): a 1000 ns kernel, then a
+ * function (its own 500 ns) behind it; the driver's thread ran from run_on to run_off in the recording (the first
+ * call at 0 there). Returns the fitted wake; *start gets the function's start after the fit, *go when it was ready. */
+static double fitted_wake(double run_on, double run_off, double *start, double *go)
+{
+    gl_sched_machine m = copier(1);
+    m.hostfn_ns = m.hostfn_wake_ns = 100, m.hostfn_serial = 1;
+    gl_sched_program p;
+    int a, b;
+    two_streams(&p, &a, &b);
+    gl_sched_launch(&p, 0, a, 1, 32, 1, 1000, 0);
+    int f = gl_sched_hostfn(&p, 0, a, 500);
+    rp_call call = {0};
+    double runs[2] = {run_on, run_off};
+    rp_trace t;
+    memset(&t, 0, sizeof t);
+    t.calls = &call, t.n_calls = 1, t.fn_runs = runs, t.n_fn_runs = 2;
+    rp_fit_wakes(&t, &p, &m);
+    double wake = p.ops[f].wake_ns;
+    gl_sched_result r;
+    char err[160];
+    *start = *go = NAN;
+    if (gl_sched_simulate(&p, &m, &r, err, sizeof err) == 0) *start = p.ops[f].start_ns, *go = p.ops[f].go_ns;
+    gl_sched_program_free(&p);
+    return wake;
+}
+
 int main(void)
 {
     int nf;
@@ -383,5 +410,14 @@ int main(void)
     test_cond("...one of each (two pairs) is too few to pool", rp_fit_pool(&tr, 1.5e3) == 0 &&
                                                               tr.gap_pool_n[RP_POOL_ALL] == 0 &&
                                                               tr.copy_after_kernel_ns[0] == 0);
+    double start, go;
+    double wake = fitted_wake(1500, 2500, &start, &go);
+    test_cond("a host function that wakes the driver's thread starts when the recording's thread began to run "
+              "(1500 ns; ready at about 1000)",
+              go > 900 && go < 1100 && fabs(start - 1500) < 1 && fabs(wake - (1500 - go + 100)) < 1);
+    test_cond("no wake is fitted where the recording's thread was already running then (a run 0..2500)",
+              fitted_wake(0, 2500, &start, &go) == 0);
+    test_cond("...nor one over 2 ms (a run that began 3 ms after: another moment, not this wake)",
+              fitted_wake(3001000, 3002000, &start, &go) == 0);
     test_report();
 }

@@ -1317,6 +1317,24 @@ static void test_host_functions(void)
                   p.ops[h].queue < 0 && p.ops[k].start_ns < 100 && p.ops[h].start_ns >= 3000);
         gl_sched_program_free(&p);
     }
+    /* A second function behind a first that was a queue entry (behind its stream's kernel) holds no queue either:
+     * the first leaves it for the driver's thread, and the second waits for it off the queues. One queue; A: a
+     * 1000 ns kernel, two functions; B: a kernel, queued behind, goes as A's kernel ends, not once A's first
+     * function has run (validate-replay's random 22 at C=1: another stream's D2D queued behind [kernel, function,
+     * function] began 6 us after the kernel ended, 190 us before the driver's thread woke for the first function). */
+    one.hostfn_wake_ns = 600;
+    two_streams(&p, s);
+    gl_sched_launch(&p, 0, s[0], 1, 32, 1, 1000, 0);
+    int f1 = gl_sched_hostfn(&p, 0, s[0], 1000);
+    h = gl_sched_hostfn(&p, 0, s[0], 1000);
+    k = gl_sched_launch(&p, 0, s[1], 1, 32, 1, 500, 1);
+    run(&p, &one);
+    test_cond("one queue: a function behind its stream's function holds no queue (B's kernel at 1000, the functions "
+              "at 1500 and 2600: the thread, finding the second ready as the first returns, does not sleep)",
+              p.ops[h].queue < 0 && p.ops[k].start_ns == 1000 && p.ops[f1].start_ns == 1500 &&
+                  p.ops[h].start_ns == 2600);
+    one.hostfn_wake_ns = 0;
+    gl_sched_program_free(&p);
     /* The driver's thread sleeps when no function ran: the first after GPU work costs hostfn_wake_ns (600), and
      * once awake it takes the waiting functions in the order they became ready, not the order they were issued.
      * A: a 1000 ns kernel, then a host function; B (issued after): a 200 ns kernel, then one. B's is ready at
