@@ -451,8 +451,7 @@ enum { RP_WAKE_MAX_NS = 2000000 };
 int rp_fit_wakes(const rp_trace *t, gl_sched_program *p, const gl_sched_machine *m)
 {
     if (t->n_fn_runs < 2) return 0;
-    double t0 = INFINITY; /* the program's time 0: the first call (rp_program) */
-    for (int i = 0; i < t->n_calls; i++) t0 = fmin(t0, t->calls[i].start_ns);
+    double t0 = rp_time0(t);
     int *fn = (int *)gl_xmalloc(sizeof(int) * (size_t)(p->n_ops + 1)), n_fn = 0, fitted = 0;
     char *done = (char *)gl_xcalloc((size_t)p->n_ops + 1, 1);
     for (int pass = 0; pass < 64; pass++) {

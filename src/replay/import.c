@@ -1117,8 +1117,7 @@ void rp_program(const rp_trace *t, gl_sched_program *p, double **rec_start, doub
     gl_sched_program_init(p);
     for (int s = 1; s < t->n_streams; s++) gl_sched_stream_new(p, t->streams[s].kind, t->streams[s].priority, -1);
     for (int e = 0; e < t->n_events; e++) gl_sched_event_new(p);
-    double t0 = INFINITY;
-    for (int i = 0; i < t->n_calls; i++) t0 = fmin(t0, t->calls[i].start_ns);
+    double t0 = rp_time0(t);
     int cap = t->n_calls * 2 + 2, kernels = 0, filled = 0, *node_op = NULL, cap_node_op = 0;
     double *rs = (double *)gl_xmalloc(sizeof(double) * (size_t)cap);
     double *re = (double *)gl_xmalloc(sizeof(double) * (size_t)cap);

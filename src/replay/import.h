@@ -9,6 +9,8 @@
 #ifndef RP_IMPORT_H
 #define RP_IMPORT_H
 
+#include <math.h>
+
 #include "gl_sched.h"
 
 /* A host function's time in its stream beyond its own, the driver's thread awake: the H200's, as callbacks
@@ -131,6 +133,13 @@ void rp_trace_free(rp_trace *t);
  * returned (gl_sched_op.after). recorded_start[i], _end[i] and _return[i] get op i's recorded start and end and its
  * call's return, or for a call that waits for its own copy its start, when it handed the copy over (NAN where none;
  * recorded_return may be NULL); the caller frees them. */
+/* The program's time 0 in the trace's clock: its first call's start (rp_program's recorded times count from it). */
+static inline double rp_time0(const rp_trace *t)
+{
+    double t0 = INFINITY;
+    for (int i = 0; i < t->n_calls; i++) t0 = fmin(t0, t->calls[i].start_ns);
+    return t0;
+}
 void rp_program(const rp_trace *t, gl_sched_program *p, double **recorded_start, double **recorded_end,
                 double **recorded_return);
 

@@ -288,7 +288,7 @@ static int from_trace(const args *a_, rp_trace *t_, gl_sched_program *p_, double
     int recorded = a.recorded ? a.recorded : t.recorded_connections ? t.recorded_connections : 8;
     const char *from = a.recorded ? "--recorded-connections" : t.recorded_connections ? "the recorded environment"
                                                                                        : "not set: the driver's default";
-    double *rr, *first_ns = NULL; /* each kernel's and copy's time before the fits */
+    double *rr;
     rp_program(&t, &p, &rs, &re, &rr);
     int modelled = 0, kept = 0;
     for (int i = 0; i < t.n_calls; i++) {
@@ -349,11 +349,31 @@ static int from_trace(const args *a_, rp_trace *t_, gl_sched_program *p_, double
         }
         printf("\n");
     }
+    int has_fns = t.hostfns > t.hostfns_lost || t.graph_host_nodes > 0, moved = 0, woken = 0, fitted = 0;
     {
         gl_sched_machine m = machine_for(&t, recorded);
-        first_ns = (double *)gl_xmalloc(sizeof(double) * (size_t)(p.n_ops + 1));
+        double *first_ns = (double *)gl_xmalloc(sizeof(double) * (size_t)(p.n_ops + 1)); /* before the fits */
         for (int i = 0; i < p.n_ops; i++) first_ns[i] = p.ops[i].kind == GL_SCHED_COPY ? p.ops[i].copy_ns : p.ops[i].block_ns;
         int copies = 0, changed = rp_fit_kernels(&p, &m, rs, re, &copies), kernels = 0, paged = 0;
+        if (has_fns) {
+            moved = t.hostfns > t.hostfns_lost ? rp_place_hostfns(&t, &p, &m, rs, re, rr) : 0;
+            woken = rp_fit_wakes(&t, &p, &m);
+            rp_fit_hostfns(&p, &m, rs, rr);
+            /* The kernels' times alone were fitted beside functions of no time: a kernel that then ran beside one
+             * that a function held back took the sharing off its own time (random 2 at C=8: a 3-wave grid fitted
+             * to 198 us a wave, 595 us in all where it ran 1000 alone, and a function made 2.5 ms to make up for
+             * it). Fitted again beside the functions as fitted, and the functions again beside those (starts' p95
+             * at C=8 from 8.95% of the span to 0.83%). */
+            for (int i = 0; i < p.n_ops; i++) {
+                if (p.ops[i].kind == GL_SCHED_LAUNCH) p.ops[i].block_ns = first_ns[i];
+                if (gl_sched_copy_blocks_host(&m, &p.ops[i])) p.ops[i].copy_ns = first_ns[i];
+            }
+            changed = rp_fit_kernels(&p, &m, rs, re, &copies);
+            for (int i = 0; i < p.n_ops; i++)
+                if (p.ops[i].kind == GL_SCHED_HOSTFN) p.ops[i].block_ns = 0;
+            fitted = rp_fit_hostfns(&p, &m, rs, rr);
+        }
+        free(first_ns);
         for (int i = 0; i < p.n_ops; i++) {
             kernels += p.ops[i].kind == GL_SCHED_LAUNCH;
             paged += gl_sched_copy_blocks_host(&m, &p.ops[i]);
@@ -365,24 +385,7 @@ static int from_trace(const args *a_, rp_trace *t_, gl_sched_program *p_, double
                    "recorded (paused behind engine copies of their direction, or slowed by the shared link); "
                    "their time is what is left\n", copies, paged);
     }
-    if (t.hostfns > t.hostfns_lost || t.graph_host_nodes > 0) {
-        gl_sched_machine m = machine_for(&t, recorded);
-        int moved = t.hostfns > t.hostfns_lost ? rp_place_hostfns(&t, &p, &m, rs, re, rr) : 0;
-        int woken = rp_fit_wakes(&t, &p, &m);
-        int fitted = rp_fit_hostfns(&p, &m, rs, rr);
-        /* The kernels' times alone were fitted beside functions of no time: a kernel that then ran beside one that
-         * a function held back took the sharing off its own time (random 2 at C=8: a 3-wave grid fitted to 198 us
-         * a wave, 595 us in all where it ran 1000 alone, and a function made 2.5 ms to make up for it). Fitted
-         * again beside the functions as fitted, and the functions again beside those (starts' p95 at C=8 from
-         * 8.95% of the span to 0.83%). */
-        for (int i = 0; i < p.n_ops; i++) {
-            if (p.ops[i].kind == GL_SCHED_LAUNCH) p.ops[i].block_ns = first_ns[i];
-            if (gl_sched_copy_blocks_host(&m, &p.ops[i])) p.ops[i].copy_ns = first_ns[i];
-        }
-        rp_fit_kernels(&p, &m, rs, re, NULL);
-        for (int i = 0; i < p.n_ops; i++)
-            if (p.ops[i].kind == GL_SCHED_HOSTFN) p.ops[i].block_ns = 0;
-        fitted = rp_fit_hostfns(&p, &m, rs, rr);
+    if (has_fns) {
         if (t.n_fn_runs > 0)
             printf("host function wakes: %d fitted to when the driver's thread began to run (its runs in the "
                    "trace's scheduling rows: %d)\n", woken, t.n_fn_runs / 2);
@@ -405,7 +408,7 @@ static int from_trace(const args *a_, rp_trace *t_, gl_sched_program *p_, double
         }
         printf("model: %s (replay --model %s replays it without the trace)\n", a.export_model, a.export_model);
     }
-    free(rr), free(first_ns);
+    free(rr);
     *t_ = t, *p_ = p, *rs_ = rs, *re_ = re, *recorded_ = recorded, *n_gap_ = n_gap, *n_latency_ = n_latency;
     return 0;
 }
