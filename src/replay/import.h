@@ -17,6 +17,9 @@
  * measured it (2.6 us, cudaLaunchHostFunc back to back); the replay's machine takes it, and the own-time
  * estimate leaves it out. */
 #define RP_HOSTFN_NS 2600.0
+/* A call linked to another thread's (an event wait to its record) and made this soon after that one returned
+ * waited for it: the gap before it was not its own time (import.c, rp_program) */
+#define RP_AFTER_RECORD_NS 20000.0
 
 /* The largest grid the replay takes: the model hands blocks out one at a time, about 1.2 s per 10^7 blocks a
  * setting on one core, so 2^26 blocks (67 million) cost seconds, 2^31 minutes. */
