@@ -204,10 +204,20 @@ c.commit()' "$f" "$@"
     # recordings at C=8 ran 8.76-9.15 ms.
     expect "replay random 21 (H200, C=1): a wait called as another thread's record returned waited for it" 0 \
         "^\\|  *8 \\|  *1[01]\\.[0-9]+ \\|" \
-        "$b" tests/data/random21-c1-h200.sqlite --range "random 21" --connections 1,8
+        "$b" tests/data/random21-c1-r1-h200.sqlite --range "random 21" --connections 1,8
     expect "replay random 21 (H200, C=1): the span within 1%" 0 \
         "^\\|  *1 \\|  *13\\.[0-9]+ \\|  *[0-9]+ \\|  *13\\.775 \\|  *[-+]0\\.[0-9] \\|" \
-        "$b" tests/data/random21-c1-h200.sqlite --range "random 21" --connections 1,8
+        "$b" tests/data/random21-c1-r1-h200.sqlite --range "random 21" --connections 1,8
+    # The same program's first recording at C=1: a worker's cudaLaunchHostFunc call took 10.9 ms, returning 160 us
+    # after another worker's pageable D2H call (10.6 ms at C=1) returned; the driver held it (probe-pageable-hostfn,
+    # session 18). Kept as its own time, C=8 was predicted at 14.857 ms; the call now waits for that one (import.c,
+    # held_by), and both gaps' rules together predict under 13 (recorded at C=8: 8.76-9.15 ms).
+    expect "replay random 21 (H200, C=1, another run): a host function's call held by another thread's pageable call" 0 \
+        "^host function calls held by another thread's pageable copy call: 1," \
+        "$b" tests/data/random21-c1-r0-h200.sqlite --range "random 21" --connections 1,8
+    expect "replay random 21 (H200, C=1, another run): the held call waits for its holder at C=8" 0 \
+        "^\\|  *8 \\|  *1[0-2]\\.[0-9]+ \\|" \
+        "$b" tests/data/random21-c1-r0-h200.sqlite --range "random 21" --connections 1,8
     expect "replay a recorded trace (probe, H200): a row per C, the recorded span at C=8" 0 \
         "^\|  *8 \|  *[0-9.]+ \|  *[0-9]+ \|  *39\.451 \|" "$b" "$tr"
     expect "replay names the calls it keeps as host time" 0 "kept as host time \(not modelled\):.*cudaStreamCreateWithFlags x16" "$b" "$tr"

@@ -270,8 +270,10 @@
  *           returned 35-83 us after a pageable D2H or an 8 MiB pageable H2D
  *           that had waited 3 ms, or a 64 MiB D2H; not after a staged 1 MiB
  *           H2D, a stream sync or a running host function; a kernel, a record
- *           or a pinned copy never waited). Not modelled: such a call keeps
- *           its time as recorded or measured (FINDINGS, session 18).
+ *           or a pinned copy never waited). The model has no rule of its
+ *           own: a replay links such a call to the call that held it
+ *           (gl_sched_op.after, src/replay/import.c held_by, session 22); a
+ *           live run keeps its measured time (FINDINGS, sessions 18, 22).
  *   Host functions. A queue entry that, at its head, once its stream is done,
  *           is handed to the driver's thread and leaves the head (with one
  *           queue a kernel of another stream behind [a 2 ms kernel, a 2 ms host

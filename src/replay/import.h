@@ -20,6 +20,10 @@
 /* A call linked to another thread's (an event wait to its record) and made this soon after that one returned
  * waited for it: the gap before it was not its own time (import.c, rp_program) */
 #define RP_AFTER_RECORD_NS 20000.0
+/* A host function's call this long that returned this soon after another thread's pageable call the host waited
+ * for had returned was held by it (import.c, held_by) */
+#define RP_HELD_CALL_NS 200000.0
+#define RP_HELD_RETURN_NS 200000.0
 
 /* The largest grid the replay takes: the model hands blocks out one at a time, about 1.2 s per 10^7 blocks a
  * setting on one core, so 2^26 blocks (67 million) cost seconds, 2^31 minutes. */
@@ -130,12 +134,6 @@ int rp_import(const char *path, rp_trace *t, char *err, int errlen);
 int rp_import_range(const char *path, const char *range, int lazy, rp_trace *t, char *err, int errlen);
 void rp_trace_free(rp_trace *t);
 
-/* The recorded calls as a model program: each thread's calls in order with their recorded host times and the
- * recorded gaps between them as host work, each kernel's blocks at its recorded time per wave, each copy at its
- * recorded time; a wait on an event after another thread's record of it (in the recording) waits to see that record
- * returned (gl_sched_op.after). recorded_start[i], _end[i] and _return[i] get op i's recorded start and end and its
- * call's return, or for a call that waits for its own copy its start, when it handed the copy over (NAN where none;
- * recorded_return may be NULL); the caller frees them. */
 /* The program's time 0 in the trace's clock: its first call's start (rp_program's recorded times count from it). */
 static inline double rp_time0(const rp_trace *t)
 {
@@ -143,6 +141,14 @@ static inline double rp_time0(const rp_trace *t)
     for (int i = 0; i < t->n_calls; i++) t0 = fmin(t0, t->calls[i].start_ns);
     return t0;
 }
+/* The recorded calls as a model program: each thread's calls in order with their recorded host times and the
+ * recorded gaps between them as host work, each kernel's blocks at its recorded time per wave, each copy at its
+ * recorded time; a wait on an event after another thread's record of it (in the recording) waits to see that record
+ * returned (gl_sched_op.after), and a host function's call that another thread's pageable call held waits to see
+ * that call returned, each taking as its own time only what followed that return (a gap before a call made within
+ * RP_AFTER_RECORD_NS of it; a held call's time after it). recorded_start[i], _end[i] and _return[i] get op i's
+ * recorded start and end and its call's return, or for a call that waits for its own copy its start, when it handed
+ * the copy over (NAN where none; recorded_return may be NULL); the caller frees them. */
 void rp_program(const rp_trace *t, gl_sched_program *p, double **recorded_start, double **recorded_end,
                 double **recorded_return);
 
@@ -153,6 +159,8 @@ void rp_program(const rp_trace *t, gl_sched_program *p, double **recorded_start,
  * marked id RP_GRAPH_HOST_NODE). node_op[k] gets the op of the call's k-th node; *kernels counts kernel ids.
  * Returns the op that stands for the call (a record on the launch stream), which takes the call's host time. */
 enum { RP_GRAPH_HOST_NODE = -2 };
+/* How many host function calls another thread's pageable copy call held (rp_program links each to it). */
+int rp_held_hostfn_calls(const rp_trace *t);
 /* One kernel or copy (w: a node, or a call's work in a node's shape) as a model op of thread th, at its recorded
  * time (a kernel's per wave; *kernels counts kernel ids); returns the op. */
 int rp_work_op(const rp_trace *t, gl_sched_program *p, int th, const rp_node *w, int *kernels);
