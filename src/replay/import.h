@@ -17,8 +17,9 @@
  * measured it (2.6 us, cudaLaunchHostFunc back to back); the replay's machine takes it, and the own-time
  * estimate leaves it out. */
 #define RP_HOSTFN_NS 2600.0
-/* A call linked to another thread's (an event wait to its record) and made this soon after that one returned
- * waited for it: the gap before it was not its own time (import.c, rp_program) */
+/* A call linked to another thread's (an event wait to that thread's record of its event, a pageable D2H to the one
+ * before it in the staging) and made this soon after that one returned waited for it: the gap before it was not its
+ * own time (import.c, rp_program) */
 #define RP_AFTER_RECORD_NS 20000.0
 /* A host function's call this long that returned this soon after another thread's pageable call the host waited
  * for had returned was held by it (import.c, held_by) */
