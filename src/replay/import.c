@@ -608,6 +608,34 @@ static double engine_busy_before(const d2h_order *o, double at)
     return lo > 0 ? o->end_max[lo - 1] : -INFINITY;
 }
 
+/* Each host function's call that another thread's pageable copy call held (rp_call.held_by, counted in
+ * t->held_calls): a cudaLaunchHostFunc or cudaStreamAddCallback call waits while another thread is inside a
+ * pageable copy call that the host waits for, and returns 35-83 us after that call returns (probe-pageable-hostfn,
+ * session 18; alone and under nsys, at C=8 and 1). A call over RP_HELD_CALL_NS that returned within
+ * RP_HELD_RETURN_NS after such a call returned, inside it, was held by the latest such. After host_waits, which
+ * tells which copy calls the host waited for. */
+static void held_calls(rp_trace *t)
+{
+    int *paged = (int *)gl_xmalloc(sizeof(int) * ((size_t)t->n_calls + 1)), n = 0;
+    for (int j = 0; j < t->n_calls; j++)
+        if (t->calls[j].kind == RP_COPY && t->calls[j].pageable && t->calls[j].waits) paged[n++] = j;
+    t->held_calls = 0;
+    for (int i = 0; i < t->n_calls; i++) {
+        rp_call *c = &t->calls[i];
+        c->held_by = -1;
+        if (c->kind != RP_HOSTFN || c->end_ns - c->start_ns < RP_HELD_CALL_NS) continue;
+        for (int k = 0; k < n; k++) {
+            const rp_call *h = &t->calls[paged[k]];
+            if (h->thread != c->thread && h->end_ns > c->start_ns && h->end_ns <= c->end_ns &&
+                c->end_ns - h->end_ns <= RP_HELD_RETURN_NS &&
+                (c->held_by < 0 || h->end_ns > t->calls[c->held_by].end_ns))
+                c->held_by = paged[k];
+        }
+        t->held_calls += c->held_by >= 0;
+    }
+    free(paged);
+}
+
 /* A call that returns once its copy has ended spends host time of its own around the copy: staging a pageable
  * copy before the DMA (28 us for 388 KiB in event-programs' recording), copying the staging buffer to pageable
  * memory after it (174 us for 1.6 MiB). Before: from the call to the copy's start where the stream was idle at
@@ -1024,6 +1052,7 @@ int rp_import_range(const char *path, const char *range, int lazy, rp_trace *t, 
         host_functions(t);
         if (t->hostfns > 0) rc = driver_runs(&r, &L);
         host_waits(t);
+        held_calls(t);
         polls(t);
         for (int i = 0; i < t->n_calls; i++) {
             const rp_call *c = &t->calls[i];
@@ -1076,48 +1105,12 @@ static void recorded_grow(double **rs, double **re, double **rr, int *cap, int *
  * would hold on an older record of the event, or none (event-programs' random 13 on an H100 at C=16: a wait 2.6 us
  * after the record it waited for, whose thread the replay's own pace put later, let a 0.9 ms kernel start 1.2 ms
  * early: -26% of the span). Each record is taken by its return, each wait by its call, in time order. Returns each
- * call's record call, or for a pageable D2H the other thread's call before it in the staging (staging_previous; -1:
- * none), or NULL where the trace has one thread. */
+ * call's record call, or for a pageable D2H the other thread's call before it in the staging (staging_previous), or
+ * for a held host function's call the call that held it (held_calls) (-1: none), or NULL where the trace has one
+ * thread. */
 static int is_event_wait(const rp_call *c)
 {
     return c->event >= 0 && (c->kind == RP_WAIT || c->kind == RP_SYNC_EVENT || (c->kind == RP_POLL && c->poll == 1));
-}
-
-/* The other thread's call that held host function call i, or -1: a cudaLaunchHostFunc or cudaStreamAddCallback
- * call waits while another thread is inside a pageable copy call that the host waits for, and returns 35-83 us
- * after that call returns (probe-pageable-hostfn, session 18; alone and under nsys, at C=8 and 1). A call over
- * RP_HELD_CALL_NS that returned within RP_HELD_RETURN_NS after such a call (one of the n in paged) returned,
- * inside it, was held by the latest such. */
-static int held_by(const rp_trace *t, int i, const int *paged, int n)
-{
-    const rp_call *c = &t->calls[i];
-    if (c->kind != RP_HOSTFN || c->end_ns - c->start_ns < RP_HELD_CALL_NS) return -1;
-    int by = -1;
-    for (int k = 0; k < n; k++) {
-        const rp_call *h = &t->calls[paged[k]];
-        if (h->thread != c->thread && h->end_ns > c->start_ns && h->end_ns <= c->end_ns &&
-            c->end_ns - h->end_ns <= RP_HELD_RETURN_NS && (by < 0 || h->end_ns > t->calls[by].end_ns))
-            by = paged[k];
-    }
-    return by;
-}
-
-/* The pageable copy calls the host waited for (the calls that may hold a host function's call); the caller frees. */
-static int *paged_calls(const rp_trace *t, int *n)
-{
-    int *paged = (int *)gl_xmalloc(sizeof(int) * ((size_t)t->n_calls + 1));
-    *n = 0;
-    for (int j = 0; j < t->n_calls; j++)
-        if (t->calls[j].kind == RP_COPY && t->calls[j].pageable && t->calls[j].waits) paged[(*n)++] = j;
-    return paged;
-}
-
-int rp_held_hostfn_calls(const rp_trace *t)
-{
-    int n, held = 0, *paged = paged_calls(t, &n);
-    for (int i = 0; n > 0 && i < t->n_calls; i++) held += held_by(t, i, paged, n) >= 0;
-    free(paged);
-    return held;
 }
 
 static int *cross_thread_records(const rp_trace *t)
@@ -1146,10 +1139,8 @@ static int *cross_thread_records(const rp_trace *t)
         int before = t->calls[i].staging_prev;
         if (before >= 0 && t->calls[before].thread != t->calls[i].thread) link[i] = before;
     }
-    int n_paged, *paged = paged_calls(t, &n_paged);
-    for (int i = 0; n_paged > 0 && i < t->n_calls; i++) /* a host function's call held by another's pageable call */
-        if (link[i] < 0) link[i] = held_by(t, i, paged, n_paged);
-    free(paged);
+    for (int i = 0; i < t->n_calls; i++) /* a host function's call held by another's pageable call (held_calls) */
+        if (link[i] < 0 && t->calls[i].held_by >= 0) link[i] = t->calls[i].held_by;
     return link;
 }
 
@@ -1243,8 +1234,7 @@ void rp_program(const rp_trace *t, gl_sched_program *p, double **rec_start, doub
         if (c->kind != RP_GRAPH) p->ops[op].issue_ns = waits ? 0 : c->end_ns - c->start_ns; /* graph.c sets it */
         if (c->kind == RP_HOST) p->ops[op].issue_ns = c->end_ns - c->start_ns;
         /* a held host function's call: its own time is from the holder's return (held_by); the link holds the rest */
-        if (c->kind == RP_HOSTFN && link && link[i] >= 0 && t->calls[link[i]].kind == RP_COPY)
-            p->ops[op].issue_ns = c->end_ns - fmax(c->start_ns, t->calls[link[i]].end_ns);
+        if (c->held_by >= 0) p->ops[op].issue_ns = c->end_ns - fmax(c->start_ns, t->calls[c->held_by].end_ns);
         if (c->sync) /* cudaMemcpy returns once its copy has ended; its time after that is post_ns */
             p->ops[gl_sched_sync_stream(p, th, c->stream)].wake_ns = -1;
         if (c->post_ns > 0) gl_sched_host(p, th, c->post_ns);  /* host_waits: after it, before the return */

@@ -71,6 +71,7 @@ typedef struct rp_call {
     int cand[4], n_cand;         /* HOSTFN: the distinct streams of its thread's latest calls, the latest first */
     double pre_ns, post_ns;      /* such a call's own host time before its copy (the stream idle) and after it */
     int staging_prev;            /* COPY, a pageable D2H: the one before it in the driver's staging (-1: none) */
+    int held_by;                 /* HOSTFN: another thread's pageable copy call that held this call (-1: none) */
     int node_first, n_nodes;     /* GRAPH: its nodes, rp_trace.nodes[node_first..], by recorded start */
     int host_nodes;              /* GRAPH: its graph's host nodes, which no activity row shows */
     int captured;                /* made while its thread captured a stream into a graph: nothing ran */
@@ -113,6 +114,7 @@ typedef struct rp_trace {
     int dropped;                /* kernels, copies and memsets matched to no call or stream: left out */
     long long too_big;          /* a grid of more blocks than the model counts (the trace is refused) */
     int hostfns, hostfns_lost;  /* host functions, and those with no earlier stream call on their thread (host time) */
+    int held_calls;             /* host function calls another thread's pageable copy call held (rp_call.held_by) */
     /* The driver's thread that runs host functions, where the trace holds its scheduling (SCHED_EVENTS, nsys's
      * default --cpuctxsw=process-tree): each time it ran on a CPU, [on, off) in pairs, in the trace's ns, from
      * shortly before the range (import.c, driver_runs). None where the trace has no such table or thread. */
@@ -160,8 +162,6 @@ void rp_program(const rp_trace *t, gl_sched_program *p, double **recorded_start,
  * marked id RP_GRAPH_HOST_NODE). node_op[k] gets the op of the call's k-th node; *kernels counts kernel ids.
  * Returns the op that stands for the call (a record on the launch stream), which takes the call's host time. */
 enum { RP_GRAPH_HOST_NODE = -2 };
-/* How many host function calls another thread's pageable copy call held (rp_program links each to it). */
-int rp_held_hostfn_calls(const rp_trace *t);
 /* One kernel or copy (w: a node, or a call's work in a node's shape) as a model op of thread th, at its recorded
  * time (a kernel's per wave; *kernels counts kernel ids); returns the op. */
 int rp_work_op(const rp_trace *t, gl_sched_program *p, int th, const rp_node *w, int *kernels);

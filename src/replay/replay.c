@@ -311,10 +311,9 @@ static int from_trace(const args *a_, rp_trace *t_, gl_sched_program *p_, double
         printf("host functions: %d, each in the stream of its thread's previous stream call (the trace names none)%s\n",
                t.hostfns,
                t.hostfns_lost ? "; those with no such call are kept as host time" : "");
-    int held = rp_held_hostfn_calls(&t);
-    if (held)
+    if (t.held_calls)
         printf("host function calls held by another thread's pageable copy call: %d, each made once that call has "
-               "returned, its own time what followed the return\n", held);
+               "returned, its own time what followed the return\n", t.held_calls);
     printf("kept as host time (not modelled):");
     for (int i = 0, any = 0; i < t.n_names; i++)
         if (t.name_kept[i]) printf("%s %s x%d", any++ ? "," : "", t.names[i], t.name_kept[i]);
