@@ -218,6 +218,19 @@ c.commit()' "$f" "$@"
     expect "replay random 21 (H200, C=1, another run): the held call waits for its holder at C=8" 0 \
         "^\\|  *8 \\|  *1[0-2]\\.[0-9]+ \\|" \
         "$b" tests/data/random21-c1-r0-h200.sqlite --range "random 21" --connections 1,8
+    # event-programs' copies seed 20261149 at C=1 (validate-replay's random 28, session 22's fourth recording): a
+    # 45 MB pageable H2D waited for a 19 MB one of another thread (the driver's H2D staging is whole for a copy the
+    # host waits for, probe-held-chain); run beside it, the replay was +23.1%. Four threads' cudaLaunchHostFunc
+    # calls waited 7.6-11.6 ms behind that copy and the pageable D2H calls after it, and returned one after another.
+    expect "replay random 28 (H200, C=1): two pageable H2D copies the host waited for, one at a time" 0 \
+        "^pageable H2D copies the host waited for: 2, one at a time" \
+        "$b" tests/data/random28-c1-r3-h200.sqlite --range "random 28" --connections 1
+    expect "replay random 28 (H200, C=1): host function calls held behind other held calls" 0 \
+        "^host function calls held by another thread's pageable copy call: 8 \\(4 of them behind another held call\\)," \
+        "$b" tests/data/random28-c1-r3-h200.sqlite --range "random 28" --connections 1
+    expect "replay random 28 (H200, C=1): the span within 5%" 0 \
+        "^\\|  *1 \\|  *(19\\.[0-9]+|20\\.[0-4][0-9]+) \\|  *[0-9]+ \\|  *19\\.560 \\|" \
+        "$b" tests/data/random28-c1-r3-h200.sqlite --range "random 28" --connections 1
     expect "replay a recorded trace (probe, H200): a row per C, the recorded span at C=8" 0 \
         "^\|  *8 \|  *[0-9.]+ \|  *[0-9]+ \|  *39\.451 \|" "$b" "$tr"
     expect "replay names the calls it keeps as host time" 0 "kept as host time \(not modelled\):.*cudaStreamCreateWithFlags x16" "$b" "$tr"

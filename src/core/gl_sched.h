@@ -245,7 +245,10 @@
  *           wait. The H2D staging buffer is pageable_stage_slots parts of
  *           pageable_stage_bytes / slots (2 of 1 MiB on the H200): a staged
  *           call takes the parts its bytes fill, one the host waits for takes
- *           all, and either waits for them to be free; an inline one (up to
+ *           all (probe-held-chain: an 8 MiB one in an idle stream, called
+ *           300 us into another thread's behind a 3 ms kernel, returned
+ *           1.3-1.5 ms after it; 32 MiB ones 4.9-5.8 ms), and either waits
+ *           for them to be free; an inline one (up to
  *           pageable_inline_bytes) takes none. Parts are held from the call
  *           to the copy's end. Behind a staged H2D whose stream was held
  *           2 ms, from one thread or two: 128 KiB + 1 MiB and 1 + 1 MiB went
@@ -270,10 +273,15 @@
  *           returned 35-83 us after a pageable D2H or an 8 MiB pageable H2D
  *           that had waited 3 ms, or a 64 MiB D2H; not after a staged 1 MiB
  *           H2D, a stream sync or a running host function; a kernel, a record
- *           or a pinned copy never waited). The model has no rule of its
- *           own: a replay links such a call to the call that held it
- *           (gl_sched_op.after, src/replay/import.c held_by, session 22); a
- *           live run keeps its measured time (FINDINGS, sessions 18, 22).
+ *           or a pinned copy never waited). Several so held return one
+ *           after another, in the order they were called, 32-67 us apart
+ *           (probe-held-chain, session 23: three threads' calls 300, 600 and
+ *           900 us into a held pageable D2H, 9 of 9 runs in order, at C=1
+ *           and 8, alone and under nsys). The model has no rule of its
+ *           own: a replay links such a call to the call that held it, or to
+ *           the held call before it (gl_sched_op.after, src/replay/import.c
+ *           held_calls, sessions 22, 23); a live run keeps its measured time
+ *           (FINDINGS, sessions 18, 22, 23).
  *   Host functions. A queue entry that, at its head, once its stream is done,
  *           is handed to the driver's thread and leaves the head (with one
  *           queue a kernel of another stream behind [a 2 ms kernel, a 2 ms host

@@ -580,6 +580,13 @@ static void d2h_order_build(const rp_trace *t, d2h_order *o)
         o->end_max[k] = fmax(k > 0 ? o->end_max[k - 1] : -INFINITY, t->calls[o->by_start[k].call].gpu_end_ns);
 }
 
+/* A pageable H2D copy that the host waits for: one over the 2 MiB that the driver stages at once. */
+static int waited_h2d(const rp_call *c)
+{
+    return c->kind == RP_COPY && c->dir == GL_SCHED_H2D && c->pageable && !c->captured &&
+           c->bytes > (2 << 20);
+}
+
 /* Each pageable D2H call's predecessor in the driver's staging, which takes them one at a time (gl_sched.h
  * "Staging"): the pageable D2H whose copy began last before its own (rp_call.staging_prev). The order is the
  * recording's, not the calls': in event-programs' seed 20261132 at C=8 a thread that returned from a 161 MB copy
@@ -594,6 +601,20 @@ static void staging_previous(rp_trace *t, const d2h_order *o)
         t->calls[call].staging_prev = prev;
         prev = call;
     }
+    /* An H2D the host waits for takes the whole H2D staging until its copy ends (gl_sched.h "Staging"), so such
+     * copies go one at a time too, in the recorded order (probe-held-chain, session 23: an 8 MiB one in an idle
+     * stream, called 300 us into another thread's behind a 3 ms kernel, returned 1.3-1.5 ms after that one, at C=1
+     * and 8, alone and under nsys; a pageable D2H beside it did not wait). The replay had left them unlinked
+     * (replay.c, no staging room): validate-replay's random 28 at C=1 ran a 45 MB one beside a 19 MB one that it
+     * had followed, +23.1% on one recording, +3.9% linked. */
+    timed_call *h = (timed_call *)gl_xmalloc(sizeof *h * ((size_t)t->n_calls + 1));
+    int n = 0;
+    for (int i = 0; i < t->n_calls; i++)
+        if (waited_h2d(&t->calls[i])) h[n++] = (timed_call){t->calls[i].gpu_start_ns, 0, i};
+    qsort(h, (size_t)n, sizeof *h, by_time);
+    for (int k = 1; k < n; k++) t->calls[h[k].call].staging_prev = h[k - 1].call;
+    t->waited_h2d = n;
+    free(h);
 }
 
 /* The latest end of the D2H copies that began before at (-INFINITY: none). */
@@ -609,31 +630,43 @@ static double engine_busy_before(const d2h_order *o, double at)
 }
 
 /* Each host function's call that another thread's pageable copy call held (rp_call.held_by, counted in
- * t->held_calls): a cudaLaunchHostFunc or cudaStreamAddCallback call waits while another thread is inside a
- * pageable copy call that the host waits for, and returns 35-83 us after that call returns (probe-pageable-hostfn,
- * session 18; alone and under nsys, at C=8 and 1). A call over RP_HELD_CALL_NS that returned within
- * RP_HELD_RETURN_NS after such a call returned, inside it, was held by the latest such. After host_waits, which
- * tells which copy calls the host waited for. */
+ * t->held_calls, those behind another held call in t->held_chained): a cudaLaunchHostFunc or cudaStreamAddCallback
+ * call waits while another thread is inside a pageable copy call that the host waits for, and returns 35-83 us
+ * after that call returns (probe-pageable-hostfn, session 18; alone and under nsys, at C=8 and 1). A call over
+ * RP_HELD_CALL_NS that returned within RP_HELD_RETURN_NS after such a call returned, inside it, was held by the
+ * latest such. The calls so held go one after another: a held call that returned inside a later one, within
+ * RP_HELD_RETURN_NS before it, holds that one too (validate-replay's random 28 at C=1: four threads' calls waited
+ * 7.6-11.6 ms behind a 45 MB pageable H2D and returned 65, 656, 785 and 902 us after it, each within 130 us of a
+ * pageable D2H's return or of the one before). After host_waits, which tells which copy calls the host waited
+ * for. */
 static void held_calls(rp_trace *t)
 {
-    int *paged = (int *)gl_xmalloc(sizeof(int) * ((size_t)t->n_calls + 1)), n = 0;
-    for (int j = 0; j < t->n_calls; j++)
-        if (t->calls[j].kind == RP_COPY && t->calls[j].pageable && t->calls[j].waits) paged[n++] = j;
-    t->held_calls = 0;
-    for (int i = 0; i < t->n_calls; i++) {
-        rp_call *c = &t->calls[i];
+    timed_call *by_end = (timed_call *)gl_xmalloc(sizeof *by_end * ((size_t)t->n_calls + 1));
+    int *hold = (int *)gl_xmalloc(sizeof(int) * ((size_t)t->n_calls + 1)), n = 0, m = 0;
+    for (int j = 0; j < t->n_calls; j++) {
+        rp_call *c = &t->calls[j];
         c->held_by = -1;
-        if (c->kind != RP_HOSTFN || c->end_ns - c->start_ns < RP_HELD_CALL_NS) continue;
+        if (c->kind == RP_COPY && c->pageable && c->waits) hold[n++] = j;
+        if (c->kind == RP_HOSTFN && c->end_ns - c->start_ns >= RP_HELD_CALL_NS)
+            by_end[m++] = (timed_call){c->end_ns, 0, j};
+    }
+    qsort(by_end, (size_t)m, sizeof *by_end, by_time);
+    t->held_calls = t->held_chained = 0;
+    for (int i = 0; i < m; i++) { /* by return, so that the held calls that returned before it can hold it */
+        rp_call *c = &t->calls[by_end[i].call];
         for (int k = 0; k < n; k++) {
-            const rp_call *h = &t->calls[paged[k]];
+            const rp_call *h = &t->calls[hold[k]];
             if (h->thread != c->thread && h->end_ns > c->start_ns && h->end_ns <= c->end_ns &&
                 c->end_ns - h->end_ns <= RP_HELD_RETURN_NS &&
                 (c->held_by < 0 || h->end_ns > t->calls[c->held_by].end_ns))
-                c->held_by = paged[k];
+                c->held_by = hold[k];
         }
-        t->held_calls += c->held_by >= 0;
+        if (c->held_by < 0) continue;
+        t->held_calls++;
+        t->held_chained += t->calls[c->held_by].kind == RP_HOSTFN;
+        hold[n++] = by_end[i].call;
     }
-    free(paged);
+    free(by_end), free(hold);
 }
 
 /* A call that returns once its copy has ended spends host time of its own around the copy: staging a pageable

@@ -70,7 +70,8 @@ typedef struct rp_call {
     int waits;                   /* COPY: the call returns once the copy has ended (cudaMemcpy; a pageable one) */
     int cand[4], n_cand;         /* HOSTFN: the distinct streams of its thread's latest calls, the latest first */
     double pre_ns, post_ns;      /* such a call's own host time before its copy (the stream idle) and after it */
-    int staging_prev;            /* COPY, a pageable D2H: the one before it in the driver's staging (-1: none) */
+    int staging_prev;            /* COPY, a pageable D2H or an H2D the host waits for: the one before it in the
+                                  * driver's staging of its direction (-1: none) */
     int held_by;                 /* HOSTFN: another thread's pageable copy call that held this call (-1: none) */
     int node_first, n_nodes;     /* GRAPH: its nodes, rp_trace.nodes[node_first..], by recorded start */
     int host_nodes;              /* GRAPH: its graph's host nodes, which no activity row shows */
@@ -115,6 +116,8 @@ typedef struct rp_trace {
     long long too_big;          /* a grid of more blocks than the model counts (the trace is refused) */
     int hostfns, hostfns_lost;  /* host functions, and those with no earlier stream call on their thread (host time) */
     int held_calls;             /* host function calls another thread's pageable copy call held (rp_call.held_by) */
+    int held_chained;           /* those of them held behind another held call */
+    int waited_h2d;             /* pageable H2D copies the host waited for (over the 2 MiB staged at once) */
     /* The driver's thread that runs host functions, where the trace holds its scheduling (SCHED_EVENTS, nsys's
      * default --cpuctxsw=process-tree): each time it ran on a CPU, [on, off) in pairs, in the trace's ns, from
      * shortly before the range (import.c, driver_runs). None where the trace has no such table or thread. */

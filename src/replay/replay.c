@@ -28,7 +28,7 @@
  * Record: nsys profile -t cuda --cuda-event-trace=true --cuda-graph-trace=node -o run ./program; nsys export --type sqlite run.nsys-rep
  * GRIDLAB_REPLAY_DUMP=FILE writes each model operation at the recorded setting, recorded and replayed (kind, thread,
  * stream, direction, recorded start and end, call, submission, start, end, own time; us; then queue, leaving the
- * queue, event, blocks, priority): for finding where a
+ * queue, event, blocks, priority, the op its call waits for): for finding where a
  * replay parts from its recording; GRIDLAB_REPLAY_DUMP_C=N writes setting N's simulation instead.
  */
 #include <errno.h>
@@ -215,7 +215,8 @@ static gl_sched_machine machine_for(const rp_trace *t, int C)
     m.copy_in_order[GL_SCHED_D2H] = m.copy_in_order[GL_SCHED_H2D] = C == 1;
     m.pageable_stage_bytes = 2 << 20, m.pageable_inline_bytes = 64 << 10;
     /* Pageable D2H calls one at a time (gl_sched.h "Staging"), but no room rule for staged H2D calls: a staged
-     * call keeps its recorded time, which holds its wait for room already. */
+     * call keeps its recorded time, which holds its wait for room already. The H2D copies the host waits for,
+     * which take the whole staging, the import links one after another (staging_previous). */
     m.pageable_d2h_serial = 1, m.pageable_stage_slots = 0, m.pageable_d2h_handover_ns = 25000;
     m.sync_return_ns = t->sync_return_ns; /* the trace's (fit.h), else none */
     m.pinned_beside_bytes = 24 << 10; /* pinned H2D of 4-24 KiB ran beside a large one, none of 28 KiB (gl_sched.h) */
@@ -311,9 +312,15 @@ static int from_trace(const args *a_, rp_trace *t_, gl_sched_program *p_, double
         printf("host functions: %d, each in the stream of its thread's previous stream call (the trace names none)%s\n",
                t.hostfns,
                t.hostfns_lost ? "; those with no such call are kept as host time" : "");
-    if (t.held_calls)
-        printf("host function calls held by another thread's pageable copy call: %d, each made once that call has "
-               "returned, its own time what followed the return\n", t.held_calls);
+    if (t.waited_h2d > 1)
+        printf("pageable H2D copies the host waited for: %d, one at a time in the recorded order (each takes the "
+               "driver's whole H2D staging)\n", t.waited_h2d);
+    if (t.held_calls) {
+        char behind[64] = "";
+        if (t.held_chained) snprintf(behind, sizeof behind, " (%d of them behind another held call)", t.held_chained);
+        printf("host function calls held by another thread's pageable copy call: %d%s, each made once the call that "
+               "held it has returned, its own time what followed the return\n", t.held_calls, behind);
+    }
     printf("kept as host time (not modelled):");
     for (int i = 0, any = 0; i < t.n_names; i++)
         if (t.name_kept[i]) printf("%s %s x%d", any++ ? "," : "", t.names[i], t.name_kept[i]);
@@ -545,11 +552,11 @@ int main(int argc, char **argv)
         FILE *f = fopen(dump, "w");
         if (f && gl_sched_simulate(&p, &m, &r, err, sizeof err) == 0)
             for (int i = 0; i < p.n_ops; i++)
-                fprintf(f, "%d %d %d %d %d %.1f %.1f %.1f %.1f %.1f %.1f %.1f %d %.1f %d %d %d\n", i, p.ops[i].kind,
+                fprintf(f, "%d %d %d %d %d %.1f %.1f %.1f %.1f %.1f %.1f %.1f %d %.1f %d %d %d %d\n", i, p.ops[i].kind,
                         p.ops[i].thread, p.ops[i].stream, p.ops[i].dir, rs[i] / 1e3, re[i] / 1e3, p.ops[i].call_ns / 1e3,
                         p.ops[i].submit_ns / 1e3, p.ops[i].start_ns / 1e3, p.ops[i].end_ns / 1e3, p.ops[i].block_ns / 1e3,
                         p.ops[i].queue, p.ops[i].go_ns / 1e3, p.ops[i].event, p.ops[i].blocks,
-                        p.ops[i].stream >= 0 ? p.streams[p.ops[i].stream].priority : 0);
+                        p.ops[i].stream >= 0 ? p.streams[p.ops[i].stream].priority : 0, p.ops[i].after);
         if (f) fclose(f);
     }
     if (a.explain) {
