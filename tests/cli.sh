@@ -231,6 +231,12 @@ c.commit()' "$f" "$@"
     expect "replay random 28 (H200, C=1): the span within 5%" 0 \
         "^\\|  *1 \\|  *(19\\.[0-9]+|20\\.[0-4][0-9]+) \\|  *[0-9]+ \\|  *19\\.560 \\|" \
         "$b" tests/data/random28-c1-r3-h200.sqlite --range "random 28" --connections 1
+    # The same program at C=8 (session 22's first recording): a worker's host function, placed in the stream of
+    # its thread's previous call, would have held that stream's next D2H, which began 87 us before the driver's
+    # thread first ran after the call (fit.c, driver_ran); kept there, the D2H went behind a 256 MB one, +15.0%.
+    expect "replay random 28 (H200, C=8): a host function whose stream's next work began before the driver ran is not in it" 0 \
+        "^\\|  *8 \\|  *2[34]\\.[0-9]+ \\|  *[0-9]+ \\|  *23\\.705 \\|  *[-+][01]\\.[0-9] \\|" \
+        "$b" tests/data/random28-c8-r0-h200.sqlite --range "random 28" --connections 8
     expect "replay a recorded trace (probe, H200): a row per C, the recorded span at C=8" 0 \
         "^\|  *8 \|  *[0-9.]+ \|  *[0-9]+ \|  *39\.451 \|" "$b" "$tr"
     expect "replay names the calls it keeps as host time" 0 "kept as host time \(not modelled\):.*cudaStreamCreateWithFlags x16" "$b" "$tr"

@@ -286,6 +286,16 @@ static void recorded_holds(const gl_sched_program *p, const int *order, const do
     free(done);
 }
 
+/* Whether the driver's thread ran between from and to (absolute): a function called at from can have run before
+ * to (rp_trace.fn_runs; unknown, where the trace shows no runs, counts as yes). */
+static int driver_ran(const rp_trace *t, double from, double to)
+{
+    if (t->n_fn_runs < 2) return 1;
+    for (int k = 0; k + 1 < t->n_fn_runs; k += 2)
+        if (t->fn_runs[k + 1] > from && t->fn_runs[k] < to) return 1;
+    return 0;
+}
+
 int rp_place_hostfns(const rp_trace *t, gl_sched_program *p, const gl_sched_machine *m, const double *rs,
                      const double *re, const double *rr)
 {
@@ -310,7 +320,8 @@ int rp_place_hostfns(const rp_trace *t, gl_sched_program *p, const gl_sched_mach
                                       p->ops[op].id != RP_GRAPH_HOST_NODE)) /* a graph's host node is no call's */
                 op++;
             if (op >= p->n_ops) break;
-            double late[4] = {0, 0, 0, 0};
+            double late[4] = {0, 0, 0, 0}, t0 = rp_time0(t);
+            int can[4] = {1, 1, 1, 1}; /* the stream's next work began after the driver's thread could run it */
             double early = isnan(rr[op]) ? 0 : rr[op] - p->ops[op].submit_ns; /* the simulation, where it is */
             /* The candidate's next kernel or copy after it; none where another function goes in that stream first,
              * which is what held that work (callbacks' two slow functions, issued back to back from one thread: the
@@ -337,13 +348,20 @@ int rp_place_hostfns(const rp_trace *t, gl_sched_program *p, const gl_sched_mach
                      * (event-programs' random 2 on an H100: two functions back to back in one stream, the first
                      * taken by another stream whose kernel followed one that such a function had held). */
                     if (!isnan(rs[order[j]])) late[k] = fmin(rs[order[j]] - o->start_ns - early, hold[order[j]]);
+                    /* Not its stream where that work began before the driver's thread ran at all after the call
+                     * began: nothing ran the function (validate-replay's random 28 at C=8: a call held 12.6 ms
+                     * by another thread's pageable copy, after which the D2H that its previous call's stream
+                     * issued next began 87 us before the driver's thread first ran; kept there, the function
+                     * woke at that run and held the D2H behind a 256 MB one, +15% and +21% in two recordings). */
+                    if (!isnan(rs[order[j]]) && !driver_ran(t, c->start_ns, rs[order[j]] + t0)) can[k] = 0;
                     break;
                 }
             /* Moved only where its thread's previous call's stream shows no such hold, or one under a third of
              * another's: at C=1 the work behind a function's stream waits in the one queue, so the previous call's
              * stream is held too, if for less (callbacks' slow row at C=1: 290 us against 1081 us). */
             for (int k = 1, best = 0; k < c->n_cand; k++)
-                if ((late[0] <= PLACE_HELD_NS || late[k] > PLACE_RATIO * late[0]) && late[k] > PLACE_HELD_NS &&
+                if (can[k] && (!can[0] || ((late[0] <= PLACE_HELD_NS || late[k] > PLACE_RATIO * late[0]) &&
+                                           late[k] > PLACE_HELD_NS)) &&
                     (best == 0 || late[k] > late[best]))
                     best = k, moved += p->ops[op].stream == c->cand[0], p->ops[op].stream = c->cand[k];
             op++;

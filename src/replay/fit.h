@@ -60,7 +60,9 @@ int rp_fit_kernels(gl_sched_program *p, const gl_sched_machine *m, const double 
  * no more than that work waited in the recording itself, after its call (recorded_return: for a call that waits for
  * its own copy, the call's start) and its stream's recorded work before it (recorded_end) were done, which an
  * unfitted function further back does not move. A candidate's work issued after the thread waits (a
- * synchronization) is no sign: it is late by the wait. Returns how many moved. */
+ * synchronization) is no sign: it is late by the wait. A candidate whose next work began before the driver's
+ * thread ran at all after the call began (rp_trace.fn_runs) cannot be the function's: where that is the previous
+ * call's stream, the function goes to the latest-held candidate that can. Returns how many moved. */
 int rp_place_hostfns(const rp_trace *t, gl_sched_program *p, const gl_sched_machine *m, const double *recorded_start,
                      const double *recorded_end, const double *recorded_return);
 /* Fit the host functions' own times (HOSTFN ops' block_ns) to the recording, which does not show them: simulated on

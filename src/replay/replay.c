@@ -404,7 +404,8 @@ static int from_trace(const args *a_, rp_trace *t_, gl_sched_program *p_, double
                    "profile --cpuctxsw=process-tree, the default, records it)\n");
         if (t.hostfns > t.hostfns_lost)
             printf("host function streams: %d moved from their thread's previous call's stream to one whose next "
-                   "work the recording shows held\n", moved);
+                   "work the recording shows held, or where that stream's next work began before the driver's thread "
+                   "ran at all\n", moved);
         printf("host function times: %d of %d fitted at the recorded setting (where one held its stream's next "
                "kernel or copy, that operation starts as recorded; where the host's wait for it, for its stream or "
                "for an event recorded behind it, returned late, the wait returns as recorded); the others take only "
