@@ -247,9 +247,10 @@
  *           call takes the parts its bytes fill, one the host waits for takes
  *           all (probe-held-chain: an 8 MiB one in an idle stream, called
  *           300 us into another thread's behind a 3 ms kernel, returned
- *           1.3-1.5 ms after it; 32 MiB ones 4.9-5.8 ms), and either waits
- *           for them to be free; an inline one (up to
- *           pageable_inline_bytes) takes none. Parts are held from the call
+ *           1.41-1.44 ms after it at C=8, medians; 32 MiB ones 4.9-5.5
+ *           ms; at C=1 the one queue orders them anyway), and either waits
+ *           for them to be free; an inline one (up to pageable_inline_bytes)
+ *           takes none. Parts are held from the call
  *           to the copy's end. Behind a staged H2D whose stream was held
  *           2 ms, from one thread or two: 128 KiB + 1 MiB and 1 + 1 MiB went
  *           at once (94-165 us); 128 KiB + 1.5 MiB, 1.5 MiB + 128 KiB and
@@ -275,7 +276,7 @@
  *           H2D, a stream sync or a running host function; a kernel, a record
  *           or a pinned copy never waited). Several so held return one
  *           after another, in the order they were called, 32-67 us apart
- *           (probe-held-chain, session 23: three threads' calls 300, 600 and
+ *           (medians; probe-held-chain, session 23: three threads' calls 300, 600 and
  *           900 us into a held pageable D2H, 9 of 9 runs in order, at C=1
  *           and 8, alone and under nsys). The model has no rule of its
  *           own: a replay links such a call to the call that held it, or to
@@ -516,8 +517,9 @@ typedef struct gl_sched_op {
     int after;         /* another thread's op that this one's call waits to see returned (-1: none): the program's
                         * own order between its threads (a lock, a flag), which no CUDA call shows. A live run takes
                         * it from the call its thread spun for last (gl_schedrun.h); the replay from a recording: a
-                        * wait on an event after another thread's record of it, a pageable D2H after the one whose
-                        * copy went before its own */
+                        * wait on an event after another thread's record of it, a pageable D2H or an H2D the host
+                        * waits for after the one whose copy went before its own, a held host function's call after
+                        * the call that held it */
     /* what the simulation found */
     double call_ns;    /* when the host began the call */
     double submit_ns;  /* when the call returned */

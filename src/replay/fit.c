@@ -287,13 +287,19 @@ static void recorded_holds(const gl_sched_program *p, const int *order, const do
 }
 
 /* Whether the driver's thread ran between from and to (absolute): a function called at from can have run before
- * to (rp_trace.fn_runs; unknown, where the trace shows no runs, counts as yes). */
+ * to (rp_trace.fn_runs; unknown, where the trace shows no runs, counts as yes). From the call's start, not its
+ * return: whether a held call's function is queued before the call returns is not known, and a run during the
+ * hold then counts as one that could have run it. */
 static int driver_ran(const rp_trace *t, double from, double to)
 {
     if (t->n_fn_runs < 2) return 1;
-    for (int k = 0; k + 1 < t->n_fn_runs; k += 2)
-        if (t->fn_runs[k + 1] > from && t->fn_runs[k] < to) return 1;
-    return 0;
+    int lo = 0, hi = t->n_fn_runs / 2; /* the first run that ends after from (runs in time order, apart) */
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (t->fn_runs[2 * mid + 1] > from) hi = mid;
+        else lo = mid + 1;
+    }
+    return lo < t->n_fn_runs / 2 && t->fn_runs[2 * lo] < to;
 }
 
 int rp_place_hostfns(const rp_trace *t, gl_sched_program *p, const gl_sched_machine *m, const double *rs,
@@ -311,6 +317,7 @@ int rp_place_hostfns(const rp_trace *t, gl_sched_program *p, const gl_sched_mach
     double *hold = (double *)gl_xmalloc(sizeof(double) * (size_t)(p->n_ops + 1));
     recorded_holds(p, order, rs, re, rr, hold);
     int moved = 0;
+    double t0 = rp_time0(t);
     for (int th = 0; th < t->n_threads; th++) {
         int op = 0; /* the thread's host functions in order, call for op */
         for (int i = 0; i < t->n_calls; i++) {
@@ -320,7 +327,7 @@ int rp_place_hostfns(const rp_trace *t, gl_sched_program *p, const gl_sched_mach
                                       p->ops[op].id != RP_GRAPH_HOST_NODE)) /* a graph's host node is no call's */
                 op++;
             if (op >= p->n_ops) break;
-            double late[4] = {0, 0, 0, 0}, t0 = rp_time0(t);
+            double late[4] = {0, 0, 0, 0};
             int can[4] = {1, 1, 1, 1}; /* the stream's next work began after the driver's thread could run it */
             double early = isnan(rr[op]) ? 0 : rr[op] - p->ops[op].submit_ns; /* the simulation, where it is */
             /* The candidate's next kernel or copy after it; none where another function goes in that stream first,
@@ -359,6 +366,7 @@ int rp_place_hostfns(const rp_trace *t, gl_sched_program *p, const gl_sched_mach
             /* Moved only where its thread's previous call's stream shows no such hold, or one under a third of
              * another's: at C=1 the work behind a function's stream waits in the one queue, so the previous call's
              * stream is held too, if for less (callbacks' slow row at C=1: 290 us against 1081 us). */
+            /* Where no candidate can, it stays in the previous call's stream. */
             for (int k = 1, best = 0; k < c->n_cand; k++)
                 if (can[k] && (!can[0] || ((late[0] <= PLACE_HELD_NS || late[k] > PLACE_RATIO * late[0]) &&
                                            late[k] > PLACE_HELD_NS)) &&

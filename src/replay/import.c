@@ -588,7 +588,8 @@ static int waited_h2d(const rp_call *c)
 }
 
 /* Each pageable D2H call's predecessor in the driver's staging, which takes them one at a time (gl_sched.h
- * "Staging"): the pageable D2H whose copy began last before its own (rp_call.staging_prev). The order is the
+ * "Staging"): the pageable D2H whose copy began last before its own (rp_call.staging_prev); and the same for the
+ * H2D copies the host waits for. The order is the
  * recording's, not the calls': in event-programs' seed 20261132 at C=8 a thread that returned from a 161 MB copy
  * called again 82 us later and went before two threads that had waited 11 ms for it, one of them before the other
  * that had waited longer. */
@@ -603,8 +604,8 @@ static void staging_previous(rp_trace *t, const d2h_order *o)
     }
     /* An H2D the host waits for takes the whole H2D staging until its copy ends (gl_sched.h "Staging"), so such
      * copies go one at a time too, in the recorded order (probe-held-chain, session 23: an 8 MiB one in an idle
-     * stream, called 300 us into another thread's behind a 3 ms kernel, returned 1.3-1.5 ms after that one, at C=1
-     * and 8, alone and under nsys; a pageable D2H beside it did not wait). The replay had left them unlinked
+     * stream, called 300 us into another thread's behind a 3 ms kernel, returned 1.41 and 1.44 ms after that one
+     * at C=8, alone and under nsys, medians of 9; a pageable D2H in its place did not wait). The replay had left them unlinked
      * (replay.c, no staging room): validate-replay's random 28 at C=1 ran a 45 MB one beside a 19 MB one that it
      * had followed, +23.1% on one recording, +3.9% linked. */
     timed_call *h = (timed_call *)gl_xmalloc(sizeof *h * ((size_t)t->n_calls + 1));
@@ -635,10 +636,11 @@ static double engine_busy_before(const d2h_order *o, double at)
  * after that call returns (probe-pageable-hostfn, session 18; alone and under nsys, at C=8 and 1). A call over
  * RP_HELD_CALL_NS that returned within RP_HELD_RETURN_NS after such a call returned, inside it, was held by the
  * latest such. The calls so held go one after another: a held call that returned inside a later one, within
- * RP_HELD_RETURN_NS before it, holds that one too (validate-replay's random 28 at C=1: four threads' calls waited
- * 7.6-11.6 ms behind a 45 MB pageable H2D and returned 65, 656, 785 and 902 us after it, each within 130 us of a
- * pageable D2H's return or of the one before). After host_waits, which tells which copy calls the host waited
- * for. */
+ * RP_HELD_RETURN_NS before it, holds that one too (probe-held-chain, session 23: three threads' calls held by one
+ * pageable D2H returned in the order called, 32-67 us apart, medians; validate-replay's random 28 at C=1: four
+ * threads' calls waited 7.6-11.6 ms behind a 45 MB pageable H2D and returned 65, 656, 785 and 902 us after it, each
+ * within 130 us of a pageable copy call's return or of the held call before it). After host_waits, which tells
+ * which copy calls the host waited for. */
 static void held_calls(rp_trace *t)
 {
     timed_call *by_end = (timed_call *)gl_xmalloc(sizeof *by_end * ((size_t)t->n_calls + 1));
@@ -687,7 +689,8 @@ static void host_waits(rp_trace *t)
     double *last_end = (double *)gl_xmalloc(sizeof(double) * (size_t)(t->n_streams + 1));
     for (int s = 0; s < t->n_streams; s++) last_end[s] = -INFINITY;
     /* A pageable D2H stages once its predecessor's call has returned (the recordings: its copy began 6-89 us after
-     * that return, 12-259 us after that copy's end). The model frees the staging at the copy's end and keeps the
+     * that return, 12-259 us after that copy's end), and so does an H2D the host waits for (random 28 at C=1: its
+     * DMA 182 us after that return); the time from that return to the DMA is its own staging (pre_ns). The model frees the staging at the copy's end and keeps the
      * predecessor's copy-out after it as host time; pointing the link at that host time instead made random 11's
      * two recordings 1.1% and 2.6% short, against 0.3% and 0.1%. */
     d2h_order d2h;
@@ -1138,9 +1141,9 @@ static void recorded_grow(double **rs, double **re, double **rr, int *cap, int *
  * would hold on an older record of the event, or none (event-programs' random 13 on an H100 at C=16: a wait 2.6 us
  * after the record it waited for, whose thread the replay's own pace put later, let a 0.9 ms kernel start 1.2 ms
  * early: -26% of the span). Each record is taken by its return, each wait by its call, in time order. Returns each
- * call's record call, or for a pageable D2H the other thread's call before it in the staging (staging_previous), or
- * for a held host function's call the call that held it (held_calls) (-1: none), or NULL where the trace has one
- * thread. */
+ * call's record call, or for a pageable D2H or an H2D the host waits for the other thread's call before it in the
+ * staging (staging_previous), or for a held host function's call the call that held it (held_calls) (-1: none), or
+ * NULL where the trace has one thread. */
 static int is_event_wait(const rp_call *c)
 {
     return c->event >= 0 && (c->kind == RP_WAIT || c->kind == RP_SYNC_EVENT || (c->kind == RP_POLL && c->poll == 1));
@@ -1209,7 +1212,7 @@ void rp_program(const rp_trace *t, gl_sched_program *p, double **rec_start, doub
             continue;
         }
         /* A call linked to another thread's (cross_thread_records: a wait on that thread's record of its event,
-         * or a pageable D2H behind that thread's in the staging) that began within RP_AFTER_RECORD_NS of that
+         * a pageable copy behind that thread's in the staging, a held host function's call) that began within RP_AFTER_RECORD_NS of that
          * call's return spent the gap before it waiting for it: the program's own order between its threads (a
          * flag, a lock, a join), which no CUDA call shows. Its own time is taken from that return; the link
          * (gl_sched_op.after) holds the rest, so that at another setting it moves with the other thread.

@@ -17,12 +17,13 @@
  * measured it (2.6 us, cudaLaunchHostFunc back to back); the replay's machine takes it, and the own-time
  * estimate leaves it out. */
 #define RP_HOSTFN_NS 2600.0
-/* A call linked to another thread's (an event wait to that thread's record of its event, a pageable D2H to the one
- * before it in the staging) and made this soon after that one returned waited for it: the gap before it was not its
- * own time (import.c, rp_program) */
+/* A call linked to another thread's (an event wait to that thread's record of its event, a pageable D2H or an H2D
+ * the host waits for to the one before it in the staging, a held host function's call to the call that held it)
+ * and made this soon after that one returned waited for it: the gap before it was not its own time (import.c,
+ * rp_program) */
 #define RP_AFTER_RECORD_NS 20000.0
 /* A host function's call this long that returned this soon after another thread's pageable call the host waited
- * for had returned was held by it (import.c, held_by) */
+ * for, or another held call, had returned was held by it (import.c, held_calls) */
 #define RP_HELD_CALL_NS 200000.0
 #define RP_HELD_RETURN_NS 200000.0
 
@@ -72,7 +73,8 @@ typedef struct rp_call {
     double pre_ns, post_ns;      /* such a call's own host time before its copy (the stream idle) and after it */
     int staging_prev;            /* COPY, a pageable D2H or an H2D the host waits for: the one before it in the
                                   * driver's staging of its direction (-1: none) */
-    int held_by;                 /* HOSTFN: another thread's pageable copy call that held this call (-1: none) */
+    int held_by;                 /* HOSTFN: another thread's pageable copy call, or held call, that held this call
+                                  * (-1: none) */
     int node_first, n_nodes;     /* GRAPH: its nodes, rp_trace.nodes[node_first..], by recorded start */
     int host_nodes;              /* GRAPH: its graph's host nodes, which no activity row shows */
     int captured;                /* made while its thread captured a stream into a graph: nothing ran */

@@ -1,10 +1,10 @@
 /* probe-held-chain.cu (session 23): two questions from validate-replay's random 28 at C=1, where four threads'
- * cudaLaunchHostFunc calls waited 7-11 ms behind another thread's 45 MB pageable H2D and returned one by one, 65,
+ * cudaLaunchHostFunc calls waited 7.6-11.6 ms behind another thread's 45 MB pageable H2D and returned one by one, 65,
  * 656, 785 and 902 us after it, and where two pageable H2D copies the host waited for ran one after the other.
  * Chain: thread A is inside a pageable D2H (1 MiB behind a 3 ms kernel); threads B1, B2 and B3 each call
  * cudaLaunchHostFunc in an idle stream of their own, 300, 600 and 900 us after A's call began. Do they return
- * together once A returns, or one by one, and how far apart? Printed: each B's return less A's return, medians of
- * reps, and how often they returned in the order they called.
+ * together once A returns, or one by one, and how far apart? Printed: each B's return less A's return, and less
+ * the B's before it (B1: less A's), medians of reps, and how often they returned in the order they called.
  * H2D: thread A's pageable H2D (the host waits for it) behind a 3 ms kernel, thread B's in an idle stream 300 us
  * later: does B's wait for A's copy (the whole H2D staging), and does a pageable D2H? Printed: B's call time and
  * B's return less A's return.
