@@ -580,11 +580,10 @@ static void d2h_order_build(const rp_trace *t, d2h_order *o)
         o->end_max[k] = fmax(k > 0 ? o->end_max[k - 1] : -INFINITY, t->calls[o->by_start[k].call].gpu_end_ns);
 }
 
-/* A pageable H2D copy that the host waits for: one over the 2 MiB that the driver stages at once. */
+/* A pageable H2D copy that the host waits for: one over what the driver stages at once. */
 static int waited_h2d(const rp_call *c)
 {
-    return c->kind == RP_COPY && c->dir == GL_SCHED_H2D && c->pageable && !c->captured &&
-           c->bytes > (2 << 20);
+    return c->kind == RP_COPY && c->dir == GL_SCHED_H2D && c->pageable && !c->captured && c->bytes > RP_STAGED_BYTES;
 }
 
 /* Each pageable D2H call's predecessor in the driver's staging, which takes them one at a time (gl_sched.h
@@ -605,9 +604,9 @@ static void staging_previous(rp_trace *t, const d2h_order *o)
     /* An H2D the host waits for takes the whole H2D staging until its copy ends (gl_sched.h "Staging"), so such
      * copies go one at a time too, in the recorded order (probe-held-chain, session 23: an 8 MiB one in an idle
      * stream, called 300 us into another thread's behind a 3 ms kernel, returned 1.41 and 1.44 ms after that one
-     * at C=8, alone and under nsys, medians of 9; a pageable D2H in its place did not wait). The replay had left them unlinked
-     * (replay.c, no staging room): validate-replay's random 28 at C=1 ran a 45 MB one beside a 19 MB one that it
-     * had followed, +23.1% on one recording, +3.9% linked. */
+     * at C=8, alone and under nsys, medians of 9; a pageable D2H in its place did not wait). The replay had left
+     * them unlinked (replay.c, no staging room): validate-replay's random 28 at C=1 ran a 45 MB one beside a 19 MB
+     * one that it had followed, +23.1% on one recording, +3.9% linked. */
     timed_call *h = (timed_call *)gl_xmalloc(sizeof *h * ((size_t)t->n_calls + 1));
     int n = 0;
     for (int i = 0; i < t->n_calls; i++)
@@ -630,6 +629,26 @@ static double engine_busy_before(const d2h_order *o, double at)
     return lo > 0 ? o->end_max[lo - 1] : -INFINITY;
 }
 
+/* Of the calls in list (by return, ascending), the latest to return inside c, within RP_HELD_RETURN_NS before
+ * c's return, from another thread; the first listed of those returning at once (-1: none). */
+static int latest_holder(const rp_trace *t, const int *list, int n, const rp_call *c)
+{
+    int a = 0, b = n, best = -1;
+    while (a < b) { /* the first that returned after c did */
+        int mid = (a + b) / 2;
+        if (t->calls[list[mid]].end_ns > c->end_ns) b = mid;
+        else a = mid + 1;
+    }
+    for (int k = a - 1; k >= 0; k--) {
+        const rp_call *h = &t->calls[list[k]];
+        if (h->end_ns <= c->start_ns || c->end_ns - h->end_ns > RP_HELD_RETURN_NS ||
+            (best >= 0 && h->end_ns < t->calls[best].end_ns))
+            break;
+        if (h->thread != c->thread) best = list[k];
+    }
+    return best;
+}
+
 /* Each host function's call that another thread's pageable copy call held (rp_call.held_by, counted in
  * t->held_calls, those behind another held call in t->held_chained): a cudaLaunchHostFunc or cudaStreamAddCallback
  * call waits while another thread is inside a pageable copy call that the host waits for, and returns 35-83 us
@@ -644,31 +663,30 @@ static double engine_busy_before(const d2h_order *o, double at)
 static void held_calls(rp_trace *t)
 {
     timed_call *by_end = (timed_call *)gl_xmalloc(sizeof *by_end * ((size_t)t->n_calls + 1));
-    int *hold = (int *)gl_xmalloc(sizeof(int) * ((size_t)t->n_calls + 1)), n = 0, m = 0;
+    timed_call *copies = (timed_call *)gl_xmalloc(sizeof *copies * ((size_t)t->n_calls + 1));
+    int n = 0, m = 0, n_held = 0;
     for (int j = 0; j < t->n_calls; j++) {
         rp_call *c = &t->calls[j];
         c->held_by = -1;
-        if (c->kind == RP_COPY && c->pageable && c->waits) hold[n++] = j;
+        if (c->kind == RP_COPY && c->pageable && c->waits) copies[n++] = (timed_call){c->end_ns, 0, j};
         if (c->kind == RP_HOSTFN && c->end_ns - c->start_ns >= RP_HELD_CALL_NS)
             by_end[m++] = (timed_call){c->end_ns, 0, j};
     }
+    qsort(copies, (size_t)n, sizeof *copies, by_time);
     qsort(by_end, (size_t)m, sizeof *by_end, by_time);
+    int *paged = (int *)gl_xmalloc(sizeof(int) * ((size_t)n + 1)), *held = (int *)gl_xmalloc(sizeof(int) * ((size_t)m + 1));
+    for (int k = 0; k < n; k++) paged[k] = copies[k].call;
     t->held_calls = t->held_chained = 0;
     for (int i = 0; i < m; i++) { /* by return, so that the held calls that returned before it can hold it */
         rp_call *c = &t->calls[by_end[i].call];
-        for (int k = 0; k < n; k++) {
-            const rp_call *h = &t->calls[hold[k]];
-            if (h->thread != c->thread && h->end_ns > c->start_ns && h->end_ns <= c->end_ns &&
-                c->end_ns - h->end_ns <= RP_HELD_RETURN_NS &&
-                (c->held_by < 0 || h->end_ns > t->calls[c->held_by].end_ns))
-                c->held_by = hold[k];
-        }
+        int p = latest_holder(t, paged, n, c), h = latest_holder(t, held, n_held, c);
+        c->held_by = h >= 0 && (p < 0 || t->calls[h].end_ns > t->calls[p].end_ns) ? h : p; /* a copy first at once */
         if (c->held_by < 0) continue;
         t->held_calls++;
-        t->held_chained += t->calls[c->held_by].kind == RP_HOSTFN;
-        hold[n++] = by_end[i].call;
+        t->held_chained += c->held_by == h;
+        held[n_held++] = by_end[i].call;
     }
-    free(by_end), free(hold);
+    free(by_end), free(copies), free(paged), free(held);
 }
 
 /* A call that returns once its copy has ended spends host time of its own around the copy: staging a pageable
@@ -690,8 +708,8 @@ static void host_waits(rp_trace *t)
     for (int s = 0; s < t->n_streams; s++) last_end[s] = -INFINITY;
     /* A pageable D2H stages once its predecessor's call has returned (the recordings: its copy began 6-89 us after
      * that return, 12-259 us after that copy's end), and so does an H2D the host waits for (random 28 at C=1: its
-     * DMA 182 us after that return); the time from that return to the DMA is its own staging (pre_ns). The model frees the staging at the copy's end and keeps the
-     * predecessor's copy-out after it as host time; pointing the link at that host time instead made random 11's
+     * DMA 182 us after that return); the time from that return to the DMA is its own staging (pre_ns). The model
+     * frees the staging at the copy's end and keeps the predecessor's copy-out after it as host time; pointing the link at that host time instead made random 11's
      * two recordings 1.1% and 2.6% short, against 0.3% and 0.1%. */
     d2h_order d2h;
     d2h_order_build(t, &d2h);
@@ -704,7 +722,7 @@ static void host_waits(rp_trace *t)
         }
         if (c->kind != RP_LAUNCH && c->kind != RP_COPY) continue;
         if (c->kind == RP_COPY) {
-            c->waits = c->sync || (c->pageable && (c->dir == GL_SCHED_D2H || c->bytes > (2 << 20)));
+            c->waits = c->sync || (c->pageable && (c->dir == GL_SCHED_D2H || c->bytes > RP_STAGED_BYTES));
             if (c->waits) {
                 int before = c->staging_prev;
                 double from = before >= 0 ? fmax(c->start_ns, t->calls[before].end_ns) : c->start_ns;
@@ -1212,8 +1230,8 @@ void rp_program(const rp_trace *t, gl_sched_program *p, double **rec_start, doub
             continue;
         }
         /* A call linked to another thread's (cross_thread_records: a wait on that thread's record of its event,
-         * a pageable copy behind that thread's in the staging, a held host function's call) that began within RP_AFTER_RECORD_NS of that
-         * call's return spent the gap before it waiting for it: the program's own order between its threads (a
+         * a pageable copy behind that thread's in the staging, a held host function's call) that began within
+         * RP_AFTER_RECORD_NS of that call's return spent the gap before it waiting for it: the program's own order between its threads (a
          * flag, a lock, a join), which no CUDA call shows. Its own time is taken from that return; the link
          * (gl_sched_op.after) holds the rest, so that at another setting it moves with the other thread.
          * validate-replay's random 21 at C=1: the main thread's gap of 11.7 ms before five waits ended 12.5 us

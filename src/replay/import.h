@@ -25,6 +25,9 @@
 /* A host function's call this long that returned this soon after another thread's pageable call the host waited
  * for, or another held call, had returned was held by it (import.c, held_calls) */
 #define RP_HELD_CALL_NS 200000.0
+/* The largest pageable H2D that the driver stages at once, returning before its copy runs; over it the host waits
+ * for the copy (gl_sched.h "Pageable", the H200's 2 MiB) */
+#define RP_STAGED_BYTES (2 << 20)
 #define RP_HELD_RETURN_NS 200000.0
 
 /* The largest grid the replay takes: the model hands blocks out one at a time, about 1.2 s per 10^7 blocks a

@@ -213,7 +213,7 @@ static gl_sched_machine machine_for(const rp_trace *t, int C)
     /* With one queue copies keep issue order in either direction, small pinned H2D copies aside (gl_sched.h
      * "Engines", probe-h2d-order); the calibration's 4 KiB H2D goes beside, so it cannot tell this */
     m.copy_in_order[GL_SCHED_D2H] = m.copy_in_order[GL_SCHED_H2D] = C == 1;
-    m.pageable_stage_bytes = 2 << 20, m.pageable_inline_bytes = 64 << 10;
+    m.pageable_stage_bytes = RP_STAGED_BYTES, m.pageable_inline_bytes = 64 << 10;
     /* Pageable D2H calls one at a time (gl_sched.h "Staging"), but no room rule for staged H2D calls: a staged
      * call keeps its recorded time, which holds its wait for room already. The H2D copies the host waits for,
      * which take the whole staging, the import links one after another (staging_previous). */
