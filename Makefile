@@ -182,6 +182,13 @@ $(BUILD)/tests/test_replay_fit: tests/unit/test_replay_fit.c tests/unit/harness.
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -Itests/unit -Isrc/replay -MMD -MP -MF $@.d $< $(BUILD)/obj/replay/fit.o $(LIB_HOST) -lm -o $@
 
+# the import's call-level rules; import.o reads SQLite, so the test links the library as the replay does
+REPLAY_LIB_OBJS := $(patsubst src/replay/%.c,$(BUILD)/obj/replay/%.o,$(filter-out src/replay/replay.c,$(REPLAY_SRCS)))
+$(BUILD)/tests/test_replay_import: tests/unit/test_replay_import.c tests/unit/harness.h $(REPLAY_LIB_OBJS) $(LIB_HOST) $(STAMP)
+	$(call msg,CC,$<)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -Itests/unit -Isrc/replay -MMD -MP -MF $@.d $< $(REPLAY_LIB_OBJS) $(LIB_HOST) -l:libsqlite3.so.0 -lm -o $@
+
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/harness.h $(LIB_HOST) $(STAMP)
 	$(call msg,CC,$<)
 	@mkdir -p $(@D)

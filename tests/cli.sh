@@ -239,6 +239,18 @@ c.commit()' "$f" "$@"
     expect "replay random 28 (H200, C=8): a host function whose stream's next work began before the driver ran is not in it" 0 \
         "^\\|  *8 \\|  *2[34]\\.[0-9]+ \\|  *[0-9]+ \\|  *23\\.705 \\|  *[-+][01]\\.[0-9] \\|" \
         "$b" tests/data/random28-c8-r0-h200.sqlite --range "random 28" --connections 8
+    # event-programs' copies seed 20261159 at C=1 (validate-replay's random 38, session 23's fourth recording; the
+    # file keeps random 36's and 37's calls too, whose pageable H2D copies into idle streams time the staging): a
+    # 4.97 MB pageable H2D the host waited for, called into a stream busy behind a kernel, began 1.3 ms after its
+    # call, behind a pinned H2D another thread called 121 us after it (the engine keeps its order with one queue).
+    # The host stages such a copy before it goes on the engine (probe-h2d-push, session 24); issued at its call,
+    # it went first and the replay was +8.8% (13.621 ms against 12.518).
+    expect "replay random 38 (H200, C=1): a pageable H2D into a busy stream goes on the engine once staged" 0 \
+        "^pageable H2D copies the host waited for, called into a busy stream: 2, each put on the H2D engine once the host had staged its first part, [0-9.]+ us after its call \\(the whole trace's median of 4 " \
+        "$b" tests/data/random38-c1-r3-h200.sqlite --range "random 38" --connections 1
+    expect "replay random 38 (H200, C=1): the span within -4% to +4%" 0 \
+        "^\\|  *1 \\|  *12\\.[0-9]+ \\|  *[0-9]+ \\|  *12\\.518 \\|" \
+        "$b" tests/data/random38-c1-r3-h200.sqlite --range "random 38" --connections 1
     expect "replay a recorded trace (probe, H200): a row per C, the recorded span at C=8" 0 \
         "^\|  *8 \|  *[0-9.]+ \|  *[0-9]+ \|  *39\.451 \|" "$b" "$tr"
     expect "replay names the calls it keeps as host time" 0 "kept as host time \(not modelled\):.*cudaStreamCreateWithFlags x16" "$b" "$tr"

@@ -282,7 +282,17 @@
  *           own: a replay links such a call to the call that held it, or to
  *           the held call before it (gl_sched_op.after, src/replay/import.c
  *           held_calls, sessions 22, 23); a live run keeps its measured time
- *           (FINDINGS, sessions 18, 22, 23).
+ *           (FINDINGS, sessions 18, 22, 23). A pageable H2D the host waits
+ *           for goes on the H2D engine only once the host has staged its
+ *           first part, also in a stream busy behind a kernel (probe-h2d-
+ *           push, session 24, C=1, alone and under nsys: another thread's
+ *           pinned 1 MiB H2D called 25-50 us after an 8 or 32 MiB one went
+ *           before it, 200 us and more after, behind it and its 2 ms wait;
+ *           behind a pinned 8 MiB one it waited at every delay; a kernel in
+ *           its place never waited: the copy holds the engine's order, not
+ *           the queue). The model has no rule of its own: a replay gives
+ *           such a call in a busy stream the host time that the trace's
+ *           calls into idle streams took to their DMA (rp_stage_busy_h2d).
  *   Host functions. A queue entry that, at its head, once its stream is done,
  *           is handed to the driver's thread and leaves the head (with one
  *           queue a kernel of another stream behind [a 2 ms kernel, a 2 ms host

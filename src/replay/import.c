@@ -692,7 +692,8 @@ static void held_calls(rp_trace *t)
 /* A call that returns once its copy has ended spends host time of its own around the copy: staging a pageable
  * copy before the DMA (28 us for 388 KiB in event-programs' recording), copying the staging buffer to pageable
  * memory after it (174 us for 1.6 MiB). Before: from the call to the copy's start where the stream was idle at
- * the call (else the copy waited for its stream, and that wait is the model's), and for a D2H from when the D2H
+ * the call (else the copy waited for its stream, and that wait is the model's; an H2D the host waits for still
+ * stages first, its time the idle ones' median: staging_ns, rp_stage_busy_h2d), and for a D2H from when the D2H
  * engine was free, where no earlier D2H still ran as it began (one that began beside another waited for none; its
  * DMA comes first, the host's copy-out after it: a wait for the engine is the model's too;
  * validate-replay's random 27 at C=1: a 28 KiB D2H called 126 us into the run began at 4045 us, as a 190 MB D2H
@@ -714,6 +715,9 @@ static void host_waits(rp_trace *t)
     d2h_order d2h;
     d2h_order_build(t, &d2h);
     staging_previous(t, &d2h);
+    double *staged = (double *)gl_xmalloc(sizeof(double) * ((size_t)t->n_calls + 1)); /* idle streams' staging */
+    t->staging_n = 0;
+    for (int i = 0; i < t->n_calls; i++) t->calls[i].staged_from_ns = NAN;
     for (int k = 0; k < t->n_calls; k++) {
         rp_call *c = &t->calls[order[k]];
         for (int n = 0; c->kind == RP_GRAPH && n < c->n_nodes; n++) { /* a graph launch keeps its streams busy */
@@ -731,11 +735,65 @@ static void host_waits(rp_trace *t)
                 if (busy <= c->gpu_start_ns) from = fmax(from, busy); /* one still running: it went beside it */
                 c->pre_ns = idle ? fmax(0, c->gpu_start_ns - from) : 0;
                 c->post_ns = fmax(0, c->end_ns - c->gpu_end_ns);
+                if (waited_h2d(c) && idle) staged[t->staging_n++] = c->pre_ns;
+                else if (waited_h2d(c)) c->staged_from_ns = from; /* its staging: rp_stage_busy_h2d */
             }
         }
         last_end[c->stream] = fmax(last_end[c->stream], c->gpu_end_ns);
     }
-    free(order), free(last_end), free(d2h.by_start), free(d2h.end_max);
+    t->staging_ns = gl_stats_of(staged, t->staging_n).median;
+    free(order), free(last_end), free(d2h.by_start), free(d2h.end_max), free(staged);
+}
+
+static const rp_call *sort_calls; /* by_return's calls (qsort takes no context) */
+
+/* Calls (indices) by return. */
+static int by_return(const void *x, const void *y)
+{
+    double a = sort_calls[*(const int *)x].end_ns, b = sort_calls[*(const int *)y].end_ns;
+    return (a > b) - (a < b);
+}
+
+int rp_stage_busy_h2d(rp_trace *t, double staging_ns, int in_order)
+{
+    t->staged_busy = t->staged_ordered = 0;
+    int *h2d = (int *)gl_xmalloc(sizeof(int) * ((size_t)t->n_calls + 1)), n = 0;
+    for (int i = 0; i < t->n_calls; i++) {
+        const rp_call *c = &t->calls[i];
+        if (c->kind == RP_COPY && c->dir == GL_SCHED_H2D && !c->captured && !c->waits &&
+            c->bytes > (c->pageable ? RP_INLINE_BYTES : RP_BESIDE_BYTES))
+            h2d[n++] = i;
+    }
+    sort_calls = t->calls;
+    qsort(h2d, (size_t)n, sizeof *h2d, by_return);
+    for (int i = 0; i < t->n_calls; i++) {
+        rp_call *c = &t->calls[i];
+        if (isnan(c->staged_from_ns)) continue;
+        double from = c->staged_from_ns, push = from + fmax(0, fmin(staging_ns, c->gpu_start_ns - from));
+        if (in_order) { /* between the latest such copy that began before it and the first after it */
+            double lo = -INFINITY, hi = INFINITY;
+            int a = 0, b = n;
+            while (a < b) { /* the first that returned after from */
+                int mid = (a + b) / 2;
+                if (t->calls[h2d[mid]].end_ns <= from) a = mid + 1;
+                else b = mid;
+            }
+            for (int k = a; k < n && t->calls[h2d[k]].end_ns < c->gpu_start_ns; k++) {
+                const rp_call *y = &t->calls[h2d[k]];
+                if (y->gpu_start_ns < c->gpu_start_ns) lo = fmax(lo, y->end_ns);
+                else hi = fmin(hi, y->end_ns);
+            }
+            double margin = fmin(RP_ORDER_NS, (hi - lo) / 2); /* the simulated returns drift from the recorded */
+            double was = push;
+            if (push <= lo + margin && lo < hi) push = lo + margin;
+            else if (push >= hi - margin && lo < hi) push = fmax(from, hi - margin);
+            t->staged_ordered += push != was;
+        }
+        c->pre_ns = fmax(0, fmin(push - from, c->gpu_start_ns - from));
+        t->staged_busy++;
+    }
+    free(h2d);
+    return t->staged_busy;
 }
 
 /* A graph launch traced whole (GRAPH_TRACE: start, end, streamId, correlationId) by a call the replay takes: its

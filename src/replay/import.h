@@ -29,6 +29,15 @@
  * for the copy (gl_sched.h "Pageable", the H200's 2 MiB) */
 #define RP_STAGED_BYTES (2 << 20)
 #define RP_HELD_RETURN_NS 200000.0
+/* H2D copies that take no engine, and keep no order on it with one queue (gl_sched.h "Engines"): a pageable one up
+ * to RP_INLINE_BYTES goes inline (the model's pageable_inline_bytes), a pinned one up to RP_BESIDE_BYTES beside the
+ * engine's copy (pinned_beside_bytes: 4-24 KiB ones ran inside a large one under nsys, none of 28 KiB) */
+#define RP_INLINE_BYTES 65536.0
+#define RP_BESIDE_BYTES (24 << 10)
+/* How far after the return of the copy it followed on the engine, or before the one that followed it, a staged
+ * H2D's push is put where the recorded order bounds it (rp_stage_busy_h2d; at most half way between them): the
+ * simulated returns drift from the recorded by some microseconds */
+#define RP_ORDER_NS 20000.0
 
 /* The largest grid the replay takes: the model hands blocks out one at a time, about 1.2 s per 10^7 blocks a
  * setting on one core, so 2^26 blocks (67 million) cost seconds, 2^31 minutes. */
@@ -74,6 +83,8 @@ typedef struct rp_call {
     int waits;                   /* COPY: the call returns once the copy has ended (cudaMemcpy; a pageable one) */
     int cand[4], n_cand;         /* HOSTFN: the distinct streams of its thread's latest calls, the latest first */
     double pre_ns, post_ns;      /* such a call's own host time before its copy (the stream idle) and after it */
+    double staged_from_ns;       /* COPY, an H2D the host waits for called into a busy stream: when its staging
+                                  * could begin (its pre_ns: rp_stage_busy_h2d); NAN for any other call */
     int staging_prev;            /* COPY, a pageable D2H or an H2D the host waits for: the one before it in the
                                   * driver's staging of its direction (-1: none) */
     int held_by;                 /* HOSTFN: another thread's pageable copy call, or held call, that held this call
@@ -123,6 +134,12 @@ typedef struct rp_trace {
     int held_calls;             /* host function calls another thread's pageable copy call held (rp_call.held_by) */
     int held_chained;           /* those of them held behind another held call */
     int waited_h2d;             /* pageable H2D copies the host waited for (over the 2 MiB staged at once) */
+    double staging_ns;          /* the median time such a copy called into an idle stream took from its call (or
+                                 * its staging predecessor's return) to its DMA: the host's staging of its first
+                                 * part, and the engine's start */
+    int staging_n;              /* how many it came from (0: none, staging_ns 0) */
+    int staged_busy;            /* such copies called into a busy stream, given that staging (rp_stage_busy_h2d) */
+    int staged_ordered;         /* those of them whose staging the recorded order on the H2D engine moved */
     /* The driver's thread that runs host functions, where the trace holds its scheduling (SCHED_EVENTS, nsys's
      * default --cpuctxsw=process-tree): each time it ran on a CPU, [on, off) in pairs, in the trace's ns, from
      * shortly before the range (import.c, driver_runs). None where the trace has no such table or thread. */
@@ -144,6 +161,16 @@ int rp_import(const char *path, rp_trace *t, char *err, int errlen);
  * environment's (unset: lazy, the default since CUDA 12.2). A trace without NVTX ranges, or without one of that name, is refused (2). */
 int rp_import_range(const char *path, const char *range, int lazy, rp_trace *t, char *err, int errlen);
 void rp_trace_free(rp_trace *t);
+/* A pageable H2D copy the host waits for goes on the H2D engine once the host has staged its first part, also when
+ * its stream is busy: with one queue, a pinned H2D another thread called 25-50 us after an 8 or 32 MiB one ran
+ * before it, 200 us and more after it, behind it (probe-h2d-push, session 24). Gives each such call into a busy
+ * stream staging_ns of host time before its copy (at most until its recorded DMA; 0: none known): t->staging_ns, or
+ * a --range's that shows too few from the whole trace's. in_order (recorded with one queue, where the engine keeps the order
+ * its copies were issued in): that time is moved, where the recording bounds it, to RP_ORDER_NS after the return
+ * of the latest H2D copy (one that takes the engine, issued at its return) that returned after the staging could begin
+ * and began on the engine before it, or before the return of the first that began after it. Sets t->staged_busy
+ * and t->staged_ordered (those moved so); returns the first. */
+int rp_stage_busy_h2d(rp_trace *t, double staging_ns, int in_order);
 
 /* The program's time 0 in the trace's clock: its first call's start (rp_program's recorded times count from it). */
 static inline double rp_time0(const rp_trace *t)

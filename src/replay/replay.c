@@ -219,7 +219,7 @@ static gl_sched_machine machine_for(const rp_trace *t, int C)
      * which take the whole staging, the import links one after another (staging_previous). */
     m.pageable_d2h_serial = 1, m.pageable_stage_slots = 0, m.pageable_d2h_handover_ns = 25000;
     m.sync_return_ns = t->sync_return_ns; /* the trace's (fit.h), else none */
-    m.pinned_beside_bytes = 24 << 10; /* pinned H2D of 4-24 KiB ran beside a large one, none of 28 KiB (gl_sched.h) */
+    m.pinned_beside_bytes = RP_BESIDE_BYTES; /* pinned H2D of 4-24 KiB ran beside a large one (gl_sched.h) */
     /* No SM room for D2D copies and memsets (gl_sched.h "SM copies"; sm_copy_share 0): a recorded one's time holds
      * its wait for that room already (under nsys a 16 KiB D2D beside a wide grid lasted 108 us, to just after the
      * grid's end), and taken so it would wait twice (session 8's recordings: seed 20261153's replay at its
@@ -243,17 +243,21 @@ static gl_sched_machine machine_for(const rp_trace *t, int C)
  * copy-overlap's configurations 1.4-2.4% short (session 15, h200/session15/README.md); nor the return after a sync
  * (with both, and copies given a latency of their own, session 16's trial put the starts' p95 at 1.36% of the span
  * over session 15's recordings, 0.84% without). */
-static int gaps_from_whole(const args *a, rp_trace *t, int *read)
+static int gaps_from_whole(const args *a, rp_trace *t, rp_trace *whole, int *read)
 {
     *read = 0;
     int need = 0, copies = 0, took = 0;
     for (int k = 0; k < 4; k++) need |= t->gap_n[k] < RP_GAP_MIN;
     for (int i = 0; i < t->n_calls; i++)
         copies |= t->calls[i].kind == RP_COPY && t->calls[i].dir < 2 && !t->calls[i].pageable;
-    rp_trace w;
+    rp_trace own, *wp = whole;
     char err[512];
-    if (!t->range[0] || !need || !copies || rp_import_range(a->trace, NULL, a->loading, &w, err, sizeof err) != 0)
-        return 0;
+    if (!t->range[0] || !need || !copies) return 0;
+    if (!wp) {
+        if (rp_import_range(a->trace, NULL, a->loading, &own, err, sizeof err) != 0) return 0;
+        wp = &own;
+    }
+    rp_trace w = *wp;
     *read = 1;
     double dispatch = fit_dispatch_ns, latency = fit_latency_ns; /* the whole trace's, if it fits them */
     int ng, nl;
@@ -267,8 +271,32 @@ static int gaps_from_whole(const args *a, rp_trace *t, int *read)
             t->kernel_after_copy_ns[d] = fmax(0, w.kernel_after_copy_ns[d] + dispatch - fit_dispatch_ns),
             t->gap_n[2 + d] = w.gap_n[2 + d], took++;
     }
-    rp_trace_free(&w);
+    if (!whole) rp_trace_free(&w);
     return took;
+}
+
+/* The staging time of a pageable H2D copy the host waits for, called into a busy stream (rp_stage_busy_h2d): the
+ * median over such copies called into an idle stream, the range's, or where it shows fewer than RP_GAP_MIN the
+ * whole trace's (read into *whole, *have_whole set: gaps_from_whole takes it too), if that shows more. Sets
+ * *from to what it came from ("" where no copy needed it). A recording at C=1 also bounds each copy's by the order
+ * of its engine's copies. */
+static void staging_for_busy(const args *a, rp_trace *t, int recorded, rp_trace *whole, int *have_whole,
+                             const char **from)
+{
+    int busy = 0;
+    char err[512];
+    for (int i = 0; i < t->n_calls; i++) busy += !isnan(t->calls[i].staged_from_ns);
+    *have_whole = 0, *from = "";
+    if (!busy) return;
+    double ns = t->staging_ns;
+    int n = t->staging_n;
+    *from = t->range[0] ? "range's" : "trace's";
+    if (t->range[0] && n < RP_GAP_MIN && rp_import_range(a->trace, NULL, a->loading, whole, err, sizeof err) == 0) {
+        *have_whole = 1;
+        if (whole->staging_n > n) ns = whole->staging_ns, n = whole->staging_n, *from = "whole trace's";
+    }
+    t->staging_ns = ns, t->staging_n = n;
+    rp_stage_busy_h2d(t, n > 0 ? ns : 0, recorded == 1); /* the engine keeps its copies' order with one queue */
 }
 
 /* The trace read, made a program and fitted (import.h, fit.h), with what it says printed. Returns 0 or the exit
@@ -290,6 +318,10 @@ static int from_trace(const args *a_, rp_trace *t_, gl_sched_program *p_, double
     const char *from = a.recorded ? "--recorded-connections" : t.recorded_connections ? "the recorded environment"
                                                                                        : "not set: the driver's default";
     double *rr;
+    rp_trace whole;
+    int have_whole;
+    const char *staging_from;
+    staging_for_busy(&a, &t, recorded, &whole, &have_whole, &staging_from);
     rp_program(&t, &p, &rs, &re, &rr);
     int modelled = 0, kept = 0;
     for (int i = 0; i < t.n_calls; i++) {
@@ -315,6 +347,21 @@ static int from_trace(const args *a_, rp_trace *t_, gl_sched_program *p_, double
     if (t.waited_h2d > 1)
         printf("pageable H2D copies the host waited for: %d, one at a time in the recorded order (each takes the "
                "driver's whole H2D staging)\n", t.waited_h2d);
+    if (t.staged_busy) {
+        char moved[160] = "";
+        if (t.staged_ordered)
+            snprintf(moved, sizeof moved, "; %d of them where the recorded order on the engine (one queue) puts "
+                     "them", t.staged_ordered);
+        if (t.staging_n > 0)
+            printf("pageable H2D copies the host waited for, called into a busy stream: %d, each put on the H2D "
+                   "engine once the host had staged its first part, %.1f us after its call (the %s median of %d "
+                   "called into an idle stream; at most until its recorded start%s)\n", t.staged_busy,
+                   t.staging_ns / 1e3, staging_from, t.staging_n, moved);
+        else
+            printf("pageable H2D copies the host waited for, called into a busy stream: %d, each put on the H2D "
+                   "engine at its call (no such copy called into an idle stream shows how long the host stages "
+                   "one%s)\n", t.staged_busy, moved);
+    }
     if (t.held_calls) {
         char behind[64] = "";
         if (t.held_chained) snprintf(behind, sizeof behind, " (%d of them behind another held call)", t.held_chained);
@@ -338,10 +385,11 @@ static int from_trace(const args *a_, rp_trace *t_, gl_sched_program *p_, double
                "--cuda-graph-trace=node\n", t.graphs_whole);
     int n_gap = 0, n_latency = 0;
     rp_fit(&t, &fit_dispatch_ns, &n_gap, &fit_latency_ns, &n_latency);
-    int read_whole, whole = gaps_from_whole(&a, &t, &read_whole);
-    if (whole)
+    int read_whole, from_whole = gaps_from_whole(&a, &t, have_whole ? &whole : NULL, &read_whole);
+    if (have_whole) rp_trace_free(&whole);
+    if (from_whole)
         printf("copies' gaps from the whole trace: %d of 4, which the range shows fewer than " RP_GAP_MIN_TEXT " of\n",
-               whole);
+               from_whole);
     if (rp_fit_pool(&t, fit_dispatch_ns)) {
         static const char *const gaps[4] = {"an H2D after a kernel", "a D2H after a kernel", "a kernel after an H2D",
                                             "a kernel after a D2H"};
