@@ -745,51 +745,50 @@ static void host_waits(rp_trace *t)
     free(order), free(last_end), free(d2h.by_start), free(d2h.end_max), free(staged);
 }
 
-static const rp_call *sort_calls; /* by_return's calls (qsort takes no context) */
-
-/* Calls (indices) by return. */
-static int by_return(const void *x, const void *y)
-{
-    double a = sort_calls[*(const int *)x].end_ns, b = sort_calls[*(const int *)y].end_ns;
-    return (a > b) - (a < b);
-}
-
 int rp_stage_busy_h2d(rp_trace *t, double staging_ns, int in_order)
 {
     t->staged_busy = t->staged_ordered = 0;
-    int *h2d = (int *)gl_xmalloc(sizeof(int) * ((size_t)t->n_calls + 1)), n = 0;
+    /* The H2D copies that take the engine, each at when it went there: a call's return, or for cudaMemcpy of
+     * pinned memory (the host waits, nothing to stage) its call; pageable ones the host waits for are ordered
+     * among themselves by their staging (staging_previous), and their own push is what is being found. */
+    timed_call *h2d = (timed_call *)gl_xmalloc(sizeof *h2d * ((size_t)t->n_calls + 1));
+    int n = 0;
     for (int i = 0; i < t->n_calls; i++) {
         const rp_call *c = &t->calls[i];
-        if (c->kind == RP_COPY && c->dir == GL_SCHED_H2D && !c->captured && !c->waits &&
+        if (c->kind == RP_COPY && c->dir == GL_SCHED_H2D && !c->captured && !(c->waits && c->pageable) &&
             c->bytes > (c->pageable ? RP_INLINE_BYTES : RP_BESIDE_BYTES))
-            h2d[n++] = i;
+            h2d[n++] = (timed_call){c->waits ? c->start_ns : c->end_ns, 0, i};
     }
-    sort_calls = t->calls;
-    qsort(h2d, (size_t)n, sizeof *h2d, by_return);
+    qsort(h2d, (size_t)n, sizeof *h2d, by_time);
     for (int i = 0; i < t->n_calls; i++) {
         rp_call *c = &t->calls[i];
         if (isnan(c->staged_from_ns)) continue;
-        double from = c->staged_from_ns, push = from + fmax(0, fmin(staging_ns, c->gpu_start_ns - from));
-        if (in_order) { /* between the latest such copy that began before it and the first after it */
+        double from = c->staged_from_ns, room = c->gpu_start_ns - from;
+        double push = from + fmax(0, fmin(staging_ns, room));
+        if (in_order) {
+            /* Of the copies that went to the engine after the staging could begin and before this one began, the
+             * last that began before it (lo) and the first that began after it (hi). The engine keeps its order,
+             * so every one after that first began after it too: the scan stops there. */
             double lo = -INFINITY, hi = INFINITY;
             int a = 0, b = n;
-            while (a < b) { /* the first that returned after from */
+            while (a < b) {
                 int mid = (a + b) / 2;
-                if (t->calls[h2d[mid]].end_ns <= from) a = mid + 1;
+                if (h2d[mid].t <= from) a = mid + 1;
                 else b = mid;
             }
-            for (int k = a; k < n && t->calls[h2d[k]].end_ns < c->gpu_start_ns; k++) {
-                const rp_call *y = &t->calls[h2d[k]];
-                if (y->gpu_start_ns < c->gpu_start_ns) lo = fmax(lo, y->end_ns);
-                else hi = fmin(hi, y->end_ns);
+            for (int k = a; k < n && h2d[k].t < c->gpu_start_ns; k++) {
+                if (t->calls[h2d[k].call].gpu_start_ns >= c->gpu_start_ns) {
+                    hi = h2d[k].t;
+                    break;
+                }
+                lo = h2d[k].t;
             }
-            double margin = fmin(RP_ORDER_NS, (hi - lo) / 2); /* the simulated returns drift from the recorded */
-            double was = push;
+            double margin = fmin(RP_ORDER_NS, (hi - lo) / 2);
             if (push <= lo + margin && lo < hi) push = lo + margin;
             else if (push >= hi - margin && lo < hi) push = fmax(from, hi - margin);
-            t->staged_ordered += push != was;
         }
-        c->pre_ns = fmax(0, fmin(push - from, c->gpu_start_ns - from));
+        c->pre_ns = fmax(0, fmin(push - from, room));
+        t->staged_ordered += c->pre_ns != fmax(0, fmin(staging_ns, room));
         t->staged_busy++;
     }
     free(h2d);

@@ -32,7 +32,7 @@
 /* H2D copies that take no engine, and keep no order on it with one queue (gl_sched.h "Engines"): a pageable one up
  * to RP_INLINE_BYTES goes inline (the model's pageable_inline_bytes), a pinned one up to RP_BESIDE_BYTES beside the
  * engine's copy (pinned_beside_bytes: 4-24 KiB ones ran inside a large one under nsys, none of 28 KiB) */
-#define RP_INLINE_BYTES 65536.0
+#define RP_INLINE_BYTES (64 << 10)
 #define RP_BESIDE_BYTES (24 << 10)
 /* How far after the return of the copy it followed on the engine, or before the one that followed it, a staged
  * H2D's push is put where the recorded order bounds it (rp_stage_busy_h2d; at most half way between them): the
@@ -136,7 +136,8 @@ typedef struct rp_trace {
     int waited_h2d;             /* pageable H2D copies the host waited for (over the 2 MiB staged at once) */
     double staging_ns;          /* the median time such a copy called into an idle stream took from its call (or
                                  * its staging predecessor's return) to its DMA: the host's staging of its first
-                                 * part, and the engine's start */
+                                 * part, and the engine's start (replay.c may put a --range's whole trace's here,
+                                 * where the range shows too few) */
     int staging_n;              /* how many it came from (0: none, staging_ns 0) */
     int staged_busy;            /* such copies called into a busy stream, given that staging (rp_stage_busy_h2d) */
     int staged_ordered;         /* those of them whose staging the recorded order on the H2D engine moved */
@@ -164,12 +165,13 @@ void rp_trace_free(rp_trace *t);
 /* A pageable H2D copy the host waits for goes on the H2D engine once the host has staged its first part, also when
  * its stream is busy: with one queue, a pinned H2D another thread called 25-50 us after an 8 or 32 MiB one ran
  * before it, 200 us and more after it, behind it (probe-h2d-push, session 24). Gives each such call into a busy
- * stream staging_ns of host time before its copy (at most until its recorded DMA; 0: none known): t->staging_ns, or
- * a --range's that shows too few from the whole trace's. in_order (recorded with one queue, where the engine keeps the order
- * its copies were issued in): that time is moved, where the recording bounds it, to RP_ORDER_NS after the return
- * of the latest H2D copy (one that takes the engine, issued at its return) that returned after the staging could begin
- * and began on the engine before it, or before the return of the first that began after it. Sets t->staged_busy
- * and t->staged_ordered (those moved so); returns the first. */
+ * stream staging_ns of host time before its copy (at most until its recorded DMA; 0: none known). in_order
+ * (recorded with one queue, where the engine keeps the order its copies went to it in): of the other H2D copies
+ * that take the engine and went to it (at their return; a cudaMemcpy at its call) after this one's staging could
+ * begin and before its DMA, the recording shows some before it on the engine and some after; its staging then
+ * ends RP_ORDER_NS after the last of the first kind went, and RP_ORDER_NS before the first of the second (at most
+ * half way between them). Sets t->staged_busy and t->staged_ordered (those whose time the order changed); returns
+ * the first. */
 int rp_stage_busy_h2d(rp_trace *t, double staging_ns, int in_order);
 
 /* The program's time 0 in the trace's clock: its first call's start (rp_program's recorded times count from it). */

@@ -213,7 +213,7 @@ static gl_sched_machine machine_for(const rp_trace *t, int C)
     /* With one queue copies keep issue order in either direction, small pinned H2D copies aside (gl_sched.h
      * "Engines", probe-h2d-order); the calibration's 4 KiB H2D goes beside, so it cannot tell this */
     m.copy_in_order[GL_SCHED_D2H] = m.copy_in_order[GL_SCHED_H2D] = C == 1;
-    m.pageable_stage_bytes = RP_STAGED_BYTES, m.pageable_inline_bytes = 64 << 10;
+    m.pageable_stage_bytes = RP_STAGED_BYTES, m.pageable_inline_bytes = RP_INLINE_BYTES;
     /* Pageable D2H calls one at a time (gl_sched.h "Staging"), but no room rule for staged H2D calls: a staged
      * call keeps its recorded time, which holds its wait for room already. The H2D copies the host waits for,
      * which take the whole staging, the import links one after another (staging_previous). */
@@ -257,7 +257,7 @@ static int gaps_from_whole(const args *a, rp_trace *t, rp_trace *whole, int *rea
         if (rp_import_range(a->trace, NULL, a->loading, &own, err, sizeof err) != 0) return 0;
         wp = &own;
     }
-    rp_trace w = *wp;
+    rp_trace w = *wp; /* its fields for rp_fit to write; the arrays stay the caller's (rp_fit writes none) */
     *read = 1;
     double dispatch = fit_dispatch_ns, latency = fit_latency_ns; /* the whole trace's, if it fits them */
     int ng, nl;
@@ -296,7 +296,7 @@ static void staging_for_busy(const args *a, rp_trace *t, int recorded, rp_trace 
         if (whole->staging_n > n) ns = whole->staging_ns, n = whole->staging_n, *from = "whole trace's";
     }
     t->staging_ns = ns, t->staging_n = n;
-    rp_stage_busy_h2d(t, n > 0 ? ns : 0, recorded == 1); /* the engine keeps its copies' order with one queue */
+    rp_stage_busy_h2d(t, ns, recorded == 1); /* the engine keeps its copies' order with one queue */
 }
 
 /* The trace read, made a program and fitted (import.h, fit.h), with what it says printed. Returns 0 or the exit

@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <algorithm>
 #include "probe-threads.cuh"
 
 __global__ void stamp_spin_k(long long *at, long long ns)
@@ -73,8 +72,6 @@ static void *thread_b(void *)
     b_done = now_us();
     return 0;
 }
-
-static double median(double *v, int n) { std::sort(v, v + n); return v[n / 2]; }
 
 int main(int argc, char **argv)
 {

@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <algorithm>
 #include "probe-threads.cuh"
 
 static void CUDART_CB empty_fn(void *) {}
@@ -62,8 +61,6 @@ static void *thread_b(void *p)
     b_ret[i] = now_us();
     return 0;
 }
-
-static double median(double *v, int n) { std::sort(v, v + n); return v[n / 2]; }
 
 int main(int argc, char **argv)
 {
