@@ -33,7 +33,8 @@ int rp_fit_pool(rp_trace *t, double dispatch_ns);
 /* The indices of t's calls in the order they were made, on every thread (ties by index); the caller frees it. The
  * importer orders its own passes by it too. */
 int *rp_calls_by_start(const rp_trace *t);
-enum { RP_GAP_MIN = 4 }; /* pairs a copy gap needs, syncs the return after a sync, copies a --range's staging (replay.c) */
+/* pairs a copy gap needs, syncs the return after a sync, and copies a --range's staging (replay.c) */
+enum { RP_GAP_MIN = 4 };
 enum { RP_POOL_COPIES, RP_POOL_KERNELS, RP_POOL_ALL, RP_POOLS }; /* t->gap_pool_*: + RP_POOLS, the whole trace's */
 #define RP_GAP_MIN_TEXT "4" /* RP_GAP_MIN, for messages */
 

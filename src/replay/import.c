@@ -617,16 +617,23 @@ static void staging_previous(rp_trace *t, const d2h_order *o)
     free(h);
 }
 
+/* How many of v (n, by t) come before t: t below it, or at_too also at it. */
+static int timed_before(const timed_call *v, int n, double t, int at_too)
+{
+    int lo = 0, hi = n;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (v[mid].t < t || (at_too && v[mid].t == t)) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
 /* The latest end of the D2H copies that began before at (-INFINITY: none). */
 static double engine_busy_before(const d2h_order *o, double at)
 {
-    int lo = 0, hi = o->n;
-    while (lo < hi) {
-        int mid = (lo + hi) / 2;
-        if (o->by_start[mid].t < at) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo > 0 ? o->end_max[lo - 1] : -INFINITY;
+    int k = timed_before(o->by_start, o->n, at, 0);
+    return k > 0 ? o->end_max[k - 1] : -INFINITY;
 }
 
 /* Of the calls in list (by return, ascending), the latest to return inside c, within RP_HELD_RETURN_NS before
@@ -674,7 +681,8 @@ static void held_calls(rp_trace *t)
     }
     qsort(copies, (size_t)n, sizeof *copies, by_time);
     qsort(by_end, (size_t)m, sizeof *by_end, by_time);
-    int *paged = (int *)gl_xmalloc(sizeof(int) * ((size_t)n + 1)), *held = (int *)gl_xmalloc(sizeof(int) * ((size_t)m + 1));
+    int *paged = (int *)gl_xmalloc(sizeof(int) * ((size_t)n + 1));
+    int *held = (int *)gl_xmalloc(sizeof(int) * ((size_t)m + 1));
     for (int k = 0; k < n; k++) paged[k] = copies[k].call;
     t->held_calls = t->held_chained = 0;
     for (int i = 0; i < m; i++) { /* by return, so that the held calls that returned before it can hold it */
@@ -710,8 +718,8 @@ static void host_waits(rp_trace *t)
     /* A pageable D2H stages once its predecessor's call has returned (the recordings: its copy began 6-89 us after
      * that return, 12-259 us after that copy's end), and so does an H2D the host waits for (random 28 at C=1: its
      * DMA 182 us after that return); the time from that return to the DMA is its own staging (pre_ns). The model
-     * frees the staging at the copy's end and keeps the predecessor's copy-out after it as host time; pointing the link at that host time instead made random 11's
-     * two recordings 1.1% and 2.6% short, against 0.3% and 0.1%. */
+     * frees the staging at the copy's end and keeps the predecessor's copy-out after it as host time; pointing the
+     * link at that host time instead made random 11's two recordings 1.1% and 2.6% short, against 0.3% and 0.1%. */
     d2h_order d2h;
     d2h_order_build(t, &d2h);
     staging_previous(t, &d2h);
@@ -735,8 +743,10 @@ static void host_waits(rp_trace *t)
                 if (busy <= c->gpu_start_ns) from = fmax(from, busy); /* one still running: it went beside it */
                 c->pre_ns = idle ? fmax(0, c->gpu_start_ns - from) : 0;
                 c->post_ns = fmax(0, c->end_ns - c->gpu_end_ns);
-                if (waited_h2d(c) && idle) staged[t->staging_n++] = c->pre_ns;
-                else if (waited_h2d(c)) c->staged_from_ns = from; /* its staging: rp_stage_busy_h2d */
+                if (waited_h2d(c)) { /* an idle stream's times its staging; a busy one's gets it (rp_stage_busy_h2d) */
+                    if (idle) staged[t->staging_n++] = c->pre_ns;
+                    else c->staged_from_ns = from;
+                }
             }
         }
         last_end[c->stream] = fmax(last_end[c->stream], c->gpu_end_ns);
@@ -770,13 +780,7 @@ int rp_stage_busy_h2d(rp_trace *t, double staging_ns, int in_order)
              * last that began before it (lo) and the first that began after it (hi). The engine keeps its order,
              * so every one after that first began after it too: the scan stops there. */
             double lo = -INFINITY, hi = INFINITY;
-            int a = 0, b = n;
-            while (a < b) {
-                int mid = (a + b) / 2;
-                if (h2d[mid].t <= from) a = mid + 1;
-                else b = mid;
-            }
-            for (int k = a; k < n && h2d[k].t < c->gpu_start_ns; k++) {
+            for (int k = timed_before(h2d, n, from, 1); k < n && h2d[k].t < c->gpu_start_ns; k++) {
                 if (t->calls[h2d[k].call].gpu_start_ns >= c->gpu_start_ns) {
                     hi = h2d[k].t;
                     break;
@@ -785,7 +789,7 @@ int rp_stage_busy_h2d(rp_trace *t, double staging_ns, int in_order)
             }
             double margin = fmin(RP_ORDER_NS, (hi - lo) / 2);
             if (push <= lo + margin && lo < hi) push = lo + margin;
-            else if (push >= hi - margin && lo < hi) push = fmax(from, hi - margin);
+            else if (push >= hi - margin && lo < hi) push = hi - margin; /* before from: no staging (below) */
         }
         c->pre_ns = fmax(0, fmin(push - from, room));
         t->staged_ordered += c->pre_ns != fmax(0, fmin(staging_ns, room));
@@ -1288,8 +1292,8 @@ void rp_program(const rp_trace *t, gl_sched_program *p, double **rec_start, doub
         }
         /* A call linked to another thread's (cross_thread_records: a wait on that thread's record of its event,
          * a pageable copy behind that thread's in the staging, a held host function's call) that began within
-         * RP_AFTER_RECORD_NS of that call's return spent the gap before it waiting for it: the program's own order between its threads (a
-         * flag, a lock, a join), which no CUDA call shows. Its own time is taken from that return; the link
+         * RP_AFTER_RECORD_NS of that call's return spent the gap before it waiting for it: the program's own order
+         * between its threads (a flag, a lock, a join), which no CUDA call shows. Its own time is taken from that return; the link
          * (gl_sched_op.after) holds the rest, so that at another setting it moves with the other thread.
          * validate-replay's random 21 at C=1: the main thread's gap of 11.7 ms before five waits ended 12.5 us
          * after the last worker's record returned (that worker 11.7 ms in a pageable D2H held at C=1), 6.6 ms at
