@@ -69,6 +69,25 @@
  *           all kernels together, so a grid of N blocks has its last block
  *           start (N-1)*block_dispatch_ns after its first. A block runs
  *           block_overrun_ns past its nominal time.
+ *   Sharing. A block of a kernel with sm_demand d > 0 uses d of an SM's
+ *           throughput alone (issue slots, its memory pipes). While the
+ *           demands of all such blocks running, evened over the SMs, come to
+ *           L > 1 an SM, each runs at 1/L of its speed alone, and speeds up
+ *           again as others end: n blocks of one kernel an SM with nothing
+ *           beside them take block_ns * max(1, n * d). Such a kernel's blocks
+ *           go one an SM in turn, as the hardware spreads a grid, and those
+ *           handed out together end together. A kernel with d = 0 (the
+ *           default: gridlab's own kernels spin on the clock and take their
+ *           time whatever runs beside them) fills one SM's slots before the
+ *           next, and neither slows nor is slowed. Evened, not per SM: with
+ *           each SM's own load, blocks of one grid on busier SMs ended late,
+ *           the grids' tails let the next grids in early, and a PyTorch job's
+ *           GEMMs ran 8 at once where the H200 ran 5 (its recorded span at
+ *           C=8 came out 14% short). Measured: that job's fp32 GEMM of 128
+ *           blocks (one an SM, four fit) ran 172 us alone, 233 us beside one
+ *           other (d = 0.68), 537 us beside four (d = 0.62) on the H200
+ *           (experiments/torch-job.py, session 25). The replay fits d per
+ *           kernel from a trace (src/replay/fit.c).
  *   Legacy. An operation in the legacy default stream waits for everything
  *           issued before it to blocking streams (cudaStreamCreate, and the
  *           per-thread default streams); an operation in a blocking stream waits
@@ -507,6 +526,7 @@ typedef struct gl_sched_op {
     int threads;       /* LAUNCH: block size (carried into the timeline) */
     int blocks_per_sm; /* LAUNCH: blocks of this shape that fit on one SM at once */
     double block_ns;   /* LAUNCH: how long each block runs */
+    double sm_demand;  /* LAUNCH: the share of an SM's throughput one block uses alone, 0..1 ("Sharing"; 0: none) */
     double issue_ns;   /* host time of the call; negative: the machine's issue_ns */
     int id;            /* LAUNCH: the kernel id in the timeline (match it to the measured span slot) */
     int label;         /* LAUNCH: the span label */

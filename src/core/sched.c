@@ -323,7 +323,7 @@ int gl_sched_queue_rule_env(int fallback, char *err, int errlen)
 
 /* What an event is: a host call returns, an op reaches its queue, a kernel
  * reaches the work distributor, blocks end, a queue's time per entry is up. */
-enum { EV_HOST, EV_ARRIVE, EV_ACCEPT, EV_BLOCKS, EV_WAKE, EV_COPIED, EV_HOSTFN, EV_LOADED, EV_DRIVER };
+enum { EV_HOST, EV_ARRIVE, EV_ACCEPT, EV_BLOCKS, EV_WAKE, EV_COPIED, EV_HOSTFN, EV_LOADED, EV_DRIVER, EV_SHARED };
 
 typedef struct event {
     double t;           /* when it happens */
@@ -332,8 +332,21 @@ typedef struct event {
     int op;             /* the op it concerns (EV_HOST: the thread; EV_WAKE: -1) */
     int sm, n;          /* EV_BLOCKS: n blocks end on this SM; EV_WAKE: sm is the queue (-1: a cost's end, a
                            staging handover or a sync's return);
-                           EV_COPIED: n, the version */
+                           EV_COPIED: n, the version; EV_SHARED: op is the group, n its version */
 } event;
+
+/* Blocks of a kernel that shares the SMs' throughput ("Sharing"), handed out together: they run at the speed the
+ * load gives them, which changes whenever blocks of such kernels come or go, and end together. */
+typedef struct shared_group {
+    int op, n;          /* n blocks of kernel op */
+    int *sms, n_sms, cap_sms; /* the SMs they are on, an SM once for each block (their slots free at the end) */
+    int live;           /* still running (else on the free list) */
+    int version;        /* which of its EV_SHARED events is the live one */
+    int next;           /* the next live group, or the next free one (-1: none) */
+    double left_ns;     /* its time left at full speed, as of since_ns */
+    double since_ns;    /* when left_ns was last brought up to date (its start, where that is ahead) */
+    double rate;        /* its speed now (0: not yet scheduled) */
+} shared_group;
 
 typedef struct op_state {
     int dep_first, n_deps; /* its dependencies in sim.deps */
@@ -396,6 +409,10 @@ typedef struct sim {
     int *stream_rec;    /* last record of each stream, -1: with stream_last, all issued to it (add_stream_dep) */
     int *event_last;   /* last RECORD submitted for each event, -1 */
     double *sm_free;   /* free share of each SM, 1 = empty */
+    double share_load; /* the demands of the sharing blocks running ("Sharing"): over the SMs, they slow */
+    shared_group *groups;       /* every sharing group, live or free */
+    int n_groups, cap_groups;   /* made, and room */
+    int live_group, free_group; /* the first live one and a free one to reuse (-1: none), chained through next */
     double free_sum;   /* sum of sm_free: no block fits when below the smallest share */
     double cwd_busy;   /* when the work distributor has handed out the blocks given to it so far */
     int *pending;      /* records, waits and loads that arrived and whose dependencies finished, not done yet */
@@ -899,6 +916,65 @@ static void cwd_insert(sim *s, int op)
     s->n_cwd++;
 }
 
+/* Bring the sharing groups to the speed the load gives them now, and their ends with it. */
+static void rerate_shared(sim *s)
+{
+    double rate = 1.0 / fmax(1.0, s->share_load / s->m->sms);
+    for (int g = s->live_group; g >= 0; g = s->groups[g].next) {
+        shared_group *G = &s->groups[g];
+        if (s->now > G->since_ns) {
+            G->left_ns -= (s->now - G->since_ns) * G->rate;
+            G->since_ns = s->now;
+        }
+        if (G->rate == rate) continue; /* its end stands (a new group's rate is 0: it has none yet) */
+        G->rate = rate;
+        heap_push(s, G->since_ns + fmax(0, G->left_ns) / rate, EV_SHARED, g, -1, ++G->version);
+    }
+}
+
+/* A sharing kernel's blocks, spread: each round gives one block to each SM with room, in turn, until none is left
+ * or none has room, as the hardware spreads a grid over the SMs. They start as one group, the first at once. */
+static void dispatch_shared(sim *s, int op)
+{
+    gl_sched_op *o = &s->p->ops[op];
+    op_state *st = &s->os[op];
+    double share = 1.0 / o->blocks_per_sm;
+    int g = s->free_group;
+    if (g >= 0) {
+        s->free_group = s->groups[g].next;
+    } else {
+        gl_grow((void **)&s->groups, &s->cap_groups, s->n_groups + 1, sizeof *s->groups);
+        g = s->n_groups++;
+        memset(&s->groups[g], 0, sizeof s->groups[g]);
+    }
+    shared_group *G = &s->groups[g];
+    int n = 0;
+    for (int placed = 1; placed && st->remaining > n && s->free_sum + 1e-9 >= share;) {
+        placed = 0;
+        for (int sm = 0; sm < s->m->sms && st->remaining > n; sm++) {
+            if (s->sm_free[sm] + 1e-9 < share) continue;
+            gl_grow((void **)&G->sms, &G->cap_sms, n + 1, sizeof *G->sms);
+            G->sms[n++] = sm;
+            s->sm_free[sm] -= share;
+            s->free_sum -= share;
+            placed = 1;
+        }
+    }
+    double first = fmax(s->now, s->cwd_busy);
+    s->cwd_busy = first + n * s->m->block_dispatch_ns;
+    if (st->running == 0 && st->remaining == o->blocks) o->start_ns = first;
+    st->remaining -= n;
+    st->running += n;
+    /* the version goes on counting where a reused group's left off: its old events must not match */
+    G->op = op, G->n = G->n_sms = n, G->live = 1, G->rate = 0;
+    G->left_ns = (n - 1) * s->m->block_dispatch_ns + o->block_ns + s->m->block_overrun_ns;
+    G->since_ns = first;
+    G->next = s->live_group;
+    s->live_group = g;
+    s->share_load += n * o->sm_demand;
+    rerate_shared(s);
+}
+
 /* Hand blocks to free SM slots, oldest kernel first; a kernel with blocks left
  * holds back the kernels after it. An SM copy is one block in this line too
  * (gl_sched.h "SM copies"). */
@@ -913,7 +989,10 @@ static int dispatch(sim *s)
         int sm_copy = o->kind == GL_SCHED_COPY, blocks = sm_copy ? 1 : o->blocks; /* an SM copy is one block */
         double share = sm_copy ? s->m->sm_copy_share : 1.0 / o->blocks_per_sm;
         double block_ns = sm_copy ? st->sm_ns : o->block_ns;
-        for (int sm = 0; sm < s->m->sms && st->remaining > 0 && s->free_sum + 1e-9 >= share; sm++) {
+        int shares = !sm_copy && o->sm_demand > 0, before = st->remaining; /* "Sharing": spread over the SMs */
+        if (shares && st->remaining > 0 && s->free_sum + 1e-9 >= share) dispatch_shared(s, op);
+        moved |= st->remaining < before;
+        for (int sm = 0; !shares && sm < s->m->sms && st->remaining > 0 && s->free_sum + 1e-9 >= share; sm++) {
             int n = (int)floor((s->sm_free[sm] + 1e-9) / share);
             if (n <= 0) continue;
             if (n > st->remaining) n = st->remaining;
@@ -1168,6 +1247,22 @@ static void progress(sim *s)
     }
 }
 
+/* n blocks of op (a kernel, or a copy on the SMs) ended on an SM: their slots are free, and the op may be done. */
+static void blocks_end(sim *s, int op, int sm, int n)
+{
+    op_state *st = &s->os[op];
+    const gl_sched_op *o = &s->p->ops[op];
+    double share = o->kind == GL_SCHED_COPY ? s->m->sm_copy_share : 1.0 / o->blocks_per_sm;
+    s->sm_free[sm] += n * share;
+    s->free_sum += n * share;
+    st->running -= n;
+    if (st->running == 0 && st->remaining == 0) {
+        if (o->kind == GL_SCHED_LAUNCH) s->resident--;
+        else s->copying[o->dir]--; /* a copy on the SMs: its engine's turn ends */
+        finish(s, op);
+    }
+}
+
 /* Apply one event's immediate effect; progress() draws the consequences. */
 static void handle(sim *s, const event *e)
 {
@@ -1207,18 +1302,25 @@ static void handle(sim *s, const event *e)
     case EV_ACCEPT:
         cwd_insert(s, e->op);
         break;
-    case EV_BLOCKS: {
-        op_state *st = &s->os[e->op];
-        const gl_sched_op *o = &s->p->ops[e->op];
-        double share = o->kind == GL_SCHED_COPY ? s->m->sm_copy_share : 1.0 / o->blocks_per_sm;
-        s->sm_free[e->sm] += e->n * share;
-        s->free_sum += e->n * share;
-        st->running -= e->n;
-        if (st->running == 0 && st->remaining == 0) {
-            if (o->kind == GL_SCHED_LAUNCH) s->resident--;
-            else s->copying[o->dir]--; /* a copy on the SMs: its engine's turn ends */
-            finish(s, e->op);
-        }
+    case EV_BLOCKS:
+        blocks_end(s, e->op, e->sm, e->n);
+        break;
+    case EV_SHARED: {
+        shared_group *G = &s->groups[e->op];
+        if (!G->live || e->n != G->version) break; /* the load changed since: a later event is the live one */
+        int op = G->op;
+        for (int *at = &s->live_group; *at >= 0; at = &s->groups[*at].next)
+            if (*at == e->op) {
+                *at = G->next;
+                break;
+            }
+        G->live = 0;
+        G->next = s->free_group;
+        s->free_group = e->op;
+        s->share_load -= G->n * s->p->ops[op].sm_demand;
+        if (s->share_load < 1e-9) s->share_load = 0; /* no drift below an empty GPU */
+        for (int k = 0; k < G->n_sms; k++) blocks_end(s, op, G->sms[k], 1);
+        rerate_shared(s); /* the others speed up */
         break;
     }
     }
@@ -1252,6 +1354,8 @@ static void sim_free(sim *s)
     free(s->stream_rec);
     free(s->event_last);
     free(s->sm_free);
+    for (int g = 0; g < s->n_groups; g++) free(s->groups[g].sms);
+    free(s->groups);
     free(s->cwd);
     free(s->pending);
     for (int d = 0; d < GL_SCHED_DIRS; d++) {
@@ -1319,6 +1423,8 @@ static int validate(const gl_sched_program *p, const gl_sched_machine *m, char *
         if (o->kind == GL_SCHED_LAUNCH && (o->blocks < 1 || o->blocks_per_sm < 1 || !(o->block_ns >= 0)))
             return fail(err, errlen, "op %d: a kernel of %d blocks, %d per SM, %g ns each cannot run", i, o->blocks,
                         o->blocks_per_sm, o->block_ns);
+        if (o->kind == GL_SCHED_LAUNCH && !(o->sm_demand >= 0 && o->sm_demand <= 1))
+            return fail(err, errlen, "op %d: a kernel whose blocks use %g of an SM alone (0..1)", i, o->sm_demand);
         if ((o->kind == GL_SCHED_RECORD || o->kind == GL_SCHED_WAIT || (o->kind == GL_SCHED_SYNC && o->event >= 0)) &&
             (o->event < 0 || o->event >= p->n_events))
             return fail(err, errlen, "op %d refers to event %d of %d", i, o->event, p->n_events);
@@ -1357,6 +1463,7 @@ int gl_sched_simulate(gl_sched_program *p, const gl_sched_machine *m, gl_sched_r
     for (int i = 0; i < p->n_events; i++) s.event_last[i] = -1;
     s.sm_free = (double *)gl_xmalloc(sizeof(double) * (size_t)m->sms);
     for (int i = 0; i < m->sms; i++) s.sm_free[i] = 1.0;
+    s.live_group = s.free_group = -1;
     s.free_sum = m->sms;
     s.last_stream = -1;
     s.last_queue = m->connections - 1;

@@ -589,6 +589,70 @@ static void test_block_dispatch(void)
     gl_sched_program_free(&p);
 }
 
+static void test_sm_sharing(void)
+{
+    /* gl_sched.h "Sharing": blocks of demand d on one SM, summing to L > 1, each run at 1/L of their speed. */
+    int s[2];
+    gl_sched_program p;
+    gl_sched_program_init(&p);
+    streams(&p, s, 2, GL_SCHED_STREAM_NONBLOCKING);
+    /* alone: 4 blocks spread one per SM (4 would fit on one), so L = 0.6 and they take their 100 ns; 8 blocks put
+     * two on each SM, L = 1.2: 120 ns */
+    int a = gl_sched_launch(&p, 0, s[0], 4, 32, 4, 100, 0);
+    p.ops[a].sm_demand = 0.6;
+    gl_sched_machine m = ideal(2, 4, 128);
+    run(&p, &m);
+    double alone = p.ops[a].end_ns - p.ops[a].start_ns;
+    gl_sched_program_free(&p);
+    gl_sched_program_init(&p);
+    streams(&p, s, 2, GL_SCHED_STREAM_NONBLOCKING);
+    a = gl_sched_launch(&p, 0, s[0], 8, 32, 4, 100, 0);
+    p.ops[a].sm_demand = 0.6;
+    run(&p, &m);
+    test_cond("sharing: 4 blocks of d = 0.6 spread over 4 SMs take 100 ns, 8 of them 120 ns",
+              alone == 100 && fabs(p.ops[a].end_ns - 120) < 1e-6);
+    gl_sched_program_free(&p);
+
+    /* side by side, d = 0.75 each: L = 1.5 until the 100 ns kernel ends at 150 (its 100 ns at 2/3 speed); the
+     * 300 ns one has done 100 by then and runs its last 200 alone: it ends at 350. With d = 0.5, L = 1: no one
+     * slows. */
+    static const double ds[] = {0.75, 0.5}, end_a[] = {150, 100}, end_b[] = {350, 300};
+    int ok = 1;
+    for (int k = 0; k < 2; k++) {
+        gl_sched_program_init(&p);
+        streams(&p, s, 2, GL_SCHED_STREAM_NONBLOCKING);
+        a = gl_sched_launch(&p, 0, s[0], 4, 32, 4, 100, 0);
+        int b = gl_sched_launch(&p, 0, s[1], 4, 32, 4, 300, 1);
+        p.ops[a].sm_demand = p.ops[b].sm_demand = ds[k];
+        run(&p, &m);
+        if (fabs(p.ops[a].end_ns - end_a[k]) > 1e-6 || fabs(p.ops[b].end_ns - end_b[k]) > 1e-6) {
+            printf("# d = %g: ends %g and %g, expected %g and %g\n", ds[k], p.ops[a].end_ns, p.ops[b].end_ns,
+                   end_a[k], end_b[k]);
+            ok = 0;
+        }
+        gl_sched_program_free(&p);
+    }
+    test_cond("sharing: two kernels of d = 0.75 on the same SMs slow each other while both run (150, 350 ns); "
+              "of d = 0.5, not at all", ok);
+
+    /* a kernel of no demand (a clock-bound spin) neither slows nor is slowed; one queue: they still overlap here,
+     * as the first kernel's blocks are all out */
+    gl_sched_program_init(&p);
+    streams(&p, s, 2, GL_SCHED_STREAM_NONBLOCKING);
+    a = gl_sched_launch(&p, 0, s[0], 4, 32, 4, 100, 0);
+    int b = gl_sched_launch(&p, 0, s[1], 4, 32, 4, 100, 1);
+    p.ops[b].sm_demand = 1;
+    gl_sched_machine m1 = ideal(1, 8, 128);
+    run(&p, &m1);
+    test_cond("sharing: a kernel of d = 0 beside one of d = 1: both take their 100 ns",
+              p.ops[a].end_ns - p.ops[a].start_ns == 100 && fabs(p.ops[b].end_ns - p.ops[b].start_ns - 100) < 1e-6);
+    p.ops[b].sm_demand = 1.5;
+    gl_sched_result r;
+    test_cond("sharing: a demand over one SM is refused, with its op named",
+              gl_sched_simulate(&p, &m1, &r, err, sizeof err) != 0 && strstr(err, "op 1") != NULL);
+    gl_sched_program_free(&p);
+}
+
 static void test_stream_creation(void)
 {
     /* Creating a stream costs its call's time, before the first launch into it. */
@@ -2083,6 +2147,7 @@ int main(void)
     test_dispatch_busy();
     test_dispatch_chains();
     test_block_dispatch();
+    test_sm_sharing();
     test_stream_creation();
     test_copy_engines();
     test_bidir_small();
