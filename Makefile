@@ -316,6 +316,9 @@ replay: $(REPLAY)
 # its own too (by its NVTX range). RECORDINGS: where the exports go (default build/recordings).
 RECORDINGS ?= $(BUILD)/recordings
 REPLAY_PROGRAMS = copy-overlap callbacks priorities false-dependency event-programs
+# A PyTorch job (experiments/torch-job.py; its calls are PyTorch's) where $(PYTHON) has torch: asked only when
+# validate-replay runs (importing torch takes seconds).
+HAVE_TORCH = $(shell $(PYTHON) -c 'import torch' >/dev/null 2>&1 && echo 1)
 validate-replay: $(REPLAY) $(foreach e,$(REPLAY_PROGRAMS),$(BUILD)/bin/$(e))
 	$(PYTHON) experiments/validate-replay.py --bin $(REPLAY) --record $(RECORDINGS) --repeats 4 \
 	    --program "copy-overlap=$(BUILD)/bin/copy-overlap --quick --memory pinned --segments 1,4" \
@@ -327,6 +330,7 @@ validate-replay: $(REPLAY) $(foreach e,$(REPLAY_PROGRAMS),$(BUILD)/bin/$(e))
 	    --split "copy-overlap=" \
 	    $(foreach s,simpleHyperQ simpleStreams asyncAPI simpleCallback simpleCudaGraphs,$(if $(SAMPLES_BIN),--program "$(s)=$(SAMPLES_BIN)/$(s)")) \
 	    $(if $(SAMPLES_BIN),--program "simpleHyperQ-eager=CUDA_MODULE_LOADING=EAGER $(SAMPLES_BIN)/simpleHyperQ") \
+	    $(if $(HAVE_TORCH),--program "torch=$(PYTHON) experiments/torch-job.py" --split "torch=torch ",$(info validate-replay: no PyTorch job: $(PYTHON) cannot import torch)) \
 	    $(ARGS)
 
 # The replay's speed: a synthetic trace of 10^6 operations at six settings, on one core (bound: 10 s).
@@ -363,7 +367,7 @@ help:
 	@echo "  test-gpu-large             every speed claim at 8 random sizes of its range, the hash tables at 2^26 keys (minutes)"
 	@echo "  sanitize-all               compute-sanitizer memcheck, racecheck and synccheck on every experiment (its Sanitize: configuration)"
 	@echo "  sweep-hyperq               hyperq once per C in CONNECTIONS=$(CONNECTIONS); results and plot in experiments/results/<gpu>/"
-	@echo "  validate-replay            record programs under nsys at C=1..32 and judge the replay's predictions (GPU; SAMPLES_BIN=cuda-samples builds)"
+	@echo "  validate-replay            record programs under nsys at C=1..32 and judge the replay's predictions (GPU; SAMPLES_BIN=cuda-samples builds; a PyTorch job where python3 has torch)"
 	@echo "  bench-replay               the replay on a synthetic trace of 10^6 operations at six settings, one core (bound 10 s)"
 	@echo "  replay TRACE=x.sqlite      an nsys SQLite export of one process replayed on the model at each connection count (no GPU)"
 	@echo "  validate-model             the model on 72 random shapes (false-dependency) and 72 random stream-event programs (event-programs) (ARGS=--population shapes|events|both --shapes N --programs N --seed S)"

@@ -485,7 +485,7 @@ def main():
     ap.add_argument("--repeats", type=int, default=2, help="recordings per program and setting (default 2)")
     ap.add_argument("--split", action="append", default=[],
                     help="NAME=PREFIX: each NVTX range of NAME's recordings named PREFIX... is a program (repeatable)")
-    ap.add_argument("--third-party", default="simpleHyperQ,simpleStreams,asyncAPI,simpleCallback,simpleCudaGraphs",
+    ap.add_argument("--third-party", default="simpleHyperQ,simpleStreams,asyncAPI,simpleCallback,simpleCudaGraphs,torch",
                     help="the programs gridlab did not write (a name's part before its first '-')")
     ap.add_argument("--bin", default="build/bin/replay", help="the replay binary")
     ap.add_argument("--out", help="write validate-replay.{csv,json,txt} here (default experiments/results/<gpu>)")

@@ -96,6 +96,26 @@ int rp_fit_pool(rp_trace *t, double dispatch_ns)
     return t->gap_pooled = took;
 }
 
+/* Whether the SMs had no room for one more block of kernel c when it could have started (at its stream's previous
+ * kernel's end, at): the other kernels running then, in the recording, fill their slots with their grids (all of a
+ * grid's blocks that fit at once). work is by GPU start, and c is work[i]; longest: the longest op in work. Such a
+ * kernel waited for slots, not for the dispatch: the torch job's branches at C=8 (session 25), where five 128-block
+ * GEMMs filled the H200 at once, put the dispatch gap at 15.1 us where it is 1.3. */
+static int slots_full(const rp_trace *t, const rp_call *const *work, int i, double at, double longest)
+{
+    const rp_call *c = work[i];
+    double used = 1.0 / (c->blocks_per_sm > 0 ? c->blocks_per_sm : 1); /* in SMs: c's own first block */
+    for (int j = i - 1; j >= 0 && work[j]->gpu_start_ns > at - longest; j--) {
+        const rp_call *x = work[j];
+        if (x->kind != RP_LAUNCH || x->stream == c->stream || !(x->gpu_start_ns <= at && x->gpu_end_ns > at))
+            continue;
+        int per = x->blocks_per_sm > 0 ? x->blocks_per_sm : 1;
+        used += fmin((double)x->blocks / per, t->sms);
+        if (used > t->sms) return 1;
+    }
+    return 0;
+}
+
 int rp_fit(rp_trace *t, double *dispatch_ns, int *n_gap, double *latency_ns, int *n_latency)
 {
     const rp_call **work = (const rp_call **)gl_xmalloc(sizeof *work * (size_t)(t->n_calls + 1));
@@ -110,6 +130,8 @@ int rp_fit(rp_trace *t, double *dispatch_ns, int *n_gap, double *latency_ns, int
     for (int k = 0; k < 4; k++) cg[k] = (double *)gl_xmalloc(sizeof(double) * (size_t)(n + 1));
     const rp_call **last = (const rp_call **)gl_xcalloc((size_t)t->n_streams + 1, sizeof *last);
     int ng = 0, nl = 0;
+    double longest = 0;
+    for (int i = 0; i < n; i++) longest = fmax(longest, work[i]->gpu_end_ns - work[i]->gpu_start_ns);
     for (int i = 0; i < n; i++) {
         const rp_call *c = work[i], *prev = last[c->stream];
         last[c->stream] = c;
@@ -117,7 +139,9 @@ int rp_fit(rp_trace *t, double *dispatch_ns, int *n_gap, double *latency_ns, int
             double g = c->gpu_start_ns - prev->gpu_end_ns;
             if (!(g >= 0 && g < 100e3)) continue;
             /* a pageable copy's start holds its staging; a copy the host waited for returned after it */
-            if (c->kind == RP_LAUNCH && prev->kind == RP_LAUNCH) gap[ng++] = g;
+            if (c->kind == RP_LAUNCH && prev->kind == RP_LAUNCH) {
+                if (!slots_full(t, work, i, prev->gpu_end_ns, longest)) gap[ng++] = g;
+            }
             else if (c->kind == RP_COPY && c->dir < 2 && !c->pageable && prev->kind == RP_LAUNCH) cg[c->dir][ncg[c->dir]++] = g;
             else if (c->kind == RP_LAUNCH && prev->kind == RP_COPY && prev->dir < 2 && !prev->pageable)
                 cg[2 + prev->dir][ncg[2 + prev->dir]++] = g;
@@ -188,6 +212,147 @@ static double paced_ns(const gl_sched_op *o, double recorded_start)
     return o->end_ns - (from_go ? o->go_ns : o->start_ns);
 }
 
+/* ---- kernels that share their SMs' throughput (gl_sched.h "Sharing") ---------------------------------------- */
+
+/* A kernel ran beside others for over SHARE_BESIDE of its recorded time (shared), or for under SHARE_ALONE of it
+ * (alone); a kind of kernel (one name and shape) shares its SMs when SHARE_MIN_ALONE or more of its launches ran
+ * alone, and alike (the longest within SHARE_ALIKE of the shortest), SHARE_MIN_SHARED or more beside others, and
+ * the shared ones took SHARE_SLOWER times as long at the median. A demand fitted under SHARE_MIN_DEMAND is none, and
+ * one over SHARE_MAX_DEMAND too: a whole SM a block does not explain how much slower they ran. */
+static const double SHARE_BESIDE = 0.25, SHARE_ALONE = 0.01, SHARE_SLOWER = 1.10, SHARE_MIN_DEMAND = 0.05,
+                    SHARE_ALIKE = 1.10, SHARE_MAX_DEMAND = 0.99;
+enum { SHARE_MIN_ALONE = 2, SHARE_MIN_SHARED = 4, SHARE_ROUNDS = 8 };
+
+static const gl_sched_op *kind_ops; /* by_kind's ops (qsort takes no context) */
+static int by_kind(const void *x, const void *y)
+{
+    const gl_sched_op *a = &kind_ops[*(const int *)x], *b = &kind_ops[*(const int *)y];
+    if (a->label != b->label) return (a->label > b->label) - (a->label < b->label);
+    if (a->blocks != b->blocks) return (a->blocks > b->blocks) - (a->blocks < b->blocks);
+    if (a->threads != b->threads) return (a->threads > b->threads) - (a->threads < b->threads);
+    if (a->blocks_per_sm != b->blocks_per_sm) return (a->blocks_per_sm > b->blocks_per_sm) - (a->blocks_per_sm < b->blocks_per_sm);
+    return (*(const int *)x > *(const int *)y) - (*(const int *)x < *(const int *)y);
+}
+
+static int same_kind(const gl_sched_op *a, const gl_sched_op *b)
+{
+    return a->label == b->label && a->blocks == b->blocks && a->threads == b->threads &&
+           a->blocks_per_sm == b->blocks_per_sm;
+}
+
+typedef struct edge { double t; int d; } edge;
+static int by_edge(const void *x, const void *y)
+{
+    const edge *a = (const edge *)x, *b = (const edge *)y;
+    return a->t < b->t ? -1 : a->t > b->t ? 1 : (a->d > b->d) - (a->d < b->d); /* ends before starts at a tie */
+}
+
+/* For each recorded kernel, the share of its time that another kernel ran beside it (NAN: not a recorded kernel). */
+static double *beside_shares(const gl_sched_program *p, const double *rs, const double *re)
+{
+    double *share = (double *)gl_xmalloc(sizeof(double) * (size_t)(p->n_ops + 1));
+    edge *e = (edge *)gl_xmalloc(sizeof(edge) * (size_t)(2 * p->n_ops + 1));
+    int n = 0;
+    for (int i = 0; i < p->n_ops; i++) {
+        share[i] = NAN;
+        if (p->ops[i].kind == GL_SCHED_LAUNCH && !isnan(rs[i]) && re[i] > rs[i])
+            e[n++] = (edge){rs[i], 1}, e[n++] = (edge){re[i], -1};
+    }
+    qsort(e, (size_t)n, sizeof *e, by_edge);
+    /* crowded[k]: from e[k].t to e[k+1].t, two or more kernels ran; prefix sums of that time */
+    double *upto = (double *)gl_xmalloc(sizeof(double) * (size_t)(n + 1));
+    int running = 0;
+    upto[0] = 0;
+    for (int k = 0; k < n; k++) {
+        running += e[k].d;
+        upto[k + 1] = upto[k] + (k + 1 < n && running >= 2 ? e[k + 1].t - e[k].t : 0);
+    }
+    for (int i = 0; i < p->n_ops; i++) {
+        if (p->ops[i].kind != GL_SCHED_LAUNCH || isnan(rs[i]) || !(re[i] > rs[i])) continue;
+        int lo = 0, hi = n; /* the first edge at or after its start, and after its end */
+        while (lo < hi) { int mid = (lo + hi) / 2; if (e[mid].t < rs[i]) lo = mid + 1; else hi = mid; }
+        int a = lo;
+        hi = n;
+        while (lo < hi) { int mid = (lo + hi) / 2; if (e[mid].t <= re[i]) lo = mid + 1; else hi = mid; }
+        share[i] = (upto[lo > 0 ? lo - 1 : 0] - upto[a]) / (re[i] - rs[i]); /* crowded time inside it */
+        if (share[i] < 0) share[i] = 0;
+        if (share[i] > 1) share[i] = 1;
+    }
+    free(e), free(upto);
+    return share;
+}
+
+/* Each kind of kernel whose launches ran slower beside others in the recording than alone gets a demand (the share
+ * of an SM one block uses alone, gl_sched.h "Sharing"), bisected over SHARE_ROUNDS simulations at the recorded
+ * setting until its shared launches last as long in the simulation as recorded, in sum; its launches then take the
+ * median of its lone launches' time per wave (never more than their own). A demand under SHARE_MIN_DEMAND is
+ * none, and the launches keep their times. Returns how many kinds got a demand. */
+static int fit_sharing(gl_sched_program *p, const gl_sched_machine *m, const double *rs, const double *re)
+{
+    int n = 0, kinds = 0, *ix = (int *)gl_xmalloc(sizeof(int) * (size_t)(p->n_ops + 1));
+    for (int i = 0; i < p->n_ops; i++)
+        if (p->ops[i].kind == GL_SCHED_LAUNCH && p->ops[i].label > 0 && !isnan(rs[i]) && re[i] > rs[i]) ix[n++] = i;
+    kind_ops = p->ops;
+    qsort(ix, (size_t)n, sizeof *ix, by_kind);
+    double *share = beside_shares(p, rs, re), *vals = (double *)gl_xmalloc(sizeof(double) * (size_t)(n + 1));
+    double *kept = (double *)gl_xmalloc(sizeof(double) * (size_t)(p->n_ops + 1));
+    int *kind_of = (int *)gl_xmalloc(sizeof(int) * (size_t)(p->n_ops + 1)); /* the kind's first index in ix, -1 */
+    double *lo = (double *)gl_xmalloc(sizeof(double) * (size_t)(n + 1)), *hi = (double *)gl_xmalloc(sizeof(double) * (size_t)(n + 1));
+    for (int i = 0; i < p->n_ops; i++) kind_of[i] = -1, kept[i] = p->ops[i].block_ns;
+    for (int a = 0, b; a < n; a = b) {
+        for (b = a + 1; b < n && same_kind(&p->ops[ix[a]], &p->ops[ix[b]]); b++) continue;
+        int alone = 0, shared = 0;
+        for (int k = a; k < b; k++)
+            if (share[ix[k]] < SHARE_ALONE) vals[alone++] = p->ops[ix[k]].block_ns;
+        if (alone < SHARE_MIN_ALONE) continue;
+        double wave = gl_quantile(vals, alone, 0.5);
+        for (int k = a, c = 0; k < b; k++)
+            if (share[ix[k]] < SHARE_ALONE) vals[c++] = re[ix[k]] - rs[ix[k]];
+        double lone_ns = gl_quantile(vals, alone, 0.5);
+        /* one kind, one work: its lone launches alike (gridlab's own kernels take their time as an argument, and
+         * one name and grid ran 0.3 to 2 ms in random 38's recording, which is no sharing) */
+        double shortest = INFINITY, longest = 0;
+        for (int k = 0; k < alone; k++) shortest = fmin(shortest, vals[k]), longest = fmax(longest, vals[k]);
+        if (longest > SHARE_ALIKE * shortest) continue;
+        for (int k = a; k < b; k++)
+            if (share[ix[k]] > SHARE_BESIDE) vals[shared++] = re[ix[k]] - rs[ix[k]];
+        if (shared < SHARE_MIN_SHARED || !(gl_quantile(vals, shared, 0.5) >= SHARE_SLOWER * lone_ns)) continue;
+        for (int k = a; k < b; k++) {
+            kind_of[ix[k]] = a;
+            p->ops[ix[k]].block_ns = fmin(p->ops[ix[k]].block_ns, wave);
+            p->ops[ix[k]].sm_demand = 0.5;
+        }
+        lo[a] = 0, hi[a] = 1;
+        kinds++;
+    }
+    for (int round = 0; kinds > 0 && round < SHARE_ROUNDS; round++) {
+        gl_sched_result r;
+        char err[160];
+        if (gl_sched_simulate(p, m, &r, err, sizeof err) != 0) break;
+        for (int a = 0; a < n; a++) vals[a] = 0; /* a kind's shared launches: simulated less recorded, summed */
+        for (int k = 0; k < n; k++) {
+            int i = ix[k], a = kind_of[i];
+            if (a >= 0 && share[i] > SHARE_BESIDE) vals[a] += (p->ops[i].end_ns - p->ops[i].start_ns) - (re[i] - rs[i]);
+        }
+        for (int a = 0; a < n; a++) {
+            if (kind_of[ix[a]] != a) continue;
+            double d = p->ops[ix[a]].sm_demand;
+            if (vals[a] < 0) lo[a] = d;
+            else hi[a] = d;
+            d = 0.5 * (lo[a] + hi[a]);
+            for (int k = a; k < n && kind_of[ix[k]] == a; k++) p->ops[ix[k]].sm_demand = d;
+        }
+    }
+    for (int a = 0; a < n; a++) { /* too little to tell from none, or not even a whole SM explains it: as before */
+        double d = p->ops[ix[a]].sm_demand;
+        if (kind_of[ix[a]] != a || (d >= SHARE_MIN_DEMAND && d <= SHARE_MAX_DEMAND)) continue;
+        kinds--;
+        for (int k = a; k < n && kind_of[ix[k]] == a; k++) p->ops[ix[k]].sm_demand = 0, p->ops[ix[k]].block_ns = kept[ix[k]];
+    }
+    free(ix), free(share), free(vals), free(kept), free(kind_of), free(lo), free(hi);
+    return kinds;
+}
+
 int rp_fit_kernels(gl_sched_program *p, const gl_sched_machine *m, const double *rs, const double *re, int *copies_changed)
 {
     double *first = (double *)gl_xmalloc(sizeof(double) * (size_t)(p->n_ops + 1));
@@ -199,6 +364,7 @@ int rp_fit_kernels(gl_sched_program *p, const gl_sched_machine *m, const double 
         first[i] = p->ops[i].kind == GL_SCHED_COPY ? p->ops[i].copy_ns : p->ops[i].block_ns;
         lo[i] = 0.05 * first[i], hi[i] = first[i];
     }
+    fit_sharing(p, m, rs, re); /* before the passes: what sharing explains, they need not */
     /* Kernels in three passes; a pageable copy in up to twelve, bracketed: its simulated time grows with its own,
      * but its pauses do too (a longer copy overlaps more engine copies), so the step by difference alone can
      * swing between two values (a 3.79 us one between 3.79 and 0.97 for ever), and the time may jump past the
@@ -235,8 +401,11 @@ int rp_fit_kernels(gl_sched_program *p, const gl_sched_machine *m, const double 
                 o->copy_ns = next;
                 continue;
             }
-            /* Sharing only slows a kernel: its time alone is never above its recorded one. */
-            if (pass >= 3 || o->kind != GL_SCHED_LAUNCH || !(sim > 0) || !(rec > 0)) continue;
+            /* Sharing only slows a kernel: its time alone is never above its recorded one. A kernel with a demand
+             * keeps its kind's time alone: what it shares, the simulation gives it, and scaled one by one the
+             * kernels that share feed each other's time (the PyTorch job's branches at batch 64, session 25: a
+             * GEMM's 85 us alone went to 150 and the replay at C=8 to +86%). */
+            if (pass >= 3 || o->kind != GL_SCHED_LAUNCH || o->sm_demand > 0 || !(sim > 0) || !(rec > 0)) continue;
             double fitted = fmin(first[i], o->block_ns * rec / sim);
             moved += fabs(fitted - o->block_ns) > 1e-3 * o->block_ns;
             o->block_ns = fitted;

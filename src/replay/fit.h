@@ -42,7 +42,10 @@ enum { RP_POOL_COPIES, RP_POOL_KERNELS, RP_POOL_ALL, RP_POOLS }; /* t->gap_pool_
  * setting), a kernel that shared the SMs (its blocks in more waves than alone, or later ones waiting for slots)
  * took longer than its waves alone would; its block time is scaled by recorded over simulated duration, three
  * times over, so that at the recorded setting each kernel lasts as recorded and elsewhere its blocks take their
- * own time. A kernel slowed by sharing memory bandwidth, not SMs, keeps the slower time. Returns the kernels whose
+ * own time. First, kernels that share the SMs' throughput (gl_sched.h "Sharing": gridlab's own kernels do not, a
+ * GEMM does) get a demand per kind (one name, the op's label, and one grid) from how much slower they ran beside
+ * others than alone, and keep their kind's time alone; the passes leave them be (fit.c, fit_sharing). Other
+ * kernels slowed by sharing memory bandwidth, not SMs, keep the slower time. Returns the kernels whose
  * time changed by over 1%. A pageable copy the host waited for likewise gets its time alone (copy_ns): its pieces
  * waited behind the engine copies of its direction that ran meanwhile (gl_sched.h, "Pageable"), which the
  * simulation adds again, so what the simulation adds is taken off its recorded time (the simulated time from its

@@ -1,4 +1,5 @@
 /* import.c - an Nsight Systems SQLite export, read into the replay's calls and model program (import.h). */
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -326,8 +327,10 @@ static void kernel_row(sqlite3_stmt *st, void *ctx)
     }
     int threads = (int)(col_int(st, 9, 1) * col_int(st, 10, 1) * col_int(st, 11, 1));
     int per_sm = blocks_per_sm(k->gpu, threads, (int)col_int(st, 12, 0), (int)(col_int(st, 13, 0) + col_int(st, 14, 0)));
-    if (n) n->blocks = (int)blocks, n->threads = threads, n->blocks_per_sm = per_sm;
-    else c->kind = RP_LAUNCH, c->blocks = (int)blocks, c->threads = threads, c->blocks_per_sm = per_sm;
+    long long name = col_int(st, 16, -1); /* shortName, where the export has it */
+    int kname = name >= 0 && name < INT_MAX ? (int)name + 1 : 0;
+    if (n) n->blocks = (int)blocks, n->threads = threads, n->blocks_per_sm = per_sm, n->kname = kname;
+    else c->kind = RP_LAUNCH, c->blocks = (int)blocks, c->threads = threads, c->blocks_per_sm = per_sm, c->kname = kname;
 }
 
 static void memcpy_row(sqlite3_stmt *st, void *ctx)
@@ -1106,7 +1109,7 @@ int rp_import_range(const char *path, const char *range, int lazy, rp_trace *t, 
     if (!rc && t->n_calls == 0) rc = fail(&r, "%s: the trace has no CUDA runtime call of the GPU's process", path);
     static const char *const work[][2] = {
         {"CUPTI_ACTIVITY_KIND_KERNEL", "SELECT start, end, streamId, correlationId, globalPid, deviceId, gridX, gridY, "
-         "gridZ, blockX, blockY, blockZ, registersPerThread, staticSharedMemory, dynamicSharedMemory, graphNodeId "
+         "gridZ, blockX, blockY, blockZ, registersPerThread, staticSharedMemory, dynamicSharedMemory, graphNodeId%s "
          "FROM CUPTI_ACTIVITY_KIND_KERNEL"},
         {"CUPTI_ACTIVITY_KIND_MEMCPY", "SELECT start, end, streamId, correlationId, globalPid, deviceId, bytes, "
          "copyKind, srcKind, dstKind%s FROM CUPTI_ACTIVITY_KIND_MEMCPY"},
@@ -1120,8 +1123,11 @@ int rp_import_range(const char *path, const char *range, int lazy, rp_trace *t, 
     void *ctxs[] = {&k, &L, &L, &L, &L};
     for (int i = 0; i < 5 && !rc; i++) {
         if (has_table(&r, work[i][0]) != 1) continue;
-        char sql[400]; /* a copy's or memset's graphNodeId where the export has one (a kernel's is required) */
-        snprintf(sql, sizeof sql, work[i][1], has_column(&r, work[i][0], "graphNodeId") ? ", graphNodeId" : "");
+        char sql[400]; /* a copy's or memset's graphNodeId where the export has one (a kernel's is required), and a
+                        * kernel's name (its shortName) where the export has one */
+        const char *more = i == 0 ? (has_column(&r, work[i][0], "shortName") == 1 ? ", shortName" : ", NULL")
+                                  : has_column(&r, work[i][0], "graphNodeId") ? ", graphNodeId" : "";
+        snprintf(sql, sizeof sql, work[i][1], more);
         rc = each_row(&r, sql, rows[i], ctxs[i]);
     }
     if (!rc && has_table(&r, "CUPTI_ACTIVITY_KIND_GRAPH_TRACE") == 1) /* in the recorded span, not in the replay */
@@ -1199,8 +1205,10 @@ int rp_work_op(const rp_trace *t, gl_sched_program *p, int th, const rp_node *w,
     }
     long long per_wave = (long long)w->blocks_per_sm * t->sms;
     long long waves = per_wave > 0 ? (w->blocks + per_wave - 1) / per_wave : 1;
-    return gl_sched_launch(p, th, w->stream, w->blocks, w->threads, w->blocks_per_sm,
-                           (w->gpu_end_ns - w->gpu_start_ns) / (double)(waves > 0 ? waves : 1), (*kernels)++);
+    int op = gl_sched_launch(p, th, w->stream, w->blocks, w->threads, w->blocks_per_sm,
+                             (w->gpu_end_ns - w->gpu_start_ns) / (double)(waves > 0 ? waves : 1), (*kernels)++);
+    p->ops[op].label = w->kname; /* the sharing fit's kernel (fit.h, rp_fit_kernels) */
+    return op;
 }
 
 /* Room in the recorded starts, ends and returns for n ops, those not filled yet NaN (none recorded). */
@@ -1317,7 +1325,7 @@ void rp_program(const rp_trace *t, gl_sched_program *p, double **rec_start, doub
             if (c->pre_ns > 0) gl_sched_host(p, th, c->pre_ns); /* host_waits: staging, before the copy */
             rp_node w = {.call = i, .kind = c->kind, .stream = c->stream, .gpu_start_ns = c->gpu_start_ns,
                          .gpu_end_ns = c->gpu_end_ns, .blocks = c->blocks, .threads = c->threads,
-                         .blocks_per_sm = c->blocks_per_sm, .dir = c->dir, .pageable = c->pageable,
+                         .blocks_per_sm = c->blocks_per_sm, .kname = c->kname, .dir = c->dir, .pageable = c->pageable,
                          .bytes = c->bytes, .graph = -1}; /* the call's work, in a node's shape */
             op = rp_work_op(t, p, th, &w, &kernels);
             break;

@@ -64,6 +64,7 @@ typedef struct rp_node {
     int stream;                      /* the stream it ran in: the launch's, or one the graph's branches took */
     double gpu_start_ns, gpu_end_ns; /* as recorded */
     int blocks, threads, blocks_per_sm; /* RP_LAUNCH */
+    int kname;                       /* RP_LAUNCH: its kernel's name, the trace's StringIds id + 1 (0: unknown) */
     int dir, pageable;               /* RP_COPY */
     double bytes;                    /* RP_COPY */
     long long graph;                 /* its executable graph (the node id's upper 32 bits) */
@@ -77,6 +78,8 @@ typedef struct rp_call {
     int stream, event;           /* the model's stream and event indices (-1: none) */
     double gpu_start_ns, gpu_end_ns; /* its GPU work as recorded (LAUNCH, COPY) */
     int blocks, threads, blocks_per_sm; /* LAUNCH: grid and block size, blocks that fit on one SM */
+    int kname;                   /* LAUNCH: its kernel's name, the trace's StringIds id + 1 (0: unknown); the
+                                  * launch's op carries it as its label, which the sharing fit groups by (fit.h) */
     int dir, pageable, sync;     /* COPY: GL_SCHED_H2D.., pageable host memory, a synchronous call (cudaMemcpy) */
     double bytes;                /* COPY */
     int load;                    /* LAUNCH: a first launch under lazy loading (its kernel looked up just before) */

@@ -14,13 +14,15 @@
  *    "recorded_by_connections": {"1": 330.27, ...}          (optional: other recordings' spans, for tests)
  *    "streams": [[kind, priority], ...], "events": N, "threads": T,
  *    "ops": [[kind, thread, stream, event, blocks, threads, blocks_per_sm, block_ns, issue_ns, dir, pageable,
- *             bytes, copy_ns, recorded_start_ns, recorded_end_ns, timed, after, wake], ...]}   (NaN written as null;
+ *             bytes, copy_ns, recorded_start_ns, recorded_end_ns, timed, after, wake, sm_demand], ...]}   (NaN written as null;
  *             a SYNC's block_ns is its wake_ns: -1 none, 0 sync_return_ns, gl_sched_op.wake_ns;
  *             timed: a record that holds its queue behind a running kernel, gl_sched.h "Events"; after: the index
  *             of another thread's op whose return this one's call waits for, -1 none (gl_sched_op.after); wake: a
  *             HOSTFN's wake of the driver's thread as fitted (rp_fit_wakes), 0 the machine's, 0 for other kinds;
- *             a file of 17-field ops has no wakes, one of 16 no after either; one of 15 is read with a record
- *             timed where "event_trace" is 1, as the importer marks a traced trace's) */
+ *             sm_demand: a LAUNCH's share of an SM a block uses alone (gl_sched.h "Sharing"; fit.c), 0 for
+ *             other kinds; a file of 18-field ops has no demands (0), one of 17 no wakes, one of 16 no after
+ *             either; one of 15 is read with a record timed where "event_trace" is 1, as the importer marks a
+ *             traced trace's) */
 #ifndef RP_MODEL_H
 #define RP_MODEL_H
 

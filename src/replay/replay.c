@@ -299,6 +299,46 @@ static void staging_for_busy(const args *a, rp_trace *t, int recorded, rp_trace 
     rp_stage_busy_h2d(t, ns, recorded == 1); /* the engine keeps its copies' order with one queue */
 }
 
+/* The kinds of kernel (one name and shape) that the fit found sharing their SMs' throughput (fit.h), the three
+ * with the most launches: how many launches, their demand, their time alone. */
+static void print_sharing(const gl_sched_program *p)
+{
+    enum { SHOWN = 3 };
+    int kinds = 0, launches = 0, top[SHOWN], top_n[SHOWN];
+    for (int k = 0; k < SHOWN; k++) top[k] = -1, top_n[k] = 0;
+    for (int i = 0; i < p->n_ops; i++) {
+        const gl_sched_op *o = &p->ops[i];
+        if (o->kind != GL_SCHED_LAUNCH || !(o->sm_demand > 0)) continue;
+        launches++;
+        int first = 1, n = 0; /* the first launch of its kind counts the kind */
+        for (int j = 0; j < p->n_ops; j++) {
+            const gl_sched_op *q = &p->ops[j];
+            if (q->kind != GL_SCHED_LAUNCH || q->label != o->label || q->blocks != o->blocks ||
+                q->threads != o->threads || q->blocks_per_sm != o->blocks_per_sm)
+                continue;
+            if (j < i) first = 0;
+            n++;
+        }
+        if (!first) continue;
+        kinds++;
+        for (int k = 0; k < SHOWN; k++)
+            if (n > top_n[k]) {
+                for (int m = SHOWN - 1; m > k; m--) top[m] = top[m - 1], top_n[m] = top_n[m - 1];
+                top[k] = i, top_n[k] = n;
+                break;
+            }
+    }
+    if (!kinds) return;
+    printf("kernels sharing SMs: %d kind%s (one name and grid), %d launches, ran slower beside others than alone in "
+           "the recording; each block's demand on its SM fitted to that (gl_sched.h \"Sharing\"):", kinds, kinds == 1 ? "" : "s", launches);
+    for (int k = 0; k < SHOWN && top[k] >= 0; k++) {
+        const gl_sched_op *o = &p->ops[top[k]];
+        printf("%s %d launches of %d x %d threads, demand %.2f, %.1f us a wave alone", k ? ";" : "", top_n[k],
+               o->blocks, o->threads, o->sm_demand, o->block_ns / 1e3);
+    }
+    printf("\n");
+}
+
 /* The trace read, made a program and fitted (import.h, fit.h), with what it says printed. Returns 0 or the exit
  * code; *recorded gets the recorded setting, *n_gap and *n_latency what the dispatch gap and latency came from. */
 static int from_trace(const args *a_, rp_trace *t_, gl_sched_program *p_, double **rs_, double **re_, int *recorded_,
@@ -438,6 +478,7 @@ static int from_trace(const args *a_, rp_trace *t_, gl_sched_program *p_, double
         }
         printf("kernel times alone: %d of %d kernels shared SMs at the recorded setting and ran longer than their "
                "waves alone; their time per wave is what is left\n", changed, kernels);
+        print_sharing(&p);
         if (paged)
             printf("pageable copy times alone: %d of %d the host waited for took longer in the simulation than "
                    "recorded (paused behind engine copies of their direction, or slowed by the shared link); "
