@@ -332,20 +332,18 @@ typedef struct event {
     int op;             /* the op it concerns (EV_HOST: the thread; EV_WAKE: -1) */
     int sm, n;          /* EV_BLOCKS: n blocks end on this SM; EV_WAKE: sm is the queue (-1: a cost's end, a
                            staging handover or a sync's return);
-                           EV_COPIED: n, the version; EV_SHARED: op is the group, n its version */
+                           EV_COPIED: n, the version; EV_SHARED: n, the version (sim.share_version) */
 } event;
 
-/* Blocks of a kernel that shares the SMs' throughput ("Sharing"), handed out together: they run at the speed the
- * load gives them, which changes whenever blocks of such kernels come or go, and end together. */
+/* Blocks of a kernel that shares the SMs' throughput ("Sharing"), handed out together. Every such block runs at the
+ * one speed the load gives (1 / max(1, load / SMs)), so the groups keep one clock between them, the work a block
+ * alone would have done since the simulation began (sim.share_work): a group ends when it reaches the group's
+ * done_at, and the groups wait in a heap by that (processor sharing; one event, for the first to end, whatever
+ * the number running). */
 typedef struct shared_group {
     int op, n;          /* n blocks of kernel op */
-    int *sms, n_sms, cap_sms; /* the SMs they are on, an SM once for each block (their slots free at the end) */
-    int live;           /* still running (else on the free list) */
-    int version;        /* which of its EV_SHARED events is the live one */
-    int next;           /* the next live group, or the next free one (-1: none) */
-    double left_ns;     /* its time left at full speed, as of since_ns */
-    double since_ns;    /* when left_ns was last brought up to date (its start, where that is ahead) */
-    double rate;        /* its speed now (0: not yet scheduled) */
+    int *sms, cap_sms;  /* the SMs they are on, an SM once for each block (their slots free at the end) */
+    double done_at;     /* share_work when they end */
 } shared_group;
 
 typedef struct op_state {
@@ -410,9 +408,12 @@ typedef struct sim {
     int *event_last;   /* last RECORD submitted for each event, -1 */
     double *sm_free;   /* free share of each SM, 1 = empty */
     double share_load; /* the demands of the sharing blocks running ("Sharing"): over the SMs, they slow */
-    shared_group *groups;       /* every sharing group, live or free */
+    double share_work, share_since, share_rate; /* their clock (shared_group), when it was last read, its speed */
+    int share_version;          /* which EV_SHARED event is the live one */
+    shared_group *groups;       /* every sharing group, running or free */
     int n_groups, cap_groups;   /* made, and room */
-    int live_group, free_group; /* the first live one and a free one to reuse (-1: none), chained through next */
+    int *running_groups, n_running_groups, cap_running_groups; /* a min-heap of the running ones by done_at */
+    int *free_groups, n_free_groups, cap_free_groups;          /* the others, to reuse */
     double free_sum;   /* sum of sm_free: no block fits when below the smallest share */
     double cwd_busy;   /* when the work distributor has handed out the blocks given to it so far */
     int *pending;      /* records, waits and loads that arrived and whose dependencies finished, not done yet */
@@ -916,32 +917,68 @@ static void cwd_insert(sim *s, int op)
     s->n_cwd++;
 }
 
-/* Bring the sharing groups to the speed the load gives them now, and their ends with it. */
-static void rerate_shared(sim *s)
+/* The sharing groups' clock, brought up to now. */
+static void share_clock(sim *s)
 {
-    double rate = 1.0 / fmax(1.0, s->share_load / s->m->sms);
-    for (int g = s->live_group; g >= 0; g = s->groups[g].next) {
-        shared_group *G = &s->groups[g];
-        if (s->now > G->since_ns) {
-            G->left_ns -= (s->now - G->since_ns) * G->rate;
-            G->since_ns = s->now;
-        }
-        if (G->rate == rate) continue; /* its end stands (a new group's rate is 0: it has none yet) */
-        G->rate = rate;
-        heap_push(s, G->since_ns + fmax(0, G->left_ns) / rate, EV_SHARED, g, -1, ++G->version);
+    if (s->now > s->share_since) s->share_work += (s->now - s->share_since) * s->share_rate;
+    s->share_since = s->now;
+}
+
+/* The running sharing groups' speed for the load now, and one event for the first of them to end. */
+static void share_schedule(sim *s)
+{
+    share_clock(s);
+    s->share_rate = 1.0 / fmax(1.0, s->share_load / s->m->sms);
+    s->share_version++;
+    if (s->n_running_groups > 0) {
+        double left = s->groups[s->running_groups[0]].done_at - s->share_work;
+        heap_push(s, s->now + fmax(0, left) / s->share_rate, EV_SHARED, -1, -1, s->share_version);
     }
 }
 
+static int group_before(const sim *s, int a, int b) { return s->groups[a].done_at < s->groups[b].done_at; }
+
+static void group_push(sim *s, int g)
+{
+    gl_grow((void **)&s->running_groups, &s->cap_running_groups, s->n_running_groups + 1, sizeof(int));
+    int i = s->n_running_groups++;
+    while (i > 0 && group_before(s, g, s->running_groups[(i - 1) / 2])) {
+        s->running_groups[i] = s->running_groups[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    s->running_groups[i] = g;
+}
+
+static int group_pop(sim *s)
+{
+    int top = s->running_groups[0], last = s->running_groups[--s->n_running_groups], i = 0;
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= s->n_running_groups) break;
+        if (c + 1 < s->n_running_groups && group_before(s, s->running_groups[c + 1], s->running_groups[c])) c++;
+        if (!group_before(s, s->running_groups[c], last)) break;
+        s->running_groups[i] = s->running_groups[c];
+        i = c;
+    }
+    if (s->n_running_groups > 0) s->running_groups[i] = last;
+    return top;
+}
+
 /* A sharing kernel's blocks, spread: each round gives one block to each SM with room, in turn, until none is left
- * or none has room, as the hardware spreads a grid over the SMs. They start as one group, the first at once. */
+ * or none has room, as the hardware spreads a grid over the SMs. They run as one group from now: the distributor's
+ * time to hand them out (block_dispatch_ns apiece, 0.1 ns in the replay) runs at the shared speed too. Nothing,
+ * where the free slots add up to a block but no SM has one. */
 static void dispatch_shared(sim *s, int op)
 {
     gl_sched_op *o = &s->p->ops[op];
     op_state *st = &s->os[op];
     double share = 1.0 / o->blocks_per_sm;
-    int g = s->free_group;
-    if (g >= 0) {
-        s->free_group = s->groups[g].next;
+    int room = 0;
+    for (int sm = 0; sm < s->m->sms && !room; sm++) room = s->sm_free[sm] + 1e-9 >= share;
+    if (!room) return;
+    int g;
+    if (s->n_free_groups > 0) {
+        g = s->free_groups[--s->n_free_groups];
     } else {
         gl_grow((void **)&s->groups, &s->cap_groups, s->n_groups + 1, sizeof *s->groups);
         g = s->n_groups++;
@@ -949,7 +986,7 @@ static void dispatch_shared(sim *s, int op)
     }
     shared_group *G = &s->groups[g];
     int n = 0;
-    for (int placed = 1; placed && st->remaining > n && s->free_sum + 1e-9 >= share;) {
+    for (int placed = 1; placed && st->remaining > n;) {
         placed = 0;
         for (int sm = 0; sm < s->m->sms && st->remaining > n; sm++) {
             if (s->sm_free[sm] + 1e-9 < share) continue;
@@ -965,14 +1002,13 @@ static void dispatch_shared(sim *s, int op)
     if (st->running == 0 && st->remaining == o->blocks) o->start_ns = first;
     st->remaining -= n;
     st->running += n;
-    /* the version goes on counting where a reused group's left off: its old events must not match */
-    G->op = op, G->n = G->n_sms = n, G->live = 1, G->rate = 0;
-    G->left_ns = (n - 1) * s->m->block_dispatch_ns + o->block_ns + s->m->block_overrun_ns;
-    G->since_ns = first;
-    G->next = s->live_group;
-    s->live_group = g;
+    share_clock(s);
+    G->op = op, G->n = n;
+    G->done_at = s->share_work + (first - s->now) + (n - 1) * s->m->block_dispatch_ns + o->block_ns +
+                 s->m->block_overrun_ns;
+    group_push(s, g);
     s->share_load += n * o->sm_demand;
-    rerate_shared(s);
+    share_schedule(s);
 }
 
 /* Hand blocks to free SM slots, oldest kernel first; a kernel with blocks left
@@ -1306,21 +1342,20 @@ static void handle(sim *s, const event *e)
         blocks_end(s, e->op, e->sm, e->n);
         break;
     case EV_SHARED: {
-        shared_group *G = &s->groups[e->op];
-        if (!G->live || e->n != G->version) break; /* the load changed since: a later event is the live one */
-        int op = G->op;
-        for (int *at = &s->live_group; *at >= 0; at = &s->groups[*at].next)
-            if (*at == e->op) {
-                *at = G->next;
-                break;
-            }
-        G->live = 0;
-        G->next = s->free_group;
-        s->free_group = e->op;
-        s->share_load -= G->n * s->p->ops[op].sm_demand;
-        if (s->share_load < 1e-9) s->share_load = 0; /* no drift below an empty GPU */
-        for (int k = 0; k < G->n_sms; k++) blocks_end(s, op, G->sms[k], 1);
-        rerate_shared(s); /* the others speed up */
+        if (e->n != s->share_version) break; /* the load changed since: a later event is the live one */
+        share_clock(s);
+        /* every group that has done its work (within rounding) ends now */
+        while (s->n_running_groups > 0 &&
+               s->groups[s->running_groups[0]].done_at <= s->share_work * (1 + 1e-12) + 1e-6) {
+            int g = group_pop(s);
+            shared_group *G = &s->groups[g];
+            s->share_load -= G->n * s->p->ops[G->op].sm_demand;
+            if (s->share_load < 1e-9) s->share_load = 0; /* no drift below an empty GPU */
+            for (int k = 0; k < G->n; k++) blocks_end(s, G->op, G->sms[k], 1);
+            gl_grow((void **)&s->free_groups, &s->cap_free_groups, s->n_free_groups + 1, sizeof(int));
+            s->free_groups[s->n_free_groups++] = g;
+        }
+        share_schedule(s); /* the others speed up */
         break;
     }
     }
@@ -1355,7 +1390,7 @@ static void sim_free(sim *s)
     free(s->event_last);
     free(s->sm_free);
     for (int g = 0; g < s->n_groups; g++) free(s->groups[g].sms);
-    free(s->groups);
+    free(s->groups), free(s->running_groups), free(s->free_groups);
     free(s->cwd);
     free(s->pending);
     for (int d = 0; d < GL_SCHED_DIRS; d++) {
@@ -1463,7 +1498,7 @@ int gl_sched_simulate(gl_sched_program *p, const gl_sched_machine *m, gl_sched_r
     for (int i = 0; i < p->n_events; i++) s.event_last[i] = -1;
     s.sm_free = (double *)gl_xmalloc(sizeof(double) * (size_t)m->sms);
     for (int i = 0; i < m->sms; i++) s.sm_free[i] = 1.0;
-    s.live_group = s.free_group = -1;
+    s.share_rate = 1;
     s.free_sum = m->sms;
     s.last_stream = -1;
     s.last_queue = m->connections - 1;

@@ -98,14 +98,16 @@ int rp_fit_pool(rp_trace *t, double dispatch_ns)
 
 /* Whether the SMs had no room for one more block of kernel c when it could have started (at its stream's previous
  * kernel's end, at): the other kernels running then, in the recording, fill their slots with their grids (all of a
- * grid's blocks that fit at once). work is by GPU start, and c is work[i]; longest: the longest op in work. Such a
+ * grid's blocks that fit at once), among the SLOTS_SCAN ops that started before c. work is by GPU start, and c is
+ * work[i]; longest: the longest kernel in work. Such a
  * kernel waited for slots, not for the dispatch: the torch job's branches at C=8 (session 25), where five 128-block
  * GEMMs filled the H200 at once, put the dispatch gap at 15.1 us where it is 1.3. */
+enum { SLOTS_SCAN = 512 }; /* ops looked at before a gap: a long kernel must not make every gap scan the trace */
 static int slots_full(const rp_trace *t, const rp_call *const *work, int i, double at, double longest)
 {
     const rp_call *c = work[i];
     double used = 1.0 / (c->blocks_per_sm > 0 ? c->blocks_per_sm : 1); /* in SMs: c's own first block */
-    for (int j = i - 1; j >= 0 && work[j]->gpu_start_ns > at - longest; j--) {
+    for (int j = i - 1, seen = 0; j >= 0 && work[j]->gpu_start_ns > at - longest && seen < SLOTS_SCAN; j--, seen++) {
         const rp_call *x = work[j];
         if (x->kind != RP_LAUNCH || x->stream == c->stream || !(x->gpu_start_ns <= at && x->gpu_end_ns > at))
             continue;
@@ -131,7 +133,8 @@ int rp_fit(rp_trace *t, double *dispatch_ns, int *n_gap, double *latency_ns, int
     const rp_call **last = (const rp_call **)gl_xcalloc((size_t)t->n_streams + 1, sizeof *last);
     int ng = 0, nl = 0;
     double longest = 0;
-    for (int i = 0; i < n; i++) longest = fmax(longest, work[i]->gpu_end_ns - work[i]->gpu_start_ns);
+    for (int i = 0; i < n; i++) /* the longest kernel: only kernels fill slots */
+        if (work[i]->kind == RP_LAUNCH) longest = fmax(longest, work[i]->gpu_end_ns - work[i]->gpu_start_ns);
     for (int i = 0; i < n; i++) {
         const rp_call *c = work[i], *prev = last[c->stream];
         last[c->stream] = c;
@@ -282,6 +285,21 @@ static double *beside_shares(const gl_sched_program *p, const double *rs, const 
     return share;
 }
 
+/* Give the kind whose launches are ix[a..] (kind_of a) the demand d, and each launch the time per wave that makes it
+ * last its lone time per wave alone in the simulation: its own blocks share the SMs too, once a wave's blocks
+ * (at most one per slot) make more than one SM's worth of demand an SM (a grid of 512 blocks, four fitting an SM,
+ * fitted 0.34 and ran its lone launches a third longer than recorded). Never more than its own recorded time. */
+static void set_demand(gl_sched_program *p, const gl_sched_machine *m, const int *ix, const int *kind_of,
+                       const double *kept, int a, int n, double d, double wave)
+{
+    for (int k = a; k < n && kind_of[ix[k]] == a; k++) {
+        gl_sched_op *o = &p->ops[ix[k]];
+        double resident = fmin(o->blocks, (double)m->sms * o->blocks_per_sm);
+        o->sm_demand = d;
+        o->block_ns = fmin(kept[ix[k]], wave / fmax(1, resident * d / m->sms));
+    }
+}
+
 /* Each kind of kernel whose launches ran slower beside others in the recording than alone gets a demand (the share
  * of an SM one block uses alone, gl_sched.h "Sharing"), bisected over SHARE_ROUNDS simulations at the recorded
  * setting until its shared launches last as long in the simulation as recorded, in sum; its launches then take the
@@ -292,12 +310,17 @@ static int fit_sharing(gl_sched_program *p, const gl_sched_machine *m, const dou
     int n = 0, kinds = 0, *ix = (int *)gl_xmalloc(sizeof(int) * (size_t)(p->n_ops + 1));
     for (int i = 0; i < p->n_ops; i++)
         if (p->ops[i].kind == GL_SCHED_LAUNCH && p->ops[i].label > 0 && !isnan(rs[i]) && re[i] > rs[i]) ix[n++] = i;
+    if (n < SHARE_MIN_ALONE + SHARE_MIN_SHARED) { /* too few named kernels for any kind (a trace without names) */
+        free(ix);
+        return 0;
+    }
     kind_ops = p->ops;
     qsort(ix, (size_t)n, sizeof *ix, by_kind);
     double *share = beside_shares(p, rs, re), *vals = (double *)gl_xmalloc(sizeof(double) * (size_t)(n + 1));
     double *kept = (double *)gl_xmalloc(sizeof(double) * (size_t)(p->n_ops + 1));
     int *kind_of = (int *)gl_xmalloc(sizeof(int) * (size_t)(p->n_ops + 1)); /* the kind's first index in ix, -1 */
     double *lo = (double *)gl_xmalloc(sizeof(double) * (size_t)(n + 1)), *hi = (double *)gl_xmalloc(sizeof(double) * (size_t)(n + 1));
+    double *wave_of = (double *)gl_xmalloc(sizeof(double) * (size_t)(n + 1)); /* a kind's lone time per wave */
     for (int i = 0; i < p->n_ops; i++) kind_of[i] = -1, kept[i] = p->ops[i].block_ns;
     for (int a = 0, b; a < n; a = b) {
         for (b = a + 1; b < n && same_kind(&p->ops[ix[a]], &p->ops[ix[b]]); b++) continue;
@@ -317,12 +340,9 @@ static int fit_sharing(gl_sched_program *p, const gl_sched_machine *m, const dou
         for (int k = a; k < b; k++)
             if (share[ix[k]] > SHARE_BESIDE) vals[shared++] = re[ix[k]] - rs[ix[k]];
         if (shared < SHARE_MIN_SHARED || !(gl_quantile(vals, shared, 0.5) >= SHARE_SLOWER * lone_ns)) continue;
-        for (int k = a; k < b; k++) {
-            kind_of[ix[k]] = a;
-            p->ops[ix[k]].block_ns = fmin(p->ops[ix[k]].block_ns, wave);
-            p->ops[ix[k]].sm_demand = 0.5;
-        }
-        lo[a] = 0, hi[a] = 1;
+        for (int k = a; k < b; k++) kind_of[ix[k]] = a;
+        lo[a] = 0, hi[a] = 1, wave_of[a] = wave;
+        set_demand(p, m, ix, kind_of, kept, a, n, 0.5, wave);
         kinds++;
     }
     for (int round = 0; kinds > 0 && round < SHARE_ROUNDS; round++) {
@@ -339,8 +359,7 @@ static int fit_sharing(gl_sched_program *p, const gl_sched_machine *m, const dou
             double d = p->ops[ix[a]].sm_demand;
             if (vals[a] < 0) lo[a] = d;
             else hi[a] = d;
-            d = 0.5 * (lo[a] + hi[a]);
-            for (int k = a; k < n && kind_of[ix[k]] == a; k++) p->ops[ix[k]].sm_demand = d;
+            set_demand(p, m, ix, kind_of, kept, a, n, 0.5 * (lo[a] + hi[a]), wave_of[a]);
         }
     }
     for (int a = 0; a < n; a++) { /* too little to tell from none, or not even a whole SM explains it: as before */
@@ -349,7 +368,7 @@ static int fit_sharing(gl_sched_program *p, const gl_sched_machine *m, const dou
         kinds--;
         for (int k = a; k < n && kind_of[ix[k]] == a; k++) p->ops[ix[k]].sm_demand = 0, p->ops[ix[k]].block_ns = kept[ix[k]];
     }
-    free(ix), free(share), free(vals), free(kept), free(kind_of), free(lo), free(hi);
+    free(ix), free(share), free(vals), free(kept), free(kind_of), free(lo), free(hi), free(wave_of);
     return kinds;
 }
 

@@ -299,48 +299,56 @@ static void staging_for_busy(const args *a, rp_trace *t, int recorded, rp_trace 
     rp_stage_busy_h2d(t, ns, recorded == 1); /* the engine keeps its copies' order with one queue */
 }
 
-/* The kinds of kernel (one name and shape) that the fit found sharing their SMs' throughput (fit.h), the three
+/* The kinds of kernel (one name and grid) that the fit found sharing their SMs' throughput (fit.h), the three
  * with the most launches: how many launches, their demand, their time alone. */
+static const gl_sched_op *kind_ops; /* by_kind's ops (qsort takes no context) */
+static int by_kind(const void *x, const void *y)
+{
+    const gl_sched_op *a = &kind_ops[*(const int *)x], *b = &kind_ops[*(const int *)y];
+    int k[4] = {a->label - b->label, a->blocks - b->blocks, a->threads - b->threads, a->blocks_per_sm - b->blocks_per_sm};
+    for (int i = 0; i < 4; i++)
+        if (k[i]) return k[i] > 0 ? 1 : -1;
+    return (*(const int *)x > *(const int *)y) - (*(const int *)x < *(const int *)y);
+}
+
 static void print_sharing(const gl_sched_program *p)
 {
     enum { SHOWN = 3 };
-    int kinds = 0, launches = 0, top[SHOWN], top_n[SHOWN];
+    int n = 0, kinds = 0, top[SHOWN], top_n[SHOWN], *ix = (int *)gl_xmalloc(sizeof(int) * (size_t)(p->n_ops + 1));
+    for (int i = 0; i < p->n_ops; i++)
+        if (p->ops[i].kind == GL_SCHED_LAUNCH && p->ops[i].sm_demand > 0) ix[n++] = i;
+    kind_ops = p->ops;
+    qsort(ix, (size_t)n, sizeof *ix, by_kind);
     for (int k = 0; k < SHOWN; k++) top[k] = -1, top_n[k] = 0;
-    for (int i = 0; i < p->n_ops; i++) {
-        const gl_sched_op *o = &p->ops[i];
-        if (o->kind != GL_SCHED_LAUNCH || !(o->sm_demand > 0)) continue;
-        launches++;
-        int first = 1, n = 0; /* the first launch of its kind counts the kind */
-        for (int j = 0; j < p->n_ops; j++) {
-            const gl_sched_op *q = &p->ops[j];
-            if (q->kind != GL_SCHED_LAUNCH || q->label != o->label || q->blocks != o->blocks ||
-                q->threads != o->threads || q->blocks_per_sm != o->blocks_per_sm)
-                continue;
-            if (j < i) first = 0;
-            n++;
+    for (int a = 0, b; a < n; a = b) { /* a kind: a run of equal keys */
+        const gl_sched_op *o = &p->ops[ix[a]];
+        for (b = a + 1; b < n; b++) {
+            const gl_sched_op *q = &p->ops[ix[b]];
+            if (q->label != o->label || q->blocks != o->blocks || q->threads != o->threads ||
+                q->blocks_per_sm != o->blocks_per_sm)
+                break;
         }
-        if (!first) continue;
         kinds++;
         for (int k = 0; k < SHOWN; k++)
-            if (n > top_n[k]) {
+            if (b - a > top_n[k]) {
                 for (int m = SHOWN - 1; m > k; m--) top[m] = top[m - 1], top_n[m] = top_n[m - 1];
-                top[k] = i, top_n[k] = n;
+                top[k] = ix[a], top_n[k] = b - a;
                 break;
             }
     }
+    free(ix);
     if (!kinds) return;
     printf("kernels sharing SMs: %d kind%s (one name and grid), %d launches, ran slower beside others than alone in "
-           "the recording; each block's demand on its SM fitted to that (gl_sched.h \"Sharing\"):", kinds, kinds == 1 ? "" : "s", launches);
+           "the recording; each block's demand on its SM fitted to that (gl_sched.h \"Sharing\"):", kinds,
+           kinds == 1 ? "" : "s", n);
     for (int k = 0; k < SHOWN && top[k] >= 0; k++) {
         const gl_sched_op *o = &p->ops[top[k]];
-        printf("%s %d launches of %d x %d threads, demand %.2f, %.1f us a wave alone", k ? ";" : "", top_n[k],
+        printf("%s %d launches of %d x %d threads, demand %.2f, %.1f us a wave at full speed", k ? ";" : "", top_n[k],
                o->blocks, o->threads, o->sm_demand, o->block_ns / 1e3);
     }
     printf("\n");
 }
 
-/* The trace read, made a program and fitted (import.h, fit.h), with what it says printed. Returns 0 or the exit
- * code; *recorded gets the recorded setting, *n_gap and *n_latency what the dispatch gap and latency came from. */
 static int from_trace(const args *a_, rp_trace *t_, gl_sched_program *p_, double **rs_, double **re_, int *recorded_,
                       int *n_gap_, int *n_latency_)
 {

@@ -292,11 +292,12 @@ static double fitted_wake(double run_on, double run_off, double *start, double *
     return wake;
 }
 
-/* A kind of kernel (one label and grid: 128 blocks, four fit an SM, on 132 SMs) recorded 4 times alone, each at
- * lone[k] us, then 6 times two at once (streams A and B), each pair at 136 us: two grids side by side, 256 blocks
- * of demand d over 132 SMs, make 1.357 of an SM at d = 0.7, so 100 us alone take 136. rp_fit_kernels gives the kind
- * a demand; returns it, *alone_ns the shared launches' time alone, *pair_ns a pair's replayed time. */
-static double fit_sharing_case(const double *lone, double *alone_ns, double *pair_ns)
+/* A kind of kernel (one label and grid of blocks, four fit an SM, on 132 SMs) recorded 4 times alone, each at
+ * lone[k] us, then 6 times two at once (streams A and B), each pair at pair_us (two grids of 128 blocks side by
+ * side, 256 blocks of demand d over 132 SMs, make 1.357 of an SM at d = 0.7, so 100 us alone take 136).
+ * rp_fit_kernels gives the kind a demand; returns it, *lone_ns the first lone launch's replayed time, *pair_ns a
+ * pair's. */
+static double fit_sharing_case(const double *lone, int blocks, double pair_us, double *lone_ns, double *pair_ns)
 {
     gl_sched_machine m = ideal(8, 132, 128);
     gl_sched_program p;
@@ -308,8 +309,8 @@ static double fit_sharing_case(const double *lone, double *alone_ns, double *pai
         rs[gl_sched_host(&p, 0, at - now)] = NAN; /* the call at its recorded time */
         now = at;
         for (int s = 0; s < (k < 4 ? 1 : 2); s++) {
-            double ns = k < 4 ? lone[k] * 1e3 : 136e3;
-            int op = gl_sched_launch(&p, 0, s ? b : a, 128, 128, 4, ns, 2 * k + s);
+            double ns = k < 4 ? lone[k] * 1e3 : pair_us * 1e3;
+            int op = gl_sched_launch(&p, 0, s ? b : a, blocks, 128, 4, ns, 2 * k + s);
             p.ops[op].issue_ns = 0;
             p.ops[op].label = 7;
             rs[op] = at, re[op] = at + ns;
@@ -320,11 +321,11 @@ static double fit_sharing_case(const double *lone, double *alone_ns, double *pai
         if (p.ops[i].kind != GL_SCHED_LAUNCH) rs[i] = re[i] = NAN;
     rp_fit_kernels(&p, &m, rs, re, NULL);
     double d = p.ops[first_pair].sm_demand;
-    *alone_ns = p.ops[first_pair].block_ns;
     gl_sched_result r;
     char err[160];
-    *pair_ns = gl_sched_simulate(&p, &m, &r, err, sizeof err) == 0
-                   ? p.ops[first_pair].end_ns - p.ops[first_pair].start_ns : NAN;
+    int ok = gl_sched_simulate(&p, &m, &r, err, sizeof err) == 0;
+    *pair_ns = ok ? p.ops[first_pair].end_ns - p.ops[first_pair].start_ns : NAN;
+    *lone_ns = ok ? p.ops[1].end_ns - p.ops[1].start_ns : NAN; /* op 0: the first call's host time */
     gl_sched_program_free(&p);
     return d;
 }
@@ -342,13 +343,18 @@ int main(void)
     test_cond("... a device sync waiting for a graph launch's node (9 us)", r == 9e3 && nf == RP_GAP_MIN);
     r = sync_return(RP_GAP_MIN - 1, RP_SYNC_DEVICE, 9, 0, &nf);
     test_cond("... fewer than " RP_GAP_MIN_TEXT " syncs that waited: no fit, 0", r == 0 && nf == RP_GAP_MIN - 1);
-    double alone, pair;
+    double lone, pair;
     static const double alike[4] = {100, 101, 99, 100}, unlike[4] = {50, 80, 120, 150};
-    double d = fit_sharing_case(alike, &alone, &pair);
+    double d = fit_sharing_case(alike, 128, 136, &lone, &pair);
     test_cond("sharing: a kind of kernel that ran 100 us alone and 136 us two at once gets a demand near 0.7 (256 "
-              "blocks over 132 SMs), its time alone, and replays its pairs as recorded",
-              d > 0.65 && d < 0.75 && fabs(alone - 100e3) < 1.5e3 && fabs(pair - 136e3) < 2e3);
-    d = fit_sharing_case(unlike, &alone, &pair);
+              "blocks over 132 SMs), and replays alone and in pairs as recorded",
+              d > 0.65 && d < 0.75 && fabs(lone - 100e3) < 2e3 && fabs(pair - 136e3) < 2e3);
+    d = fit_sharing_case(alike, 264, 200, &lone, &pair);
+    test_cond("... a grid of 264 blocks (two an SM, four fit), whose own blocks share their SMs too once d passes 0.5: "
+              "alone 100 us and two at once 200 us, both as recorded (any d from 0.5 up gives both: a grid alone "
+              "then makes 2d an SM, and its blocks take 50 / d us)",
+              d > 0.45 && fabs(lone - 100e3) < 2e3 && fabs(pair - 200e3) < 4e3);
+    d = fit_sharing_case(unlike, 128, 136, &lone, &pair);
     test_cond("... one whose lone launches are not alike (50 to 150 us: other work, one name) gets none, and keeps "
               "its pairs' recorded time", d == 0 && fabs(pair - 136e3) < 2e3);
     double end;
