@@ -401,6 +401,17 @@ show fewer than 4 pairs of .*from the whole trace's .*from the whole trace's" "$
     expect "replay --json to an unwritable path exits 2" 2 "--json /proc/x.json: cannot write there" "$b" "$tr" --json /proc/x.json
     expect "bench-replay.py: a synthetic trace of 20000 operations replays at six settings" 0 \
         "^replay of 20000 operations at 6 settings on one core: [0-9.]+ s" python3 experiments/bench-replay.py --ops 20000 --bin "$b"
+    # The PyTorch job (experiments/torch-job.py): its refusals before it imports torch, and its control flow on a
+    # stand-in for PyTorch (tests/fake_torch; the job itself runs only where python3 has torch and a GPU).
+    expect "torch-job.py refuses --steps 0 (exit 2)" 2 "argument --steps: 0: must be 1 to 10000" \
+        python3 experiments/torch-job.py --steps 0
+    expect "torch-job.py refuses 16 GiB of pinned batches (exit 2)" 2 "at most 4 GiB of pinned batches" \
+        python3 experiments/torch-job.py --batch 65536 --width 16384
+    expect "torch-job.py refuses 16.5 GiB of tower weights (exit 2)" 2 "at most 16 GiB of weights \\(these are 16\\.5 GiB\\)" \
+        python3 experiments/torch-job.py --branches 22 --branch-width 8192
+    expect "torch-job.py runs its two ranges and checks its losses (a stand-in for PyTorch)" 0 \
+        "^torch-job: 3 steps: train [0-9.]+ ms \\(losses [0-9. ]+\\), branches [0-9.]+ ms .*: PASS$" \
+        env PYTHONPATH=tests/fake_torch python3 experiments/torch-job.py --steps 3
     expect "validate-replay.py without --record or --from exits 2" 2 "give --record DIR \\(with --program\\), --from DIR, --models DIR or --rows FILE" \
         python3 experiments/validate-replay.py --bin "$b"
     expect "validate-replay.py --from a folder without recordings exits 2" 2 "no recordings <name>-c<C>\[-r<k>\].sqlite" \

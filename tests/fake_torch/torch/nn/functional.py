@@ -1,0 +1,3 @@
+def cross_entropy(a, b):
+    import torch
+    return torch.T()
