@@ -230,14 +230,21 @@ static const gl_sched_op *kind_ops; /* by_kind's ops (qsort takes no context) */
 static int by_kind(const void *x, const void *y)
 {
     const gl_sched_op *a = &kind_ops[*(const int *)x], *b = &kind_ops[*(const int *)y];
-    if (a->label != b->label) return (a->label > b->label) - (a->label < b->label);
-    if (a->blocks != b->blocks) return (a->blocks > b->blocks) - (a->blocks < b->blocks);
-    if (a->threads != b->threads) return (a->threads > b->threads) - (a->threads < b->threads);
-    if (a->blocks_per_sm != b->blocks_per_sm) return (a->blocks_per_sm > b->blocks_per_sm) - (a->blocks_per_sm < b->blocks_per_sm);
+    int k[4] = {(a->label > b->label) - (a->label < b->label), (a->blocks > b->blocks) - (a->blocks < b->blocks),
+                (a->threads > b->threads) - (a->threads < b->threads),
+                (a->blocks_per_sm > b->blocks_per_sm) - (a->blocks_per_sm < b->blocks_per_sm)};
+    for (int i = 0; i < 4; i++)
+        if (k[i]) return k[i];
     return (*(const int *)x > *(const int *)y) - (*(const int *)x < *(const int *)y);
 }
 
-static int same_kind(const gl_sched_op *a, const gl_sched_op *b)
+void rp_sort_kinds(const gl_sched_program *p, int *ix, int n)
+{
+    kind_ops = p->ops;
+    qsort(ix, (size_t)n, sizeof *ix, by_kind);
+}
+
+int rp_same_kind(const gl_sched_op *a, const gl_sched_op *b)
 {
     return a->label == b->label && a->blocks == b->blocks && a->threads == b->threads &&
            a->blocks_per_sm == b->blocks_per_sm;
@@ -314,8 +321,7 @@ static int fit_sharing(gl_sched_program *p, const gl_sched_machine *m, const dou
         free(ix);
         return 0;
     }
-    kind_ops = p->ops;
-    qsort(ix, (size_t)n, sizeof *ix, by_kind);
+    rp_sort_kinds(p, ix, n);
     double *share = beside_shares(p, rs, re), *vals = (double *)gl_xmalloc(sizeof(double) * (size_t)(n + 1));
     double *kept = (double *)gl_xmalloc(sizeof(double) * (size_t)(p->n_ops + 1));
     int *kind_of = (int *)gl_xmalloc(sizeof(int) * (size_t)(p->n_ops + 1)); /* the kind's first index in ix, -1 */
@@ -323,7 +329,7 @@ static int fit_sharing(gl_sched_program *p, const gl_sched_machine *m, const dou
     double *wave_of = (double *)gl_xmalloc(sizeof(double) * (size_t)(n + 1)); /* a kind's lone time per wave */
     for (int i = 0; i < p->n_ops; i++) kind_of[i] = -1, kept[i] = p->ops[i].block_ns;
     for (int a = 0, b; a < n; a = b) {
-        for (b = a + 1; b < n && same_kind(&p->ops[ix[a]], &p->ops[ix[b]]); b++) continue;
+        for (b = a + 1; b < n && rp_same_kind(&p->ops[ix[a]], &p->ops[ix[b]]); b++) continue;
         int alone = 0, shared = 0;
         for (int k = a; k < b; k++)
             if (share[ix[k]] < SHARE_ALONE) vals[alone++] = p->ops[ix[k]].block_ns;

@@ -38,6 +38,12 @@ enum { RP_GAP_MIN = 4 };
 enum { RP_POOL_COPIES, RP_POOL_KERNELS, RP_POOL_ALL, RP_POOLS }; /* t->gap_pool_*: + RP_POOLS, the whole trace's */
 #define RP_GAP_MIN_TEXT "4" /* RP_GAP_MIN, for messages */
 
+/* Kinds of kernel, as the sharing fit takes them: one name (the launch op's label, the trace's shortName) and one
+ * grid (blocks, threads, blocks per SM). rp_sort_kinds sorts the op indices ix[0..n) so that each kind's launches
+ * are together, in op order; rp_same_kind says whether two launches are of one kind. */
+void rp_sort_kinds(const gl_sched_program *p, int *ix, int n);
+int rp_same_kind(const gl_sched_op *a, const gl_sched_op *b);
+
 /* Each kernel's time alone per wave (LAUNCH ops' block_ns), from what ran beside it: simulated on m (the recorded
  * setting), a kernel that shared the SMs (its blocks in more waves than alone, or later ones waiting for slots)
  * took longer than its waves alone would; its block time is scaled by recorded over simulated duration, three

@@ -301,33 +301,16 @@ static void staging_for_busy(const args *a, rp_trace *t, int recorded, rp_trace 
 
 /* The kinds of kernel (one name and grid) that the fit found sharing their SMs' throughput (fit.h), the three
  * with the most launches: how many launches, their demand, their time alone. */
-static const gl_sched_op *kind_ops; /* by_kind's ops (qsort takes no context) */
-static int by_kind(const void *x, const void *y)
-{
-    const gl_sched_op *a = &kind_ops[*(const int *)x], *b = &kind_ops[*(const int *)y];
-    int k[4] = {a->label - b->label, a->blocks - b->blocks, a->threads - b->threads, a->blocks_per_sm - b->blocks_per_sm};
-    for (int i = 0; i < 4; i++)
-        if (k[i]) return k[i] > 0 ? 1 : -1;
-    return (*(const int *)x > *(const int *)y) - (*(const int *)x < *(const int *)y);
-}
-
 static void print_sharing(const gl_sched_program *p)
 {
     enum { SHOWN = 3 };
     int n = 0, kinds = 0, top[SHOWN], top_n[SHOWN], *ix = (int *)gl_xmalloc(sizeof(int) * (size_t)(p->n_ops + 1));
     for (int i = 0; i < p->n_ops; i++)
         if (p->ops[i].kind == GL_SCHED_LAUNCH && p->ops[i].sm_demand > 0) ix[n++] = i;
-    kind_ops = p->ops;
-    qsort(ix, (size_t)n, sizeof *ix, by_kind);
+    rp_sort_kinds(p, ix, n);
     for (int k = 0; k < SHOWN; k++) top[k] = -1, top_n[k] = 0;
     for (int a = 0, b; a < n; a = b) { /* a kind: a run of equal keys */
-        const gl_sched_op *o = &p->ops[ix[a]];
-        for (b = a + 1; b < n; b++) {
-            const gl_sched_op *q = &p->ops[ix[b]];
-            if (q->label != o->label || q->blocks != o->blocks || q->threads != o->threads ||
-                q->blocks_per_sm != o->blocks_per_sm)
-                break;
-        }
+        for (b = a + 1; b < n && rp_same_kind(&p->ops[ix[a]], &p->ops[ix[b]]); b++) continue;
         kinds++;
         for (int k = 0; k < SHOWN; k++)
             if (b - a > top_n[k]) {
