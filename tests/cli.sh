@@ -269,6 +269,21 @@ c.commit()' "$f" "$@"
         "dispatch gap [0-9]\\.[0-9]+ us" "$b" "$tb" --connections 8
     expect "replay a PyTorch job (H200): C=8 from C=1 within 10% of the recordings' 55.7 ms" 0 \
         "^\\|  *8 \\|  *(5[0-9]|6[01])\\.[0-9]+ \\|" "$b" tests/data/torch-branches-c1-h200.sqlite --connections 8
+    # Under CUPTI's event trace a record behind a running kernel holds its queue, and the next call that finds no
+    # queue idle does not go behind it (gl_sched.h, "Events"): towers that each wait for a record of a busy stream
+    # share C - 1 queues. probe-traced-wait (session 26) recorded at C=2: without the rule the replay was -16.1%
+    # (132.971 ms) and put C=3 level with C=4 (115.0 ms), where the probe's spans put it 8.6 ms above C=4's
+    # (C=2's 158.453 less the 37.6 ms its scenes ran shorter at C=3: about 120.8 ms).
+    tw=tests/data/probe-traced-wait-c2-h200.sqlite
+    expect "replay probe-traced-wait (H200, C=2): towers after held records share one queue, the span within 1%" 0 \
+        "^\\|  *2 \\|  *15[7-9]\\.[0-9]+ \\|  *[0-9]+ \\|  *158\\.453 \\|" "$b" "$tw" --connections 2,3,4
+    expect "replay probe-traced-wait: C=3 (two queues for the towers) within 3% of the probe's 120.8 ms" 0 \
+        "^\\|  *3 \\|  *1(1[7-9]|2[0-4])\\.[0-9]+ \\|" "$b" "$tw" --connections 2,3,4
+    # The PyTorch job's towers (8, each after a record of the busy legacy stream: wait_stream) at C=2 ran as in one
+    # queue (69.452 ms, C=1's 70.0); without the rule its own recording replayed at 38.066 ms (-45.2%).
+    expect "replay a PyTorch job (H200, C=2): its towers in one queue, the span within 3% of the recorded 69.452 ms" 0 \
+        "^\\|  *2 \\|  *(6[7-9]|7[01])\\.[0-9]+ \\|  *[0-9]+ \\|  *69\\.452 \\|" \
+        "$b" tests/data/torch-branches-c2-h200.sqlite --range "torch branches" --connections 2
     "$b" "$tb" --connections 1 --export-model "$rd/torch.json" > "$rd/torch.txt"
     expect "replay --model: a model's kernels keep their demands (the PyTorch job's C=1 from C=8, as from its trace)" 0 \
         "^$(grep -E '^\|  *1 \|' "$rd/torch.txt" | sed 's/[|.]/\\&/g')\$" "$b" --model "$rd/torch.json" --connections 1
@@ -439,7 +454,7 @@ print(len(r) == 1 and [float(x) for x in r[0]["recorded_spans_ms"].split(";")] =
     done
     expect "replay --model simpleHyperQ (lazy, imported from its C=8 recording): C=1 predicted 330.4 ms (recorded median 330.131)" 0 \
         "^\\|  *1 \\|  *330\\.[34][0-9]* \\|" "$b" --model "$md/simpleHyperQ-c8-h200.json" --connections 1,8
-    expect "validate-replay.py --models: the third-party programs (NVIDIA's six, a PyTorch job's two ranges) from their imported form, judged as on the H200 (FAIL: simpleCallback's 117% run-to-run noise, the PyTorch job at C=2)" 1 \
+    expect "validate-replay.py --models: the third-party programs (NVIDIA's six, a PyTorch job's two ranges) from their imported form, judged as on the H200 (FAIL: simpleCallback's 117% run-to-run noise, the PyTorch job's host-bound training at C=2)" 1 \
         "^- settings ranked as measured in 8 of 8 \\(program, base\\) pairs" \
         python3 experiments/validate-replay.py --bin "$b" --models "$md"
     # The ranking rule on hand-made rows: settings 1 and 2 at 10.0-10.5 ms (spread 5%), 4 at 11.2-11.4 ms (a gap of
@@ -492,8 +507,9 @@ once = [dict(x, program="q", recorded_spans_ms=[10]) for x in prog([10])]
 bare = [{k: x[k] for k in ("program", "from", "connections")} for x in prog([10, 12, 14])]
 print(flat == (0, 0, 1.0), noisy[1] > 10 and noisy[2] < 0.05 and v.perfect_model(prog([10, 12, 14]) + once) == noisy,
       v.perfect_model(bare) is None and v.perfect_model(once) is None)'
-    expect "validate-replay.py --models: 0.40% / 18.04% wherever a setting's recordings agree within 10% (the max: the PyTorch job's branches at C=2)" 1 \
-        "^\\| other C whose recordings agree within 10% \\(26 of 40\\), error % \\| 0\\.40 \\| 18\\.04 \\|" \
+    # Before session 26's held-record rule the max here was 18.04%, the PyTorch job's branches at C=2.
+    expect "validate-replay.py --models: 0.44% / 3.51% wherever a setting's recordings agree within 10% (the max: asyncAPI at C=32)" 1 \
+        "^\\| other C whose recordings agree within 10% \\(26 of 40\\), error % \\| 0\\.44 \\| 3\\.51 \\|" \
         python3 experiments/validate-replay.py --bin "$b" --models "$md"
     expect "replay --model on a file that is not JSON exits 2" 2 "--model tests/data/probe-gaps-h200.sqlite: " \
         "$b" --model tests/data/probe-gaps-h200.sqlite

@@ -133,6 +133,21 @@
  *           the span, 36% without). Behind a copy a record holds nothing
  *           (under the trace, copy-overlap's starts at C=1 were 0.9% of the
  *           span so, 22% if it held; not probed alone).
+ *           A call that finds no queue idle does not go behind a holding
+ *           record that was the latest entry put in any queue: it takes the
+ *           queue after that one. So a stream that records before each
+ *           other stream's work, its own still running, keeps a queue to
+ *           itself, and the others share C - 1. Measured under the trace
+ *           (H200, 6 towers of three 300 us kernels, each after a record
+ *           of a stream busy for 2 ms that it waits for, PyTorch's
+ *           wait_stream): one queue's span at C = 2 (3923 us), two queues'
+ *           at C = 3 (2121), three at C = 4; with one record for all, the
+ *           records issued first, or no record, the C queues' (2113 us at
+ *           C = 2, 1515 at C = 3); alone and under nsys without the event
+ *           trace, the records hold nothing and the towers take C
+ *           queues (2111-2113 us at C = 2; probe-traced-wait). A PyTorch
+ *           job's 8 towers so ran as in one queue at C = 2, and replayed
+ *           -45% without the rule, -1.4% with it (torch-job.py, session 26).
  *
  * The closed forms a textbook gives for S streams x K kernels of T each, one
  * block each, with no issue cost (gl_sched_textbook), follow from these rules
