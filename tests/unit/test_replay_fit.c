@@ -292,24 +292,25 @@ static double fitted_wake(double run_on, double run_off, double *start, double *
     return wake;
 }
 
-/* A kind of kernel (one label and grid of blocks, four fit an SM, on 132 SMs) recorded 4 times alone, each at
- * lone[k] us, then 6 times two at once (streams A and B), each pair at pair_us (two grids of 128 blocks side by
- * side, 256 blocks of demand d over 132 SMs, make 1.357 of an SM at d = 0.7, so 100 us alone take 136).
- * rp_fit_kernels gives the kind a demand; returns it, *lone_ns the first lone launch's replayed time, *pair_ns a
- * pair's. */
-static double fit_sharing_case(const double *lone, int blocks, double pair_us, double *lone_ns, double *pair_ns)
+/* A kind of kernel (one label and grid of blocks, four fit an SM, on 132 SMs) recorded `lones` times alone (4 or
+ * fewer), each at lone[k] us, then 6 times two at once (streams A and B), the k-th pair at pairs[k] us, or each at
+ * pair_us where pairs is NULL (two grids of 128 blocks side by side, 256 blocks of demand d over 132 SMs, make
+ * 1.357 of an SM at d = 0.7, so 100 us alone take 136). rp_fit_kernels gives the kind a demand; returns it,
+ * *lone_ns the first lone launch's replayed time, *pair_ns the first pair's. */
+static double fit_sharing_case(const double *lone, int lones, int blocks, const double *pairs, double pair_us,
+                               double *lone_ns, double *pair_ns)
 {
     gl_sched_machine m = ideal(8, 132, 128);
     gl_sched_program p;
     int a, b, first_pair = -1;
     two_streams(&p, &a, &b);
     double rs[64], re[64], now = 0;
-    for (int k = 0; k < 10; k++) {
+    for (int k = 4 - lones; k < 10; k++) {
         double at = 1000e3 * k;
         rs[gl_sched_host(&p, 0, at - now)] = NAN; /* the call at its recorded time */
         now = at;
         for (int s = 0; s < (k < 4 ? 1 : 2); s++) {
-            double ns = k < 4 ? lone[k] * 1e3 : pair_us * 1e3;
+            double ns = (k < 4 ? lone[k - (4 - lones)] : pairs ? pairs[k - 4] : pair_us) * 1e3;
             int op = gl_sched_launch(&p, 0, s ? b : a, blocks, 128, 4, ns, 2 * k + s);
             p.ops[op].issue_ns = 0;
             p.ops[op].label = 7;
@@ -345,18 +346,26 @@ int main(void)
     test_cond("... fewer than " RP_GAP_MIN_TEXT " syncs that waited: no fit, 0", r == 0 && nf == RP_GAP_MIN - 1);
     double lone, pair;
     static const double alike[4] = {100, 101, 99, 100}, unlike[4] = {50, 80, 120, 150};
-    double d = fit_sharing_case(alike, 128, 136, &lone, &pair);
+    double d = fit_sharing_case(alike, 4, 128, NULL, 136, &lone, &pair);
     test_cond("sharing: a kind of kernel that ran 100 us alone and 136 us two at once gets a demand near 0.7 (256 "
               "blocks over 132 SMs), and replays alone and in pairs as recorded",
               d > 0.65 && d < 0.75 && fabs(lone - 100e3) < 2e3 && fabs(pair - 136e3) < 2e3);
-    d = fit_sharing_case(alike, 264, 200, &lone, &pair);
+    d = fit_sharing_case(alike, 4, 264, NULL, 200, &lone, &pair);
     test_cond("... a grid of 264 blocks (two an SM, four fit), whose own blocks share their SMs too once d passes 0.5: "
               "alone 100 us and two at once 200 us, both as recorded (any d from 0.5 up gives both: a grid alone "
               "then makes 2d an SM, and its blocks take 50 / d us)",
               d > 0.45 && fabs(lone - 100e3) < 2e3 && fabs(pair - 200e3) < 4e3);
-    d = fit_sharing_case(unlike, 128, 136, &lone, &pair);
+    d = fit_sharing_case(unlike, 4, 128, NULL, 136, &lone, &pair);
     test_cond("... one whose lone launches are not alike (50 to 150 us: other work, one name) gets none, and keeps "
               "its pairs' recorded time", d == 0 && fabs(pair - 136e3) < 2e3);
+    d = fit_sharing_case(alike, 1, 128, NULL, 136, &lone, &pair);
+    test_cond("... one launch alone (100 us) is enough where the demand explains the pairs one by one (0.7, each "
+              "pair 136 us as recorded)", d > 0.65 && d < 0.75 && fabs(lone - 100e3) < 2e3 && fabs(pair - 136e3) < 2e3);
+    static const double varied[6] = {112, 240, 114, 230, 116, 120};
+    d = fit_sharing_case(alike, 1, 128, varied, 0, &lone, &pair);
+    test_cond("... but not where no one demand explains them (pairs of 112 to 240 us: other work, one name; the one "
+              "fitted, 0.8, leaves the median pair a third off): none, the first pair kept at its recorded 112 us",
+              d == 0 && fabs(pair - 112e3) < 2e3);
     double end;
     double t = fit_one(500, &end);
     test_cond("a pageable copy paused behind a pinned one of 2820 ns: its time alone is what is left (970 ns), "

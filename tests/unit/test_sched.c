@@ -1807,7 +1807,8 @@ static void test_edges(void)
     /* Towers after records (PyTorch's wait_stream): 6 streams of three 300 us kernels, each after a record on the
      * legacy stream, busy with a 2 ms kernel, that it waits for. A held record keeps the next stream out of its queue,
      * so the towers share C - 1 queues, (ceil(6/(C-1))*2 + 1)*300 us after the 2 ms; untimed, all C: probe-traced-wait
-     * (H200, under the trace: 3923, 2121 and 1526 us at C = 2, 3, 4; alone 2111 and 1511 at C = 2, 4). */
+     * (H200, under the trace: 3923, 2121 and 1526 us at C = 2, 3, 4, and alone with timed events 3922, 2112, 1514;
+     * alone untimed 2111 and 1511 at C = 2, 4). */
     for (int timed = 1; timed >= 0; timed--)
         for (int C = 2; C <= 4; C++) {
             gl_sched_program_init(&p);
