@@ -143,9 +143,10 @@
  *           wait_stream): one queue's span at C = 2 (3923 us), two queues'
  *           at C = 3 (2121), three at C = 4; with one record for all, the
  *           records issued first, or no record, the C queues' (2113 us at
- *           C = 2, 1515 at C = 3); alone and under nsys without the event
- *           trace, the records hold nothing and the towers take C
- *           queues (2111-2113 us at C = 2; probe-traced-wait). A PyTorch
+ *           C = 2, 1515 at C = 3). Alone with timed events the same
+ *           (3922 us at C = 2, 2112 at C = 3); alone and under nsys without
+ *           the event trace, untimed records hold nothing and the towers take
+ *           C queues (2111-2113 us at C = 2; probe-traced-wait). A PyTorch
  *           job's 8 towers so ran as in one queue at C = 2, and replayed
  *           -45% without the rule, -1.4% with it (torch-job.py, session 26).
  *

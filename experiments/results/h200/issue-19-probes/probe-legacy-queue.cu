@@ -1,4 +1,6 @@
-/* probe-legacy-queue.cu (written in session 25, not run yet: the session's device time was spent): do other
+/* probe-legacy-queue.cu (written in session 25, run in session 26: probe-legacy-queue.txt. Alone the towers took
+ * their queues in every variant; under nsys's event trace, busy+record ran as one queue at C=2, which
+ * probe-traced-wait then took apart: a record that holds its queue keeps the next stream out of it). Do other
  * streams' kernels keep out of the hardware queue that holds the legacy stream's unfinished work? A PyTorch job's
  * towers (experiments/torch-job.py: 8 pool streams, 3 GEMMs each, each tower after a record of the legacy stream,
  * whose work is still pending) ran at C=2 as if all in one queue, where the replay's tail rule puts them in both:
