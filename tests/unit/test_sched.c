@@ -1817,7 +1817,8 @@ static void test_edges(void)
             gl_sched_launch(&p, 0, GL_SCHED_LEGACY, 1, 32, 1, 2e6, 0);
             for (int i = 0; i < 6; i++) {
                 int e = gl_sched_event_new(&p);
-                p.ops[gl_sched_record(&p, 0, GL_SCHED_LEGACY, e)].timed = timed;
+                int rec_i = gl_sched_record(&p, 0, GL_SCHED_LEGACY, e); /* p.ops may move in the call */
+                p.ops[rec_i].timed = timed;
                 gl_sched_wait(&p, 0, tw[i], e);
                 for (int k = 0; k < 3; k++) gl_sched_launch(&p, 0, tw[i], 1, 32, 1, 3e5, 1 + 3 * i + k);
             }
