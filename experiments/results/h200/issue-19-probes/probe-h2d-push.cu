@@ -20,13 +20,6 @@
 #include <string.h>
 #include "probe-threads.cuh"
 
-__global__ void stamp_spin_k(long long *at, long long ns)
-{
-    long long t0 = probe_now();
-    *at = t0;
-    probe_spin_from(t0, ns);
-}
-
 enum { PAGE_8M, PAGE_32M, PAGE_1M, PINNED_8M, N_X };
 static const char *xname[N_X] = {"pageable H2D 8 MiB", "pageable H2D 32 MiB", "pageable H2D 1 MiB (staged)",
                                  "pinned H2D 8 MiB (control)"};

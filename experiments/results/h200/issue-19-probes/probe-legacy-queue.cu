@@ -28,13 +28,6 @@ enum { S = 4, K = 3, T_US = 300, L_US = 2000 };
 enum { IDLE, BUSY, BUSY_RECORD, IDLE_RECORD, N_VARIANTS };
 static const char *vname[N_VARIANTS] = {"idle", "busy", "busy+record", "idle+record"};
 
-__global__ void stamp_spin_k(long long *at, long long ns)
-{
-    long long t0 = probe_now();
-    *at = t0;
-    probe_spin_from(t0, ns);
-}
-
 int main(int argc, char **argv)
 {
     int reps = argc > 1 ? atoi(argv[1]) : 9;
@@ -73,16 +66,9 @@ int main(int argc, char **argv)
             CK(cudaGetLastError());
             CK(cudaDeviceSynchronize());
             CK(cudaMemcpy(host, stamps, sizeof host, cudaMemcpyDeviceToHost));
-            int n = 0;
-            long long first = host[0], last_end = 0;
-            for (int i = 0; i < S; i++) {
-                if (i > 0 && host[i * K] < host[(i - 1) * K + K - 1]) n++;
-                if (host[i * K] < first) first = host[i * K];
-                long long end = host[i * K + K - 1] + (long long)T_US * 1000;
-                if (end > last_end) last_end = end;
-            }
+            int n;
+            tower_span(host, S, K, (long long)T_US * 1000, &n, &span[r]);
             overlap[r] = n;
-            span[r] = (last_end - first) / 1e3;
         }
         printf("| %s | %.0f | %.0f |\n", vname[v], median(overlap, reps), median(span, reps));
     }

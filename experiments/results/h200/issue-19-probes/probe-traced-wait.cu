@@ -27,13 +27,6 @@ enum { LEG_EACH, OTHER_EACH, LEG_ONE, LEG_FIRST, LEG_NOWAIT, N_SCENES };
 static const char *sname[N_SCENES] = {"legacy, rec each", "other, rec each", "legacy, one rec", "legacy, recs first",
                                       "legacy, no wait"};
 
-__global__ void stamp_spin_k(long long *at, long long ns)
-{
-    long long t0 = probe_now();
-    *at = t0;
-    probe_spin_from(t0, ns);
-}
-
 int main(int argc, char **argv)
 {
     int S = argc > 1 ? atoi(argv[1]) : 6, reps = argc > 2 ? atoi(argv[2]) : 7;
@@ -78,17 +71,10 @@ int main(int argc, char **argv)
             CK(cudaGetLastError());
             CK(cudaDeviceSynchronize());
             CK(cudaMemcpy(host, stamps, S * K * sizeof(long long), cudaMemcpyDeviceToHost));
-            int n = 0;
-            long long first = host[0], last_end = 0;
-            for (int i = 0; i < S; i++) {
-                if (i > 0 && host[i * K] < host[(i - 1) * K + K - 1]) n++;
-                if (host[i * K] < first) first = host[i * K];
-                long long end = host[i * K + K - 1] + (long long)T_US * 1000;
-                if (end > last_end) last_end = end;
-            }
+            int n;
+            long long first = tower_span(host, S, K, (long long)T_US * 1000, &n, &span[r]);
             for (int i = 0; i < S; i++) firsts[r][i] = host[i * K] - first;
             overlap[r] = n;
-            span[r] = (last_end - first) / 1e3;
             sorted[r] = span[r];
         }
         double ms = median(sorted, reps);
