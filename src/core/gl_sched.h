@@ -133,9 +133,9 @@
  *           the span, 36% without). Behind a copy a record holds nothing
  *           (under the trace, copy-overlap's starts at C=1 were 0.9% of the
  *           span so, 22% if it held; not probed alone).
- *           A call that finds no queue idle does not go behind a holding
- *           record that was the latest entry put in any queue: it takes the
- *           queue after that one. So a stream that records before each
+ *           A call that finds no queue idle does not go behind a record
+ *           that was the latest entry put in any queue, while it holds its
+ *           queue: it takes the queue after that one. So a stream that records before each
  *           other stream's work, its own still running, keeps a queue to
  *           itself, and the others share C - 1. Measured under the trace
  *           (H200, 6 towers of three 300 us kernels, each after a record

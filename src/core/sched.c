@@ -423,7 +423,7 @@ typedef struct sim {
     int resident;                 /* kernels between leaving their queue and ending */
     int max_resident, max_depth;  /* the most resident kernels, the deepest queue */
     int last_stream, last_queue;  /* the queue rule's memory */
-    int held_queue;               /* the queue of the latest entry when that is a record holding it, else -1 */
+    int held_rec;                 /* the latest entry put in a queue when that is a record holding it, else -1 */
     int copying[GL_SCHED_DIRS];   /* copy engines of each direction busy now */
     double piece_wake[2];         /* H2D, D2H: when a wake for a pageable piece's end was scheduled */
     int linked[2];                /* H2D, D2H copies on the link now (engine copies and queued small H2D) */
@@ -662,8 +662,9 @@ static int choose_queue(sim *s, int stream, int prev, int commit)
     }
     if (pick < 0) {
         pick = (s->last_queue + 1) % C;
-        /* Not behind the record that was just put in and holds its queue (gl_sched.h, "Events"). */
-        if (pick == s->held_queue && C > 1) pick = (pick + 1) % C;
+        /* Not behind the record that was the latest entry, while it holds its queue (gl_sched.h, "Events"). */
+        if (C > 1 && s->held_rec >= 0 && !s->os[s->held_rec].finished && pick == s->p->ops[s->held_rec].queue)
+            pick = (pick + 1) % C;
     }
     if (commit) {
         s->last_stream = stream;
@@ -784,7 +785,7 @@ static void submit(sim *s, int t)
             gl_grow((void **)&q->fifo, &q->cap, q->n + 1, sizeof *q->fifo);
             q->fifo[q->n++] = op;
             q->unfinished++;
-            s->held_queue = holds ? o->queue : -1;
+            s->held_rec = holds ? op : -1;
             if (q->n - q->head > s->max_depth) s->max_depth = q->n - q->head;
         }
         heap_push(s, s->now + s->m->launch_latency_ns, EV_ARRIVE, op, 0, 0);
@@ -1508,7 +1509,7 @@ int gl_sched_simulate(gl_sched_program *p, const gl_sched_machine *m, gl_sched_r
     s.free_sum = m->sms;
     s.last_stream = -1;
     s.last_queue = m->connections - 1;
-    s.held_queue = -1;
+    s.held_rec = -1;
     s.load = -1;
     s.d2h_staging = -1;
     s.d2h_freed_ns = -INFINITY, s.d2h_freed_by = -1;

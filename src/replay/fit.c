@@ -314,8 +314,10 @@ static void set_demand(gl_sched_program *p, const gl_sched_machine *m, const int
 /* Each kind of kernel whose launches ran slower beside others in the recording than alone gets a demand (the share
  * of an SM one block uses alone, gl_sched.h "Sharing"), bisected over SHARE_ROUNDS simulations at the recorded
  * setting until its shared launches last as long in the simulation as recorded, in sum; its launches then take the
- * median of its lone launches' time per wave (never more than their own). A demand under SHARE_MIN_DEMAND is
- * none, and the launches keep their times. Returns how many kinds got a demand. */
+ * median of its lone launches' time per wave (never more than their own). A demand under SHARE_MIN_DEMAND or over
+ * SHARE_MAX_DEMAND is none, and so is one fitted from a single lone launch that does not explain the shared ones one
+ * by one; those kinds' launches keep their times, and the other kinds are fitted again without them. Returns how
+ * many kinds got a demand. */
 static int fit_sharing(gl_sched_program *p, const gl_sched_machine *m, const double *rs, const double *re)
 {
     int n = 0, kinds = 0, *ix = (int *)gl_xmalloc(sizeof(int) * (size_t)(p->n_ops + 1));
@@ -332,69 +334,86 @@ static int fit_sharing(gl_sched_program *p, const gl_sched_machine *m, const dou
     double *lo = (double *)gl_xmalloc(sizeof(double) * (size_t)(n + 1)), *hi = (double *)gl_xmalloc(sizeof(double) * (size_t)(n + 1));
     double *wave_of = (double *)gl_xmalloc(sizeof(double) * (size_t)(n + 1)); /* a kind's lone time per wave */
     int *lone_of = (int *)gl_xmalloc(sizeof(int) * (size_t)(n + 1)), singles = 0; /* its launches alone */
-    for (int i = 0; i < p->n_ops; i++) kind_of[i] = -1, kept[i] = p->ops[i].block_ns;
-    for (int a = 0, b; a < n; a = b) {
-        for (b = a + 1; b < n && rp_same_kind(&p->ops[ix[a]], &p->ops[ix[b]]); b++) continue;
-        int alone = 0, shared = 0;
-        for (int k = a; k < b; k++)
-            if (share[ix[k]] < SHARE_ALONE) vals[alone++] = p->ops[ix[k]].block_ns;
-        if (alone < SHARE_MIN_ALONE) continue;
-        double wave = gl_quantile(vals, alone, 0.5);
-        for (int k = a, c = 0; k < b; k++)
-            if (share[ix[k]] < SHARE_ALONE) vals[c++] = re[ix[k]] - rs[ix[k]];
-        double lone_ns = gl_quantile(vals, alone, 0.5);
-        /* one kind, one work: its lone launches alike (gridlab's own kernels take their time as an argument, and
-         * one name and grid ran 0.3 to 2 ms in random 38's recording, which is no sharing) */
-        double shortest = INFINITY, longest = 0;
-        for (int k = 0; k < alone; k++) shortest = fmin(shortest, vals[k]), longest = fmax(longest, vals[k]);
-        if (longest > SHARE_ALIKE * shortest) continue;
-        for (int k = a; k < b; k++)
-            if (share[ix[k]] > SHARE_BESIDE) vals[shared++] = re[ix[k]] - rs[ix[k]];
-        if (shared < SHARE_MIN_SHARED || !(gl_quantile(vals, shared, 0.5) >= SHARE_SLOWER * lone_ns)) continue;
-        for (int k = a; k < b; k++) kind_of[ix[k]] = a;
-        lo[a] = 0, hi[a] = 1, wave_of[a] = wave, lone_of[a] = alone;
-        singles += alone < 2;
-        set_demand(p, m, ix, kind_of, kept, a, n, 0.5, wave);
-        kinds++;
-    }
-    for (int round = 0; kinds > 0 && round < SHARE_ROUNDS; round++) {
+    int *left_out = (int *)gl_xmalloc(sizeof(int) * (size_t)(n + 1)); /* a kind whose one lone launch failed */
+    for (int i = 0; i < p->n_ops; i++) kept[i] = p->ops[i].block_ns;
+    for (int a = 0; a < n; a++) left_out[a] = 0;
+    /* Twice at most: a kind whose demand is left out (too small, over a whole SM, or from one lone launch and
+     * explaining too little) has been simulated with it beside the others, so they are fitted again without it. */
+    for (int attempt = 0, redo = 1; attempt < 2 && redo; attempt++) {
+        redo = 0, kinds = 0, singles = 0;
+        for (int i = 0; i < p->n_ops; i++) { /* the kinds of the attempt before as they came */
+            if (attempt > 0 && kind_of[i] >= 0) p->ops[i].sm_demand = 0, p->ops[i].block_ns = kept[i];
+            kind_of[i] = -1;
+        }
+        for (int a = 0, b; a < n; a = b) {
+            for (b = a + 1; b < n && rp_same_kind(&p->ops[ix[a]], &p->ops[ix[b]]); b++) continue;
+            if (left_out[a]) continue;
+            int alone = 0, shared = 0;
+            for (int k = a; k < b; k++)
+                if (share[ix[k]] < SHARE_ALONE) vals[alone++] = p->ops[ix[k]].block_ns;
+            if (alone < SHARE_MIN_ALONE) continue;
+            double wave = gl_quantile(vals, alone, 0.5);
+            for (int k = a, c = 0; k < b; k++)
+                if (share[ix[k]] < SHARE_ALONE) vals[c++] = re[ix[k]] - rs[ix[k]];
+            double lone_ns = gl_quantile(vals, alone, 0.5);
+            /* one kind, one work: its lone launches alike (gridlab's own kernels take their time as an argument,
+             * and one name and grid ran 0.3 to 2 ms in random 38's recording, which is no sharing) */
+            double shortest = INFINITY, longest = 0;
+            for (int k = 0; k < alone; k++) shortest = fmin(shortest, vals[k]), longest = fmax(longest, vals[k]);
+            if (longest > SHARE_ALIKE * shortest) continue;
+            for (int k = a; k < b; k++)
+                if (share[ix[k]] > SHARE_BESIDE) vals[shared++] = re[ix[k]] - rs[ix[k]];
+            if (shared < SHARE_MIN_SHARED || !(gl_quantile(vals, shared, 0.5) >= SHARE_SLOWER * lone_ns)) continue;
+            for (int k = a; k < b; k++) kind_of[ix[k]] = a;
+            lo[a] = 0, hi[a] = 1, wave_of[a] = wave, lone_of[a] = alone;
+            singles += alone < 2;
+            set_demand(p, m, ix, kind_of, kept, a, n, 0.5, wave);
+            kinds++;
+        }
+        for (int round = 0; kinds > 0 && round < SHARE_ROUNDS; round++) {
+            gl_sched_result r;
+            char err[160];
+            if (gl_sched_simulate(p, m, &r, err, sizeof err) != 0) break;
+            for (int a = 0; a < n; a++) vals[a] = 0; /* a kind's shared launches: simulated less recorded, summed */
+            for (int k = 0; k < n; k++) {
+                int i = ix[k], a = kind_of[i];
+                if (a >= 0 && share[i] > SHARE_BESIDE) vals[a] += (p->ops[i].end_ns - p->ops[i].start_ns) - (re[i] - rs[i]);
+            }
+            for (int a = 0; a < n; a++) {
+                if (kind_of[ix[a]] != a) continue;
+                double d = p->ops[ix[a]].sm_demand;
+                if (vals[a] < 0) lo[a] = d;
+                else hi[a] = d;
+                set_demand(p, m, ix, kind_of, kept, a, n, 0.5 * (lo[a] + hi[a]), wave_of[a]);
+            }
+        }
         gl_sched_result r;
         char err[160];
-        if (gl_sched_simulate(p, m, &r, err, sizeof err) != 0) break;
-        for (int a = 0; a < n; a++) vals[a] = 0; /* a kind's shared launches: simulated less recorded, summed */
-        for (int k = 0; k < n; k++) {
-            int i = ix[k], a = kind_of[i];
-            if (a >= 0 && share[i] > SHARE_BESIDE) vals[a] += (p->ops[i].end_ns - p->ops[i].start_ns) - (re[i] - rs[i]);
-        }
+        int judged = singles > 0 && gl_sched_simulate(p, m, &r, err, sizeof err) == 0; /* at the demands fitted */
+        /* A demand too small to tell from none, or one that not even a whole SM a block makes, is none; and one
+         * fitted from a single lone launch must explain the kind's shared launches one by one. */
         for (int a = 0; a < n; a++) {
-            if (kind_of[ix[a]] != a) continue;
             double d = p->ops[ix[a]].sm_demand;
-            if (vals[a] < 0) lo[a] = d;
-            else hi[a] = d;
-            set_demand(p, m, ix, kind_of, kept, a, n, 0.5 * (lo[a] + hi[a]), wave_of[a]);
-        }
-    }
-    gl_sched_result r;
-    char err[160];
-    int judged = singles > 0 && gl_sched_simulate(p, m, &r, err, sizeof err) == 0; /* at the demands fitted */
-    for (int a = 0; a < n; a++) { /* too little to tell from none, or not even a whole SM explains it: as before */
-        double d = p->ops[ix[a]].sm_demand;
-        if (kind_of[ix[a]] != a) continue;
-        int explains = 1;
-        if (lone_of[a] < 2) {
-            int c = 0;
-            for (int k = a; k < n && kind_of[ix[k]] == a; k++) {
-                int i = ix[k];
-                if (share[i] > SHARE_BESIDE)
-                    vals[c++] = fabs((p->ops[i].end_ns - p->ops[i].start_ns) - (re[i] - rs[i])) / (re[i] - rs[i]);
+            if (kind_of[ix[a]] != a) continue;
+            int explains = 1;
+            if (lone_of[a] < 2) {
+                int c = 0;
+                for (int k = a; k < n && kind_of[ix[k]] == a; k++) {
+                    int i = ix[k];
+                    if (share[i] > SHARE_BESIDE)
+                        vals[c++] = fabs((p->ops[i].end_ns - p->ops[i].start_ns) - (re[i] - rs[i])) / (re[i] - rs[i]);
+                }
+                explains = judged && c > 0 && gl_quantile(vals, c, 0.5) <= SHARE_EXPLAINS;
             }
-            explains = judged && c > 0 && gl_quantile(vals, c, 0.5) <= SHARE_EXPLAINS;
+            if (explains && d >= SHARE_MIN_DEMAND && d <= SHARE_MAX_DEMAND) continue;
+            left_out[a] = 1, redo = 1;
+            kinds--;
+            for (int k = a; k < n && kind_of[ix[k]] == a; k++) p->ops[ix[k]].sm_demand = 0, p->ops[ix[k]].block_ns = kept[ix[k]];
         }
-        if (explains && d >= SHARE_MIN_DEMAND && d <= SHARE_MAX_DEMAND) continue;
-        kinds--;
-        for (int k = a; k < n && kind_of[ix[k]] == a; k++) p->ops[ix[k]].sm_demand = 0, p->ops[ix[k]].block_ns = kept[ix[k]];
+        redo = redo && kinds > 0; /* nothing else kept: nothing to fit again */
     }
     free(ix), free(share), free(vals), free(kept), free(kind_of), free(lo), free(hi), free(wave_of), free(lone_of);
+    free(left_out);
     return kinds;
 }
 

@@ -331,6 +331,43 @@ static double fit_sharing_case(const double *lone, int lones, int blocks, const 
     return d;
 }
 
+/* Two kinds side by side: X (label 7, 128 blocks) ran 4 times alone at 100 us and then 6 times in pairs (streams A
+ * and B) at 136 us; Y (label 9, 64 blocks) ran once alone at 100 us, then beside each pair (stream C) at y[k] us.
+ * Returns X's fitted demand, and Y's in *dy. */
+static double fit_two_kinds(const double *y, double *dy)
+{
+    gl_sched_machine m = ideal(8, 132, 128);
+    gl_sched_program p;
+    int a, b, first_x = -1, first_y = -1;
+    two_streams(&p, &a, &b);
+    int c = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+    double rs[96], re[96], now = 0;
+    for (int k = 0; k < 11; k++) {
+        double at = 1000e3 * k;
+        rs[gl_sched_host(&p, 0, at - now)] = NAN;
+        now = at;
+        for (int s = 0; s < 3; s++) {
+            int lone_x = k < 4, lone_y = k == 4, pair = k > 4;
+            if ((lone_x && s > 0) || (lone_y && s != 2) || (pair && 0)) continue;
+            int is_y = s == 2;
+            double us = is_y ? (pair ? y[k - 5] : 100) : (pair ? 136 : 100);
+            int op = gl_sched_launch(&p, 0, s == 0 ? a : s == 1 ? b : c, is_y ? 64 : 128, 128, 4, us * 1e3, 3 * k + s);
+            p.ops[op].issue_ns = 0;
+            p.ops[op].label = is_y ? 9 : 7;
+            rs[op] = at, re[op] = at + us * 1e3;
+            if (pair && s == 0 && first_x < 0) first_x = op;
+            if (pair && s == 2 && first_y < 0) first_y = op;
+        }
+    }
+    for (int i = 0; i < p.n_ops; i++)
+        if (p.ops[i].kind != GL_SCHED_LAUNCH) rs[i] = re[i] = NAN;
+    rp_fit_kernels(&p, &m, rs, re, NULL);
+    double dx = p.ops[first_x].sm_demand;
+    *dy = p.ops[first_y].sm_demand;
+    gl_sched_program_free(&p);
+    return dx;
+}
+
 int main(void)
 {
     int nf;
@@ -362,10 +399,17 @@ int main(void)
     test_cond("... one launch alone (100 us) is enough where the demand explains the pairs one by one (0.7, each "
               "pair 136 us as recorded)", d > 0.65 && d < 0.75 && fabs(lone - 100e3) < 2e3 && fabs(pair - 136e3) < 2e3);
     static const double varied[6] = {112, 240, 114, 230, 116, 120};
+
     d = fit_sharing_case(alike, 1, 128, varied, 0, &lone, &pair);
     test_cond("... but not where no one demand explains them (pairs of 112 to 240 us: other work, one name; the one "
               "fitted, 0.8, leaves the median pair a third off): none, the first pair kept at its recorded 112 us",
               d == 0 && fabs(pair - 112e3) < 2e3);
+    double alone_d = fit_sharing_case(alike, 4, 128, NULL, 136, &lone, &pair), dy;
+    static const double beside[6] = {130, 300, 125, 290, 128, 135};
+    double dx = fit_two_kinds(beside, &dy);
+    test_cond("... a kind left out (Y beside each pair, 125 to 300 us: over a whole SM would not do) is fitted with "
+              "the others and then taken out, and they are fitted again without it: X's demand as alone (0.70; 0.50 "
+              "fitted beside Y's)", dy == 0 && fabs(dx - alone_d) < 0.02);
     double end;
     double t = fit_one(500, &end);
     test_cond("a pageable copy paused behind a pinned one of 2820 ns: its time alone is what is left (970 ns), "

@@ -1804,18 +1804,19 @@ static void test_edges(void)
               p.ops[rec].queue == p.ops[0].queue && p.ops[kb2].queue != p.ops[0].queue && fabs(p.ops[kb2].start_ns) < 1e-6 &&
                   p.ops[k3].queue == p.ops[0].queue && fabs(p.ops[k3].start_ns - 2000) < 1e-6);
     gl_sched_program_free(&p);
-    /* Towers after records (PyTorch's wait_stream): 6 streams of three 300 us kernels, each after a record on the
+    /* Towers after records (PyTorch's wait_stream): 7 streams of three 300 us kernels, each after a record on the
      * legacy stream, busy with a 2 ms kernel, that it waits for. A held record keeps the next stream out of its queue,
-     * so the towers share C - 1 queues, (ceil(6/(C-1))*2 + 1)*300 us after the 2 ms; untimed, all C: probe-traced-wait
+     * so the towers share C - 1 queues, (ceil(7/(C-1))*2 + 1)*300 us after the 2 ms; untimed, all C (7 towers, so
+     * that C = 4 tells 3 queues from 4; the probe ran 6): probe-traced-wait
      * (H200, under the trace: 3923, 2121 and 1526 us at C = 2, 3, 4, and alone with timed events 3922, 2112, 1514;
      * alone untimed 2111 and 1511 at C = 2, 4). */
     for (int timed = 1; timed >= 0; timed--)
         for (int C = 2; C <= 4; C++) {
             gl_sched_program_init(&p);
-            int tw[6];
-            for (int i = 0; i < 6; i++) tw[i] = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+            int tw[7];
+            for (int i = 0; i < 7; i++) tw[i] = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
             gl_sched_launch(&p, 0, GL_SCHED_LEGACY, 1, 32, 1, 2e6, 0);
-            for (int i = 0; i < 6; i++) {
+            for (int i = 0; i < 7; i++) {
                 int e = gl_sched_event_new(&p);
                 int rec_i = gl_sched_record(&p, 0, GL_SCHED_LEGACY, e); /* p.ops may move in the call */
                 p.ops[rec_i].timed = timed;
@@ -1825,13 +1826,36 @@ static void test_edges(void)
             gl_sched_machine mc = ideal(C, 16, 128); /* room for every kernel at once */
             res = run(&p, &mc);
             int queues = timed ? C - 1 : C;
-            double want = 2e6 + ((6 + queues - 1) / queues * 2 + 1) * 3e5;
+            double want = 2e6 + ((7 + queues - 1) / queues * 2 + 1) * 3e5;
             char what[160];
             snprintf(what, sizeof what, "C = %d: towers after %s records on a busy stream share %d queue%s (%.0f us)", C,
                      timed ? "held" : "unheld", queues, queues > 1 ? "s" : "", want / 1e3);
             test_cond(what, fabs(res.makespan_ns - want) < 1e-6);
             gl_sched_program_free(&p);
         }
+    /* Only while it holds: a record that has finished keeps nothing out. Two queues: A1 (1 ms) in q0, B1 (10 ms) in
+     * q1, D1 and D2 (10 ms each) behind A1 in q0, then a timed record of A (behind A1, held) in q1, done at 1 ms;
+     * E1, called at 2 ms with no queue idle, goes to q1 behind nothing that waits and starts at once (behind the
+     * record's queue's next, q0, it would wait for D2 to leave, at 10 ms). */
+    gl_sched_program_init(&p);
+    int sa = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+    int sb = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+    int sd = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+    int se = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+    gl_sched_launch(&p, 0, sa, 1, 32, 1, 1e6, 1);
+    gl_sched_launch(&p, 0, sb, 1, 32, 1, 1e7, 2);
+    gl_sched_launch(&p, 0, sd, 1, 32, 1, 1e7, 3);
+    gl_sched_launch(&p, 0, sd, 1, 32, 1, 1e7, 4);
+    int rec_a = gl_sched_record(&p, 0, sa, gl_sched_event_new(&p));
+    p.ops[rec_a].timed = 1;
+    gl_sched_host(&p, 0, 2e6);
+    int e1 = gl_sched_launch(&p, 0, se, 1, 32, 1, 1e6, 5);
+    gl_sched_machine m2 = ideal(2, 16, 128);
+    res = run(&p, &m2);
+    test_cond("two queues: a held record that has finished (at 1 ms) keeps no later call out of its queue: E1, called "
+              "at 2 ms, starts then",
+              fabs(p.ops[rec_a].end_ns - 1e6) < 1e-6 && fabs(p.ops[e1].start_ns - 2e6) < 1e-6);
+    gl_sched_program_free(&p);
     gl_sched_program_init(&p);
     a = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
     b = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
