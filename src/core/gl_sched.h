@@ -146,7 +146,9 @@
  *           C = 2, 1515 at C = 3). Alone with timed events the same
  *           (3922 us at C = 2, 2112 at C = 3); alone and under nsys without
  *           the event trace, untimed records hold nothing and the towers take
- *           C queues (2111-2113 us at C = 2; probe-traced-wait). A PyTorch
+ *           C queues (2111-2113 us at C = 2; probe-traced-wait). Whichever
+ *           thread calls: a kernel called from another thread after a held
+ *           record went at once at C = 2 (19 us; probe-thread-hold). A PyTorch
  *           job's 8 towers so ran as in one queue at C = 2, and replayed
  *           -45% without the rule, -1.4% with it (torch-job.py, session 26).
  *

@@ -1856,6 +1856,26 @@ static void test_edges(void)
               "at 2 ms, starts then",
               fabs(p.ops[rec_a].end_ns - 1e6) < 1e-6 && fabs(p.ops[e1].start_ns - 2e6) < 1e-6);
     gl_sched_program_free(&p);
+    /* Whichever thread makes the next call (probe-thread-hold, H200): L (2 ms) on the legacy stream and P (2 ms) in
+     * two queues, a timed record behind L, then X on a new stream from another thread once the record returned. X
+     * went at once at C=2 (19 us after L; 15 from the record's own thread) and 2003 us after L at C=1. */
+    for (int C = 1; C <= 2; C++) {
+        gl_sched_program_init(&p);
+        int sp = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+        int sx = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+        gl_sched_launch(&p, 0, GL_SCHED_LEGACY, 1, 32, 1, 2e6, 1);
+        gl_sched_launch(&p, 0, sp, 1, 32, 1, 2e6, 2);
+        int rec_l = gl_sched_record(&p, 0, GL_SCHED_LEGACY, gl_sched_event_new(&p));
+        p.ops[rec_l].timed = 1;
+        int x = gl_sched_launch(&p, 1, sx, 1, 32, 1, 1e5, 3);
+        p.ops[x].after = rec_l;
+        gl_sched_machine mc = ideal(C, 16, 128);
+        res = run(&p, &mc);
+        test_cond(C == 2 ? "two queues: another thread's call after a held record skips its queue too: X starts at once"
+                         : "one queue: X behind the held record starts as L ends (2 ms)",
+                  fabs(p.ops[x].start_ns - (C == 2 ? 0 : 2e6)) < 1e3);
+        gl_sched_program_free(&p);
+    }
     gl_sched_program_init(&p);
     a = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
     b = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
