@@ -334,7 +334,7 @@ static int fit_sharing(gl_sched_program *p, const gl_sched_machine *m, const dou
     double *lo = (double *)gl_xmalloc(sizeof(double) * (size_t)(n + 1)), *hi = (double *)gl_xmalloc(sizeof(double) * (size_t)(n + 1));
     double *wave_of = (double *)gl_xmalloc(sizeof(double) * (size_t)(n + 1)); /* a kind's lone time per wave */
     int *lone_of = (int *)gl_xmalloc(sizeof(int) * (size_t)(n + 1)), singles = 0; /* its launches alone */
-    int *left_out = (int *)gl_xmalloc(sizeof(int) * (size_t)(n + 1)); /* a kind whose one lone launch failed */
+    int *left_out = (int *)gl_xmalloc(sizeof(int) * (size_t)(n + 1)); /* a kind whose demand was left out */
     for (int i = 0; i < p->n_ops; i++) kept[i] = p->ops[i].block_ns;
     for (int a = 0; a < n; a++) left_out[a] = 0;
     /* Twice at most: a kind whose demand is left out (too small, over a whole SM, or from one lone launch and
