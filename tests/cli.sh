@@ -293,6 +293,14 @@ c.commit()' "$f" "$@"
         "$b" "$t6" --range "torch branches" --connections 8
     expect "replay a PyTorch job (6 towers, H200): C=1 from C=8 within 10% of the recordings' 39.8 ms" 0 \
         "^\\|  *1 \\|  *(3[6-9]|4[0-3])\\.[0-9]+ \\|" "$b" "$t6" --range "torch branches" --connections 1
+    # A C=1 recording shows the job's GEMMs at most two at a time: at the other settings the model's sharing law alone
+    # says how they slow beside more (session 26: its third shape came out +15-18% at C=4 and 32 from C=1), and the
+    # replay says so; from C=8, where they ran six at once, it has nothing to say.
+    expect "replay a PyTorch job from C=1: the settings where more kernels that share SMs run at once than recorded" 0 \
+        "^extrapolated: at C = 2, 4, 8, 16, 32, up to 6 kernels that share SMs ran at once in the simulation, at most 2 in the recording" \
+        "$b" tests/data/torch-branches-c1-h200.sqlite
+    check "replay a PyTorch job from C=8: no setting runs more kernels that share SMs at once than recorded" \
+        bash -c '! "$1" "$2" | grep -q "^extrapolated"' _ "$b" "$tb"
     "$b" "$tb" --connections 1 --export-model "$rd/torch.json" > "$rd/torch.txt"
     expect "replay --model: a model's kernels keep their demands (the PyTorch job's C=1 from C=8, as from its trace)" 0 \
         "^$(grep -E '^\|  *1 \|' "$rd/torch.txt" | sed 's/[|.]/\\&/g')\$" "$b" --model "$rd/torch.json" --connections 1

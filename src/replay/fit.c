@@ -261,6 +261,21 @@ static int by_edge(const void *x, const void *y)
     return a->t < b->t ? -1 : a->t > b->t ? 1 : (a->d > b->d) - (a->d < b->d); /* ends before starts at a tie */
 }
 
+int rp_sharing_peak(const gl_sched_program *p, const double *start, const double *end)
+{
+    edge *e = (edge *)gl_xmalloc(sizeof(edge) * (size_t)(2 * p->n_ops + 1));
+    int n = 0, running = 0, peak = 0;
+    for (int i = 0; i < p->n_ops; i++) {
+        const gl_sched_op *o = &p->ops[i];
+        double a = start ? start[i] : o->start_ns, b = end ? end[i] : o->end_ns;
+        if (o->kind == GL_SCHED_LAUNCH && o->sm_demand > 0 && b > a) e[n++] = (edge){a, 1}, e[n++] = (edge){b, -1};
+    }
+    qsort(e, (size_t)n, sizeof *e, by_edge);
+    for (int k = 0; k < n; k++) peak = (running += e[k].d) > peak ? running : peak;
+    free(e);
+    return peak;
+}
+
 /* For each recorded kernel, the share of its time that another kernel ran beside it (NAN: not a recorded kernel). */
 static double *beside_shares(const gl_sched_program *p, const double *rs, const double *re)
 {

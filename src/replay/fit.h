@@ -43,6 +43,10 @@ enum { RP_POOL_COPIES, RP_POOL_KERNELS, RP_POOL_ALL, RP_POOLS }; /* t->gap_pool_
  * are together, in op order; rp_same_kind says whether two launches are of one kind. */
 void rp_sort_kinds(const gl_sched_program *p, int *ix, int n);
 int rp_same_kind(const gl_sched_op *a, const gl_sched_op *b);
+/* The most kernels with a demand (fit_sharing's) that ran at once, by start[i] and end[i] (a recording's), or by the
+ * ops' simulated start_ns and end_ns where those are NULL. How such kernels slow beside more of them than a
+ * recording ran at once is the model's law, not the recording's (replay.c says so under its table). */
+int rp_sharing_peak(const gl_sched_program *p, const double *start, const double *end);
 
 /* Each kernel's time alone per wave (LAUNCH ops' block_ns), from what ran beside it: simulated on m (the recorded
  * setting), a kernel that shared the SMs (its blocks in more waves than alone, or later ones waiting for slots)

@@ -596,6 +596,8 @@ int main(int argc, char **argv)
         fprintf(json, "{\"trace\": %s, \"recorded_connections\": %d, \"recorded_makespan_ms\": %.6f, \"predictions\": [", path.s, recorded, rec_ms);
         gl_buf_free(&path);
     }
+    /* Kernels that share SMs slow beside more of them than the recording ran at once by the model's law alone */
+    int share_rec = rp_sharing_peak(&p, rs, re), beyond[32], n_beyond = 0, share_most = 0;
     for (int k = 0; k < a.n_connections; k++) {
         int C = a.connections[k];
         gl_sched_machine m = machine_for(&t, C);
@@ -604,6 +606,9 @@ int main(int argc, char **argv)
             fprintf(stderr, "replay: the model refused the program at C=%d: %s\n", C, err);
             return a.model ? GL_EXIT_USAGE : GL_EXIT_INTERNAL; /* a --model file's fault; a trace's, ours */
         }
+        int share_sim = share_rec > 0 ? rp_sharing_peak(&p, NULL, NULL) : 0;
+        if (share_sim > share_rec && n_beyond < 32) beyond[n_beyond++] = C;
+        if (share_sim > share_most) share_most = share_sim;
         double ms = r.span_ns / 1e6;
         if (C == recorded) {
             replayed = ms;
@@ -614,6 +619,13 @@ int main(int argc, char **argv)
         }
         if (json) fprintf(json, "%s{\"connections\": %d, \"predicted_makespan_ms\": %.6f, \"predicted_peak\": %d}", k ? ", " : "", C,
                           ms, r.peak_concurrency);
+    }
+    if (n_beyond > 0) {
+        printf("extrapolated: at C =");
+        for (int k = 0; k < n_beyond; k++) printf("%s %d", k ? "," : "", beyond[k]);
+        printf(", up to %d kernels that share SMs ran at once in the simulation, at most %d in the recording: how they "
+               "slow beside more of them is the model's law (gl_sched.h \"Sharing\"), not the recording's\n",
+               share_most, share_rec);
     }
     if (json) {
         if (isnan(replayed)) {
