@@ -7,6 +7,7 @@
 #include "fit.h"
 #include "gl_common.h"
 #include "gl_stats.h"
+#include "gl_timeline.h"
 
 static int by_gpu_start(const void *x, const void *y)
 {
@@ -263,16 +264,19 @@ static int by_edge(const void *x, const void *y)
 
 int rp_sharing_peak(const gl_sched_program *p, const double *start, const double *end)
 {
-    edge *e = (edge *)gl_xmalloc(sizeof(edge) * (size_t)(2 * p->n_ops + 1));
-    int n = 0, running = 0, peak = 0;
+    gl_span *spans = (gl_span *)gl_xcalloc((size_t)p->n_ops + 1, sizeof *spans);
+    int n = 0;
     for (int i = 0; i < p->n_ops; i++) {
-        const gl_sched_op *o = &p->ops[i];
-        double a = start ? start[i] : o->start_ns, b = end ? end[i] : o->end_ns;
-        if (o->kind == GL_SCHED_LAUNCH && o->sm_demand > 0 && b > a) e[n++] = (edge){a, 1}, e[n++] = (edge){b, -1};
+        gl_sched_op o = p->ops[i]; /* at the recorded times where given: the core's timeline counts the peak */
+        if (o.kind != GL_SCHED_LAUNCH || !(o.sm_demand > 0)) continue;
+        if (start) o.start_ns = start[i], o.end_ns = end[i];
+        if (o.end_ns > o.start_ns) spans[n++] = gl_sched_op_span(&o);
     }
-    qsort(e, (size_t)n, sizeof *e, by_edge);
-    for (int k = 0; k < n; k++) peak = (running += e[k].d) > peak ? running : peak;
-    free(e);
+    gl_timeline tl;
+    memset(&tl, 0, sizeof tl);
+    int peak = gl_timeline_build(&tl, spans, n) < 0 ? 0 : gl_timeline_peak(&tl, gl_filter_all, NULL);
+    gl_timeline_free(&tl);
+    free(spans);
     return peak;
 }
 
