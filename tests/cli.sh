@@ -315,8 +315,8 @@ c.commit()' "$f" "$@"
     check "replay JSON: the recorded setting, span and each prediction" python3 tests/check_outputs.py json "$rd/r.json" \
         --expect recorded_connections=8 --expect recorded_makespan_ms=233.873691 --expect predictions.0.connections=1 \
         --expect predictions.5.connections=32
-    expect "replay NVIDIA's simpleHyperQ (lazy loading) from its C=8 recording: C=1 predicted 330.1 ms (recorded 330.116)" 0 \
-        "^\\|  *1 \\|  *330\\.1[0-9]* \\|" "$b" tests/data/simpleHyperQ-lazy-c8-h200.sqlite --connections 1,8
+    expect "replay NVIDIA's simpleHyperQ (lazy loading) from its C=8 recording: C=1 predicted within 0.1% (recorded 330.116 ms)" 0 \
+        "^\\|  *1 \\|  *(329\\.[89]|330\\.[0-4])[0-9]* \\|" "$b" tests/data/simpleHyperQ-lazy-c8-h200.sqlite --connections 1,8
     expect "replay simpleHyperQ: its first launches under lazy loading carry loads (C=32 predicted 30.0 ms, recorded 30.091)" 0 \
         "^\\|  *32 \\|  *30\\.0[0-9]* \\|" "$b" tests/data/simpleHyperQ-lazy-c8-h200.sqlite --connections 32
     expect "replay NVIDIA's simpleCallback (8 host threads, 8 host functions): its recorded span at C=8 within 1%" 0 \
@@ -526,8 +526,9 @@ print(flat == (0, 0, 1.0), noisy[1] > 10 and noisy[2] < 0.05 and v.perfect_model
       v.perfect_model(bare) is None and v.perfect_model(once) is None)'
     # Before session 26's held-record rule the max here was 18.04%, the PyTorch job's branches at C=2 (3.51% after it,
     # asyncAPI at C=32, before the job's second shape came in).
-    expect "validate-replay.py --models: 0.61% / 12.24% wherever a setting's recordings agree within 10% (the max: the PyTorch job's training at its second shape, C=32)" 1 \
-        "^\\| other C whose recordings agree within 10% \\(31 of 50\\), error % \\| 0\\.61 \\| 12\\.24 \\|" \
+    # Session 27's dispatch gap (no gap beside another stream's kernel or behind a record) took the median from 0.61%.
+    expect "validate-replay.py --models: 0.42% / 12.24% wherever a setting's recordings agree within 10% (the max: the PyTorch job's training at its second shape, C=32)" 1 \
+        "^\\| other C whose recordings agree within 10% \\(31 of 50\\), error % \\| 0\\.42 \\| 12\\.24 \\|" \
         python3 experiments/validate-replay.py --bin "$b" --models "$md"
     expect "replay --model on a file that is not JSON exits 2" 2 "--model tests/data/probe-gaps-h200.sqlite: " \
         "$b" --model tests/data/probe-gaps-h200.sqlite

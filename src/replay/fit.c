@@ -97,26 +97,43 @@ int rp_fit_pool(rp_trace *t, double dispatch_ns)
     return t->gap_pooled = took;
 }
 
-/* Whether the SMs had no room for one more block of kernel c when it could have started (at its stream's previous
- * kernel's end, at): the other kernels running then, in the recording, fill their slots with their grids (all of a
- * grid's blocks that fit at once), among the SLOTS_SCAN ops that started before c. work is by GPU start, and c is
- * work[i]; longest: the longest kernel in work. Such a
- * kernel waited for slots, not for the dispatch: the torch job's branches at C=8 (session 25), where five 128-block
- * GEMMs filled the H200 at once, put the dispatch gap at 15.1 us where it is 1.3. */
-enum { SLOTS_SCAN = 512 }; /* ops looked at before a gap: a long kernel must not make every gap scan the trace */
-static int slots_full(const rp_trace *t, const rp_call *const *work, int i, double at, double longest)
+/* Whether kernel work[i]'s gap after its stream's previous kernel (which ended at at) was the dispatch's alone: no
+ * kernel of another stream ran at at or started in the gap (the SMs, the work distributor and the other queues had
+ * something else to do), and no other entry of its stream (a record, a wait, a host function) lay between the two
+ * (entry_before: each call's stream's previous call, by call). The torch job's branches at C=8 (session 25): five
+ * 128-block GEMMs, four fitting an SM, filled the H200, and the gaps put the dispatch at 15.1 us where it is 1.3; a
+ * check that the other grids' slots were full (kept from then to session 27) let through a 160-block GEMM shape
+ * whose next kernels waited 4-80 us beside three others, and the legacy stream's kernels of the join, each behind
+ * five event records (16.5 us between them under nsys's event trace, 8.8 at C=1): 16.5 us, and that recording
+ * replayed 9.6% long at its own C=8 (experiments/results/h200/session27). It looks at SLOTS_SCAN ops before it at
+ * most, so that a long kernel does not make every gap scan the trace. */
+enum { SLOTS_SCAN = 512 };
+static int dispatch_alone(const rp_trace *t, const rp_call *const *work, int i, const rp_call *prev, double at,
+                          double longest, const int *entry_before)
 {
     const rp_call *c = work[i];
-    double used = 1.0 / (c->blocks_per_sm > 0 ? c->blocks_per_sm : 1); /* in SMs: c's own first block */
+    if (entry_before[c - t->calls] != prev - t->calls) return 0;
     for (int j = i - 1, seen = 0; j >= 0 && work[j]->gpu_start_ns > at - longest && seen < SLOTS_SCAN; j--, seen++) {
         const rp_call *x = work[j];
-        if (x->kind != RP_LAUNCH || x->stream == c->stream || !(x->gpu_start_ns <= at && x->gpu_end_ns > at))
-            continue;
-        int per = x->blocks_per_sm > 0 ? x->blocks_per_sm : 1;
-        used += fmin((double)x->blocks / per, t->sms);
-        if (used > t->sms) return 1;
+        if (x->kind == RP_LAUNCH && x->stream != c->stream && x->gpu_end_ns > at) return 0;
     }
-    return 0;
+    return 1;
+}
+
+/* Each call's stream's call before it, by the calls' starts (-1: none, or no stream). */
+static int *entries_before(const rp_trace *t)
+{
+    int *order = rp_calls_by_start(t), *before = (int *)gl_xmalloc(sizeof(int) * (size_t)(t->n_calls + 1));
+    int *last = (int *)gl_xmalloc(sizeof(int) * (size_t)(t->n_streams + 1));
+    for (int s = 0; s < t->n_streams; s++) last[s] = -1;
+    for (int k = 0; k < t->n_calls; k++) {
+        int i = order[k], s = t->calls[i].stream;
+        before[i] = -1;
+        if (s < 0 || s >= t->n_streams || t->calls[i].captured) continue;
+        before[i] = last[s], last[s] = i;
+    }
+    free(order), free(last);
+    return before;
 }
 
 int rp_fit(rp_trace *t, double *dispatch_ns, int *n_gap, double *latency_ns, int *n_latency)
@@ -132,7 +149,7 @@ int rp_fit(rp_trace *t, double *dispatch_ns, int *n_gap, double *latency_ns, int
     int ncg[4] = {0, 0, 0, 0};
     for (int k = 0; k < 4; k++) cg[k] = (double *)gl_xmalloc(sizeof(double) * (size_t)(n + 1));
     const rp_call **last = (const rp_call **)gl_xcalloc((size_t)t->n_streams + 1, sizeof *last);
-    int ng = 0, nl = 0;
+    int ng = 0, nl = 0, *before = entries_before(t);
     double longest = 0;
     for (int i = 0; i < n; i++) /* the longest kernel: only kernels fill slots */
         if (work[i]->kind == RP_LAUNCH) longest = fmax(longest, work[i]->gpu_end_ns - work[i]->gpu_start_ns);
@@ -144,7 +161,7 @@ int rp_fit(rp_trace *t, double *dispatch_ns, int *n_gap, double *latency_ns, int
             if (!(g >= 0 && g < 100e3)) continue;
             /* a pageable copy's start holds its staging; a copy the host waited for returned after it */
             if (c->kind == RP_LAUNCH && prev->kind == RP_LAUNCH) {
-                if (!slots_full(t, work, i, prev->gpu_end_ns, longest)) gap[ng++] = g;
+                if (dispatch_alone(t, work, i, prev, prev->gpu_end_ns, longest, before)) gap[ng++] = g;
             }
             else if (c->kind == RP_COPY && c->dir < 2 && !c->pageable && prev->kind == RP_LAUNCH) cg[c->dir][ncg[c->dir]++] = g;
             else if (c->kind == RP_LAUNCH && prev->kind == RP_COPY && prev->dir < 2 && !prev->pageable)
@@ -186,7 +203,7 @@ int rp_fit(rp_trace *t, double *dispatch_ns, int *n_gap, double *latency_ns, int
     for (int k = 0; k < 4; k++) t->gap_pool_from[k] = -1;
     t->gap_pooled = 0;
     for (int k = 0; k < 4; k++) free(cg[k]);
-    free(work), free(gap), free(lat), free(last);
+    free(work), free(gap), free(lat), free(last), free(before);
     fit_sync_return(t);
     return fitted;
 }

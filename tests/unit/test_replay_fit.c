@@ -126,6 +126,40 @@ static int copy_gaps(int n, double gap_us, int pageable, int n_d2h, rp_trace *t)
     return rp_fit(t, &dispatch, &n_gap, &latency, &n_latency);
 }
 
+/* Kernel pairs in stream 0, each second kernel called (returned) before the first ended and starting gap us after
+ * it: alone pairs 1.5 us apart; beside pairs 40 us apart while a 1-block kernel of stream 1 ran across the first's
+ * end (no SM's slots full); behind pairs 16 us apart with a record of stream 0 called between the two. Returns the
+ * fitted dispatch gap (ns), starting from 1.63 us; *n gets how many gaps it came from. */
+static double dispatch_gaps(int alone, int beside, int behind, int *n)
+{
+    static rp_call calls[4 * 40];
+    rp_trace t;
+    memset(calls, 0, sizeof calls), memset(&t, 0, sizeof t);
+    int c = 0;
+    double at = 0;
+    for (int k = 0; k < alone + beside + behind; k++, at += 1000e3) {
+        int kind = k < alone ? 0 : k < alone + beside ? 1 : 2;
+        double gap = kind == 0 ? 1.5e3 : kind == 1 ? 40e3 : 16e3;
+        rp_call *a = &calls[c++];
+        *a = (rp_call){.kind = RP_LAUNCH, .stream = 0, .start_ns = at, .end_ns = at + 5e3, .gpu_start_ns = at + 10e3,
+                       .gpu_end_ns = at + 110e3, .blocks = 128, .blocks_per_sm = 4, .threads = 128};
+        if (kind == 2) calls[c++] = (rp_call){.kind = RP_RECORD, .stream = 0, .event = 0, .start_ns = at + 6e3,
+                                              .end_ns = at + 7e3, .gpu_start_ns = NAN, .gpu_end_ns = NAN};
+        calls[c++] = (rp_call){.kind = RP_LAUNCH, .stream = 0, .start_ns = at + 8e3, .end_ns = at + 9e3,
+                               .gpu_start_ns = at + 110e3 + gap, .gpu_end_ns = at + 120e3 + gap, .blocks = 128,
+                               .blocks_per_sm = 4, .threads = 128};
+        if (kind == 1) calls[c++] = (rp_call){.kind = RP_LAUNCH, .stream = 1, .thread = 1, .start_ns = at + 1e3,
+                                              .end_ns = at + 2e3, .gpu_start_ns = at + 100e3,
+                                              .gpu_end_ns = at + 130e3 + gap, .blocks = 1, .blocks_per_sm = 8,
+                                              .threads = 32};
+    }
+    t.calls = calls, t.n_calls = c, t.n_streams = 2, t.n_threads = 2, t.n_events = 1, t.sms = 132;
+    double dispatch = 1.63e3, latency = 2.6e3;
+    int n_latency;
+    rp_fit(&t, &dispatch, n, &latency, &n_latency);
+    return dispatch;
+}
+
 /* n rounds of: a kernel in stream 1 (called 0..5 us, ran 10..110 us), a sync of kind (RP_SYNC_STREAM of stream
  * 1, or RP_SYNC_DEVICE) called at 6 us and returning ret_us after the kernel's end; and three syncs that are no
  * sample, each returning 50 us after that kernel's end: one of stream 2 (idle) and one of the legacy stream, both
@@ -458,6 +492,14 @@ int main(void)
     test_cond("...but not a cudaEventQuery loop (no recorded return) on that event: the function is fitted to the "
               "kernel after it in its stream, which started 120 us late (118 us of its own)",
               fabs(own - 118e3) < 1e3);
+    int n_gap;
+    double disp = dispatch_gaps(10, 12, 12, &n_gap);
+    test_cond("dispatch gap: 10 kernels 1.5 us after their stream's previous one alone, 12 that waited 40 us beside "
+              "another stream's 1-block kernel, 12 that waited 16 us behind a record between them: 1.5 us, from the "
+              "10 alone (session 27: the torch job's 5 towers put it at 16.5 us)",
+              n_gap == 10 && fabs(disp - 1.5e3) < 1);
+    disp = dispatch_gaps(6, 12, 12, &n_gap);
+    test_cond("...6 alone are too few: none fitted, the machine's stays (1.63 us)", n_gap == 0 && disp == 1.63e3);
     rp_trace tr;
     int fitted = copy_gaps(4, 6, 0, 0, &tr);
     test_cond("four H2D copies 6 us after the kernels they waited for, kernels 7.5 us after those copies: an H2D "
