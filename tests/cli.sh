@@ -448,6 +448,18 @@ show fewer than 4 pairs of .*from the whole trace's .*from the whole trace's" "$
         python3 experiments/validate-replay.py --bin "$b"
     expect "validate-replay.py --from a folder without recordings exits 2" 2 "no recordings <name>-c<C>\[-r<k>\].sqlite" \
         python3 experiments/validate-replay.py --bin "$b" --from "$rd"
+    # Each --third-party counts, lists and repeats alike (session 27: a second one had replaced the first, and
+    # simpleHyperQ, judged as gridlab's own with eager loading, came out -32% at C=32).
+    mkdir -p "$rd/vr"
+    ln -sf "$PWD/tests/data/simpleHyperQ-lazy-c8-h200.sqlite" "$rd/vr/simpleHyperQ-c8.sqlite"
+    ln -sf "$PWD/tests/data/simpleCallback-c8-h200.sqlite" "$rd/vr/simpleCallback-c8.sqlite"
+    for tp in "--third-party simpleHyperQ --third-party simpleCallback" "--third-party simpleHyperQ,simpleCallback"; do
+        # shellcheck disable=SC2086
+        python3 experiments/validate-replay.py --bin "$b" --from "$rd/vr" --out "$rd/vr" $tp > /dev/null 2>&1
+        expect "validate-replay.py $tp: both programs' rows are third-party" 0 "^True True$" \
+            python3 -c 'import json, sys; r = {x["program"]: x["third_party"] for x in json.load(open(sys.argv[1]))["rows"]}
+print(r["simpleHyperQ"], r["simpleCallback"])' "$rd/vr/validate-replay.json"
+    done
     mkdir -p "$rd/one" && cp tests/data/simpleHyperQ-lazy-c8-h200.sqlite "$rd/one/simpleHyperQ-c8.sqlite"
     expect "validate-replay.py --from one setting: the replay judged, the predictions a SKIP with its reason (exit 1)" 1 \
         "only one setting recorded per program: nothing predicted to judge \\(SKIP\\)" \
