@@ -105,8 +105,8 @@ int rp_fit_pool(rp_trace *t, double dispatch_ns)
  * check that the other grids' slots were full (kept from then to session 27) let through a 160-block GEMM shape
  * whose next kernels waited 4-80 us beside three others, and the legacy stream's kernels of the join, each behind
  * five event records (16.5 us between them under nsys's event trace, 8.8 at C=1): 16.5 us, and that recording
- * replayed 9.6% long at its own C=8 (experiments/results/h200/session27). It looks at SLOTS_SCAN ops before it at
- * most, so that a long kernel does not make every gap scan the trace. */
+ * replayed 9.6% long at its own C=8; with this, 3.1 us and +1.4% (experiments/results/h200/session27). It looks at
+ * SLOTS_SCAN ops before it at most, so that a long kernel does not make every gap scan the trace. */
 enum { SLOTS_SCAN = 512 };
 static int dispatch_alone(const rp_trace *t, const rp_call *const *work, int i, const rp_call *prev, double at,
                           double longest, const int *entry_before)
