@@ -23,8 +23,8 @@ score at the other settings on the same recordings (perfect_model), which says h
 explains.
 
     python3 experiments/validate-replay.py --record DIR --program NAME=COMMAND [--program ...] [--repeats R]
-        [--split NAME=PREFIX] [--third-party NAME,.. ...]
-    python3 experiments/validate-replay.py --from DIR [--third-party NAME,... ...] [--out experiments/results/h200]
+        [--split NAME=PREFIX] [--third-party NAME[,NAME...] (repeatable)]
+    python3 experiments/validate-replay.py --from DIR [--third-party NAME[,NAME...] (repeatable)] [--out experiments/results/h200]
     python3 experiments/validate-replay.py --models tests/data/models   (no GPU, no recordings: make test runs it)
     python3 experiments/validate-replay.py --rows OLD/validate-replay.json [--out DIR]   (the summary again)
 

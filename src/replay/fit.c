@@ -97,27 +97,40 @@ int rp_fit_pool(rp_trace *t, double dispatch_ns)
     return t->gap_pooled = took;
 }
 
-/* Whether kernel work[i]'s gap after its stream's previous kernel (which ended at at) was the dispatch's alone: no
- * kernel of another stream ran at at or started in the gap (the SMs, the work distributor and the other queues had
- * something else to do), and no other entry of its stream (a record, a wait, a host function) lay between the two
- * (entry_before: each call's stream's previous call, by call). The torch job's branches at C=8 (session 25): five
- * 128-block GEMMs, four fitting an SM, filled the H200, and the gaps put the dispatch at 15.1 us where it is 1.3; a
- * check that the other grids' slots were full (kept from then to session 27) let through a 160-block GEMM shape
- * whose next kernels waited 4-80 us beside three others, and the legacy stream's kernels of the join, each behind
- * five event records (16.5 us between them under nsys's event trace, 8.8 at C=1): 16.5 us, and that recording
- * replayed 9.6% long at its own C=8; with this, 3.1 us and +1.4% (experiments/results/h200/session27). It looks at
- * SLOTS_SCAN ops before it at most, so that a long kernel does not make every gap scan the trace. */
-enum { SLOTS_SCAN = 512 };
-static int dispatch_alone(const rp_trace *t, const rp_call *const *work, int i, const rp_call *prev, double at,
-                          double longest, const int *entry_before)
+/* A kernel's span and stream, a call's or a graph node's (others_after's sweep). */
+typedef struct kspan { double start, end; int stream; } kspan;
+static int by_kspan_start(const void *x, const void *y)
 {
-    const rp_call *c = work[i];
-    if (entry_before[c - t->calls] != prev - t->calls) return 0;
-    for (int j = i - 1, seen = 0; j >= 0 && work[j]->gpu_start_ns > at - longest && seen < SLOTS_SCAN; j--, seen++) {
-        const rp_call *x = work[j];
-        if (x->kind == RP_LAUNCH && x->stream != c->stream && x->gpu_end_ns > at) return 0;
+    const kspan *a = (const kspan *)x, *b = (const kspan *)y;
+    return a->start < b->start ? -1 : a->start > b->start;
+}
+
+/* For each kernel or copy work[i] (by GPU start), the latest end of a kernel of another stream, a launch's or a graph
+ * node's, that started no later than it (-INFINITY: none): one sweep by start that keeps the two latest ends of two
+ * different streams. A gap counts for the dispatch only where that end came before the gap began (rp_fit): the other
+ * kernel neither ran at the stream's previous kernel's end nor started in the gap. */
+static double *others_latest_end(const rp_trace *t, const rp_call *const *work, int n)
+{
+    kspan *k = (kspan *)gl_xmalloc(sizeof *k * (size_t)(t->n_calls + t->n_nodes + 1));
+    int nk = 0;
+    for (int i = 0; i < t->n_calls; i++)
+        if (t->calls[i].kind == RP_LAUNCH && !t->calls[i].captured)
+            k[nk++] = (kspan){t->calls[i].gpu_start_ns, t->calls[i].gpu_end_ns, t->calls[i].stream};
+    for (int i = 0; i < t->n_nodes; i++)
+        if (t->nodes[i].kind == RP_LAUNCH) k[nk++] = (kspan){t->nodes[i].gpu_start_ns, t->nodes[i].gpu_end_ns, t->nodes[i].stream};
+    qsort(k, (size_t)nk, sizeof *k, by_kspan_start);
+    double *out = (double *)gl_xmalloc(sizeof(double) * (size_t)(n + 1)), end1 = -INFINITY, end2 = -INFINITY;
+    int s1 = -1, s2 = -1; /* the latest end's stream, and the latest end's of any other stream */
+    for (int i = 0, j = 0; i < n; i++) {
+        for (; j < nk && k[j].start <= work[i]->gpu_start_ns; j++) {
+            if (k[j].stream == s1) end1 = fmax(end1, k[j].end);
+            else if (k[j].end > end1) end2 = end1, s2 = s1, end1 = k[j].end, s1 = k[j].stream;
+            else if (k[j].end > end2) end2 = k[j].end, s2 = k[j].stream;
+        }
+        out[i] = s1 != work[i]->stream ? end1 : s2 != work[i]->stream ? end2 : -INFINITY;
     }
-    return 1;
+    free(k);
+    return out;
 }
 
 /* Each call's stream's call before it, by the calls' starts (-1: none, or no stream). */
@@ -150,9 +163,7 @@ int rp_fit(rp_trace *t, double *dispatch_ns, int *n_gap, double *latency_ns, int
     for (int k = 0; k < 4; k++) cg[k] = (double *)gl_xmalloc(sizeof(double) * (size_t)(n + 1));
     const rp_call **last = (const rp_call **)gl_xcalloc((size_t)t->n_streams + 1, sizeof *last);
     int ng = 0, nl = 0, *before = entries_before(t);
-    double longest = 0;
-    for (int i = 0; i < n; i++) /* the longest kernel: only kernels fill slots */
-        if (work[i]->kind == RP_LAUNCH) longest = fmax(longest, work[i]->gpu_end_ns - work[i]->gpu_start_ns);
+    double *others = others_latest_end(t, work, n);
     for (int i = 0; i < n; i++) {
         const rp_call *c = work[i], *prev = last[c->stream];
         last[c->stream] = c;
@@ -160,8 +171,17 @@ int rp_fit(rp_trace *t, double *dispatch_ns, int *n_gap, double *latency_ns, int
             double g = c->gpu_start_ns - prev->gpu_end_ns;
             if (!(g >= 0 && g < 100e3)) continue;
             /* a pageable copy's start holds its staging; a copy the host waited for returned after it */
+            /* The dispatch gap: the stream's previous kernel, and nothing else, held it. No other stream's kernel
+             * ran at that one's end or started in the gap (others), and no other call of the stream lay between
+             * the two (before: a record, a wait, a host function, a graph launch, a sync). The torch job's
+             * branches at C=8 (session 25): five 128-block GEMMs, four fitting an SM, filled the H200, and the
+             * gaps put the dispatch at 15.1 us where it is 1.3; a check that the other grids' slots were full
+             * (kept from then to session 27) let through a 160-block GEMM shape whose next kernels waited 4-80 us
+             * beside three others, and the legacy stream's kernels of the join, each behind five event records
+             * (16.5 us between them under nsys's event trace, 8.8 at C=1): 16.5 us, and that recording replayed
+             * 9.6% long at its own C=8; with this, 3.1 us and +1.4% (experiments/results/h200/session27). */
             if (c->kind == RP_LAUNCH && prev->kind == RP_LAUNCH) {
-                if (dispatch_alone(t, work, i, prev, prev->gpu_end_ns, longest, before)) gap[ng++] = g;
+                if (before[c - t->calls] == prev - t->calls && !(others[i] > prev->gpu_end_ns)) gap[ng++] = g;
             }
             else if (c->kind == RP_COPY && c->dir < 2 && !c->pageable && prev->kind == RP_LAUNCH) cg[c->dir][ncg[c->dir]++] = g;
             else if (c->kind == RP_LAUNCH && prev->kind == RP_COPY && prev->dir < 2 && !prev->pageable)
@@ -203,7 +223,7 @@ int rp_fit(rp_trace *t, double *dispatch_ns, int *n_gap, double *latency_ns, int
     for (int k = 0; k < 4; k++) t->gap_pool_from[k] = -1;
     t->gap_pooled = 0;
     for (int k = 0; k < 4; k++) free(cg[k]);
-    free(work), free(gap), free(lat), free(last), free(before);
+    free(work), free(gap), free(lat), free(last), free(before), free(others);
     fit_sync_return(t);
     return fitted;
 }

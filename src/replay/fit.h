@@ -5,10 +5,9 @@
 #include "import.h"
 
 /* The launch latency and dispatch gap the trace shows (ns), where it shows them: the dispatch gap is the median
- * over kernels that waited for their stream's previous kernel, and for nothing else (no other stream's kernel ran
- * then, no record or wait of the stream between them: fit.c, dispatch_alone), of the time from its end to their
- * start; the launch
- * latency, the tenth percentile over kernels launched into an idle stream of the time from their call's return to
+ * over kernels that waited for their stream's previous kernel, and for nothing else (no other stream's kernel, a
+ * launch's or a graph node's, ran at that one's end or started in the gap, and no other call of the stream lay
+ * between them: fit.c, rp_fit), of the time from its end to their start; the launch latency, the tenth percentile over kernels launched into an idle stream of the time from their call's return to
  * their start, less that gap. n_gap and n_latency: how many kernels each came from (0: keep the caller's, also
  * where fewer than 8 kernels show it). The copy engines' gaps the trace shows, too, into t (gl_sched.h, "Copies": copy_after_kernel_ns and
  * kernel_after_copy_ns, H2D and D2H): the median over the pinned H2D and D2H copies whose call returned before

@@ -536,8 +536,10 @@ int main(int argc, char **argv)
     printf("machine: dispatch gap %.2f us (%s), launch latency %.2f us (%s), %.2f us per queue entry and %.1f us a "
            "lazy load (the H200's, as gridlab measured them); kernels and copies at their recorded times\n",
            fit_dispatch_ns / 1e3,
-           n_gap < 0 ? "the model file's" : n_gap ? "the trace's, the median of its kernels that waited for their stream"
-                                                  : "the H200's",
+           n_gap < 0 ? "the model file's"
+           : n_gap   ? "the trace's, the median of its kernels that waited for their stream's previous kernel and "
+                       "nothing else"
+                     : "the H200's",
            fit_latency_ns / 1e3,
            n_latency < 0 ? "the model file's" : n_latency ? "the trace's, from its kernels launched into idle streams"
                                                           : "the H200's",

@@ -128,18 +128,23 @@ static int copy_gaps(int n, double gap_us, int pageable, int n_d2h, rp_trace *t)
 
 /* Kernel pairs in stream 0, each second kernel called (returned) before the first ended and starting gap us after
  * it: alone pairs 1.5 us apart; beside pairs 40 us apart while a 1-block kernel of stream 1 ran across the first's
- * end (no SM's slots full); behind pairs 16 us apart with a record of stream 0 called between the two. Returns the
- * fitted dispatch gap (ns), starting from 1.63 us; *n gets how many gaps it came from. */
-static double dispatch_gaps(int alone, int beside, int behind, int *n)
+ * end (no SM's slots full); behind pairs 16 us apart with a record of stream 0 called between the two; within pairs
+ * 20 us apart with a kernel of stream 1 starting in the gap; node pairs 30 us apart beside a graph launch's kernel
+ * node of stream 1 (its launch call at 1 us). Returns the fitted dispatch gap (ns), starting from 1.63 us; *n gets
+ * how many gaps it came from. */
+enum { GAP_ROUNDS = 64 };
+static double dispatch_gaps(int alone, int beside, int behind, int within, int node, int *n)
 {
-    static rp_call calls[4 * 40];
+    static rp_call calls[4 * GAP_ROUNDS];
+    static rp_node nodes[GAP_ROUNDS];
     rp_trace t;
-    memset(calls, 0, sizeof calls), memset(&t, 0, sizeof t);
-    int c = 0;
+    if (alone + beside + behind + within + node > GAP_ROUNDS) return NAN;
+    memset(calls, 0, sizeof calls), memset(nodes, 0, sizeof nodes), memset(&t, 0, sizeof t);
+    int c = 0, nn = 0;
     double at = 0;
-    for (int k = 0; k < alone + beside + behind; k++, at += 1000e3) {
-        int kind = k < alone ? 0 : k < alone + beside ? 1 : 2;
-        double gap = kind == 0 ? 1.5e3 : kind == 1 ? 40e3 : 16e3;
+    for (int k = 0; k < alone + beside + behind + within + node; k++, at += 1000e3) {
+        int kind = k < alone ? 0 : k < alone + beside ? 1 : k < alone + beside + behind ? 2 : k < alone + beside + behind + within ? 3 : 4;
+        double gap = kind == 0 ? 1.5e3 : kind == 1 ? 40e3 : kind == 2 ? 16e3 : kind == 3 ? 20e3 : 30e3;
         rp_call *a = &calls[c++];
         *a = (rp_call){.kind = RP_LAUNCH, .stream = 0, .start_ns = at, .end_ns = at + 5e3, .gpu_start_ns = at + 10e3,
                        .gpu_end_ns = at + 110e3, .blocks = 128, .blocks_per_sm = 4, .threads = 128};
@@ -148,12 +153,19 @@ static double dispatch_gaps(int alone, int beside, int behind, int *n)
         calls[c++] = (rp_call){.kind = RP_LAUNCH, .stream = 0, .start_ns = at + 8e3, .end_ns = at + 9e3,
                                .gpu_start_ns = at + 110e3 + gap, .gpu_end_ns = at + 120e3 + gap, .blocks = 128,
                                .blocks_per_sm = 4, .threads = 128};
-        if (kind == 1) calls[c++] = (rp_call){.kind = RP_LAUNCH, .stream = 1, .thread = 1, .start_ns = at + 1e3,
-                                              .end_ns = at + 2e3, .gpu_start_ns = at + 100e3,
-                                              .gpu_end_ns = at + 130e3 + gap, .blocks = 1, .blocks_per_sm = 8,
-                                              .threads = 32};
+        if (kind == 1 || kind == 3) /* beside: from before the first's end; within: from inside the gap */
+            calls[c++] = (rp_call){.kind = RP_LAUNCH, .stream = 1, .thread = 1, .start_ns = at + 1e3,
+                                   .end_ns = at + 2e3, .gpu_start_ns = at + (kind == 1 ? 100e3 : 115e3),
+                                   .gpu_end_ns = at + 130e3 + gap, .blocks = 1, .blocks_per_sm = 8, .threads = 32};
+        if (kind == 4) {
+            calls[c] = (rp_call){.kind = RP_GRAPH, .stream = 1, .thread = 1, .start_ns = at + 1e3, .end_ns = at + 2e3,
+                                 .gpu_start_ns = NAN, .gpu_end_ns = NAN, .node_first = nn, .n_nodes = 1};
+            nodes[nn++] = (rp_node){.call = c++, .kind = RP_LAUNCH, .stream = 1, .gpu_start_ns = at + 100e3,
+                                    .gpu_end_ns = at + 130e3 + gap, .blocks = 1, .threads = 32, .blocks_per_sm = 8};
+        }
     }
-    t.calls = calls, t.n_calls = c, t.n_streams = 2, t.n_threads = 2, t.n_events = 1, t.sms = 132;
+    t.calls = calls, t.n_calls = c, t.nodes = nodes, t.n_nodes = nn;
+    t.n_streams = 2, t.n_threads = 2, t.n_events = 1, t.sms = 132;
     double dispatch = 1.63e3, latency = 2.6e3;
     int n_latency;
     rp_fit(&t, &dispatch, n, &latency, &n_latency);
@@ -493,12 +505,16 @@ int main(void)
               "kernel after it in its stream, which started 120 us late (118 us of its own)",
               fabs(own - 118e3) < 1e3);
     int n_gap;
-    double disp = dispatch_gaps(10, 12, 12, &n_gap);
+    double disp = dispatch_gaps(10, 12, 12, 0, 0, &n_gap);
     test_cond("dispatch gap: 10 kernels 1.5 us after their stream's previous one alone, 12 that waited 40 us beside "
               "another stream's 1-block kernel, 12 that waited 16 us behind a record between them: 1.5 us, from the "
               "10 alone (session 27: the torch job's 5 towers put it at 16.5 us)",
               n_gap == 10 && fabs(disp - 1.5e3) < 1);
-    disp = dispatch_gaps(6, 12, 12, &n_gap);
+    disp = dispatch_gaps(10, 0, 0, 12, 12, &n_gap);
+    test_cond("...and beside 12 that waited 20 us while another stream's kernel started in the gap, and 12 that waited "
+              "30 us beside another stream's graph node: 1.5 us, from the 10 alone",
+              n_gap == 10 && fabs(disp - 1.5e3) < 1);
+    disp = dispatch_gaps(6, 12, 12, 0, 0, &n_gap);
     test_cond("...6 alone are too few: none fitted, the machine's stays (1.63 us)", n_gap == 0 && disp == 1.63e3);
     rp_trace tr;
     int fitted = copy_gaps(4, 6, 0, 0, &tr);
