@@ -607,6 +607,9 @@ int gl_sched_stream_new(gl_sched_program *p, int kind, int priority, int thread)
 int gl_sched_stream_create(gl_sched_program *p, int thread, int kind, int priority);
 /* Whether a stream synchronizes with the legacy stream (cudaStreamCreate's, and a per-thread default stream). */
 int gl_sched_stream_blocking(const gl_sched_stream *st);
+/* "Sharing": how many times longer a sharing block takes than alone while the demands running come to load_per_sm
+ * an SM (evened over the SMs): max(1, load_per_sm). The simulation and the replay's fit of the demands share it. */
+double gl_sched_share_slowdown(double load_per_sm);
 /* A new event; returns its index. */
 int gl_sched_event_new(gl_sched_program *p);
 

@@ -336,8 +336,8 @@ typedef struct event {
 } event;
 
 /* Blocks of a kernel that shares the SMs' throughput ("Sharing"), handed out together. Every such block runs at the
- * one speed the load gives (1 / max(1, load / SMs)), so the groups keep one clock between them, the work a block
- * alone would have done since the simulation began (sim.share_work): a group ends when it reaches the group's
+ * one speed the load gives (1 / gl_sched_share_slowdown(load / SMs)), so the groups keep one clock between them,
+ * the work a block alone would have done since the simulation began (sim.share_work): a group ends when it reaches the group's
  * done_at, and the groups wait in a heap by that (processor sharing; one event, for the first to end, whatever
  * the number running). */
 typedef struct shared_group {
@@ -519,6 +519,8 @@ static int first_unfinished(const sim *s, int op)
 static int deps_done(const sim *s, int op) { return first_unfinished(s, op) < 0; }
 
 /* Whether a stream synchronizes with the legacy stream. */
+double gl_sched_share_slowdown(double load_per_sm) { return fmax(1.0, load_per_sm); }
+
 int gl_sched_stream_blocking(const gl_sched_stream *st)
 {
     return st->kind == GL_SCHED_STREAM_BLOCKING || st->kind == GL_SCHED_STREAM_PER_THREAD;
@@ -935,7 +937,7 @@ static void share_clock(sim *s)
 static void share_schedule(sim *s)
 {
     share_clock(s);
-    s->share_rate = 1.0 / fmax(1.0, s->share_load / s->m->sms);
+    s->share_rate = 1.0 / gl_sched_share_slowdown(s->share_load / s->m->sms);
     s->share_version++;
     if (s->n_running_groups > 0) {
         double left = s->groups[s->running_groups[0]].done_at - s->share_work;

@@ -43,9 +43,8 @@ enum { FIT_MIN = 8 }; /* kernels a fitted dispatch gap or launch latency needs *
  * streams only, which the sweep does not tell apart), nor one that returned over 1 ms after its work (its thread
  * was held by something else: the recordings' samples lie within 0-30 us). cudaEventSynchronize blocks alike and
  * replays with the value, but its work, its record's, is not traced back here. */
-static void fit_sync_return(rp_trace *t)
+static void fit_sync_return(rp_trace *t, const int *order)
 {
-    int *order = rp_calls_by_start(t);
     double *last = (double *)gl_xmalloc(sizeof(double) * (size_t)(t->n_streams + 1));
     double *v = (double *)gl_xmalloc(sizeof(double) * (size_t)(t->n_calls + 1));
     int nv = 0;
@@ -75,7 +74,7 @@ static void fit_sync_return(rp_trace *t)
     }
     t->sync_return_n = nv;
     t->sync_return_ns = nv >= RP_GAP_MIN ? gl_quantile(v, nv, 0.5) : 0;
-    free(order), free(last), free(v);
+    free(last), free(v);
 }
 
 int rp_fit_pool(rp_trace *t, double dispatch_ns)
@@ -97,7 +96,7 @@ int rp_fit_pool(rp_trace *t, double dispatch_ns)
     return t->gap_pooled = took;
 }
 
-/* A kernel's span and stream, a call's or a graph node's (others_after's sweep). */
+/* A graph node's kernel, its span and stream (others_latest_end). */
 typedef struct kspan { double start, end; int stream; } kspan;
 static int by_kspan_start(const void *x, const void *y)
 {
@@ -106,26 +105,35 @@ static int by_kspan_start(const void *x, const void *y)
 }
 
 /* For each kernel or copy work[i] (by GPU start), the latest end of a kernel of another stream, a launch's or a graph
- * node's, that started no later than it (-INFINITY: none): one sweep by start that keeps the two latest ends of two
- * different streams. A gap counts for the dispatch only where that end came before the gap began (rp_fit): the other
- * kernel neither ran at the stream's previous kernel's end nor started in the gap. */
+ * node's, that started no later than it (-INFINITY: none): one sweep by start over work's kernels and the nodes'
+ * (sorted here: work is already), that keeps the two latest ends of two different streams. A gap counts for the
+ * dispatch only where that end came before the gap began (rp_fit): the other kernel neither ran at the stream's
+ * previous kernel's end nor started in the gap. */
 static double *others_latest_end(const rp_trace *t, const rp_call *const *work, int n)
 {
-    kspan *k = (kspan *)gl_xmalloc(sizeof *k * (size_t)(t->n_calls + t->n_nodes + 1));
+    kspan *k = (kspan *)gl_xmalloc(sizeof *k * (size_t)(t->n_nodes + 1));
     int nk = 0;
-    for (int i = 0; i < t->n_calls; i++)
-        if (t->calls[i].kind == RP_LAUNCH && !t->calls[i].captured)
-            k[nk++] = (kspan){t->calls[i].gpu_start_ns, t->calls[i].gpu_end_ns, t->calls[i].stream};
     for (int i = 0; i < t->n_nodes; i++)
         if (t->nodes[i].kind == RP_LAUNCH) k[nk++] = (kspan){t->nodes[i].gpu_start_ns, t->nodes[i].gpu_end_ns, t->nodes[i].stream};
     qsort(k, (size_t)nk, sizeof *k, by_kspan_start);
     double *out = (double *)gl_xmalloc(sizeof(double) * (size_t)(n + 1)), end1 = -INFINITY, end2 = -INFINITY;
     int s1 = -1, s2 = -1; /* the latest end's stream, and the latest end's of any other stream */
-    for (int i = 0, j = 0; i < n; i++) {
-        for (; j < nk && k[j].start <= work[i]->gpu_start_ns; j++) {
-            if (k[j].stream == s1) end1 = fmax(end1, k[j].end);
-            else if (k[j].end > end1) end2 = end1, s2 = s1, end1 = k[j].end, s1 = k[j].stream;
-            else if (k[j].end > end2) end2 = k[j].end, s2 = k[j].stream;
+    for (int i = 0, j = 0, w = 0; i < n; i++) {
+        double at = work[i]->gpu_start_ns;
+        for (;;) { /* the next kernel by start, of work or of the nodes, up to work[i]'s start */
+            int from_work = w < n && work[w]->gpu_start_ns <= at, from_node = j < nk && k[j].start <= at;
+            if (!from_work && !from_node) break;
+            kspan x;
+            if (from_work) {
+                const rp_call *c = work[w++];
+                if (c->kind != RP_LAUNCH || c->captured) continue;
+                x = (kspan){c->gpu_start_ns, c->gpu_end_ns, c->stream};
+            } else {
+                x = k[j++];
+            }
+            if (x.stream == s1) end1 = fmax(end1, x.end);
+            else if (x.end > end1) end2 = end1, s2 = s1, end1 = x.end, s1 = x.stream;
+            else if (x.end > end2) end2 = x.end, s2 = x.stream;
         }
         out[i] = s1 != work[i]->stream ? end1 : s2 != work[i]->stream ? end2 : -INFINITY;
     }
@@ -133,10 +141,10 @@ static double *others_latest_end(const rp_trace *t, const rp_call *const *work, 
     return out;
 }
 
-/* Each call's stream's call before it, by the calls' starts (-1: none, or no stream). */
-static int *entries_before(const rp_trace *t)
+/* Each call's stream's call before it, by the calls' starts (order: rp_calls_by_start's; -1: none, or no stream). */
+static int *entries_before(const rp_trace *t, const int *order)
 {
-    int *order = rp_calls_by_start(t), *before = (int *)gl_xmalloc(sizeof(int) * (size_t)(t->n_calls + 1));
+    int *before = (int *)gl_xmalloc(sizeof(int) * (size_t)(t->n_calls + 1));
     int *last = (int *)gl_xmalloc(sizeof(int) * (size_t)(t->n_streams + 1));
     for (int s = 0; s < t->n_streams; s++) last[s] = -1;
     for (int k = 0; k < t->n_calls; k++) {
@@ -145,7 +153,7 @@ static int *entries_before(const rp_trace *t)
         if (s < 0 || s >= t->n_streams || t->calls[i].captured) continue;
         before[i] = last[s], last[s] = i;
     }
-    free(order), free(last);
+    free(last);
     return before;
 }
 
@@ -154,7 +162,8 @@ int rp_fit(rp_trace *t, double *dispatch_ns, int *n_gap, double *latency_ns, int
     const rp_call **work = (const rp_call **)gl_xmalloc(sizeof *work * (size_t)(t->n_calls + 1));
     int n = 0;
     for (int i = 0; i < t->n_calls; i++)
-        if (t->calls[i].kind == RP_LAUNCH || t->calls[i].kind == RP_COPY) work[n++] = &t->calls[i];
+        if ((t->calls[i].kind == RP_LAUNCH || t->calls[i].kind == RP_COPY) && !isnan(t->calls[i].gpu_start_ns))
+            work[n++] = &t->calls[i]; /* not a captured call's (no start: it would leave the order undefined) */
     qsort(work, (size_t)n, sizeof *work, by_gpu_start);
     double *gap = (double *)gl_xmalloc(sizeof(double) * (size_t)(n + 1));
     double *lat = (double *)gl_xmalloc(sizeof(double) * (size_t)(n + 1));
@@ -162,7 +171,7 @@ int rp_fit(rp_trace *t, double *dispatch_ns, int *n_gap, double *latency_ns, int
     int ncg[4] = {0, 0, 0, 0};
     for (int k = 0; k < 4; k++) cg[k] = (double *)gl_xmalloc(sizeof(double) * (size_t)(n + 1));
     const rp_call **last = (const rp_call **)gl_xcalloc((size_t)t->n_streams + 1, sizeof *last);
-    int ng = 0, nl = 0, *before = entries_before(t);
+    int ng = 0, nl = 0, *order = rp_calls_by_start(t), *before = entries_before(t, order); /* one sort for both */
     double *others = others_latest_end(t, work, n);
     for (int i = 0; i < n; i++) {
         const rp_call *c = work[i], *prev = last[c->stream];
@@ -224,7 +233,8 @@ int rp_fit(rp_trace *t, double *dispatch_ns, int *n_gap, double *latency_ns, int
     t->gap_pooled = 0;
     for (int k = 0; k < 4; k++) free(cg[k]);
     free(work), free(gap), free(lat), free(last), free(before), free(others);
-    fit_sync_return(t);
+    fit_sync_return(t, order);
+    free(order);
     return fitted;
 }
 
@@ -363,7 +373,7 @@ static void set_demand(gl_sched_program *p, const gl_sched_machine *m, const int
         gl_sched_op *o = &p->ops[ix[k]];
         double resident = fmin(o->blocks, (double)m->sms * o->blocks_per_sm);
         o->sm_demand = d;
-        o->block_ns = fmin(kept[ix[k]], wave / fmax(1, resident * d / m->sms));
+        o->block_ns = fmin(kept[ix[k]], wave / gl_sched_share_slowdown(resident * d / m->sms));
     }
 }
 
