@@ -881,7 +881,8 @@ static int advance_queues(sim *s)
             s->resident++;
             if (s->resident > s->max_resident) s->max_resident = s->resident;
             if (s->m->release_rule == GL_SCHED_RELEASE_DISPATCHED) q->holding = op;
-            heap_push(s, s->now + dispatch, EV_ACCEPT, op, 0, 0);
+            double d = o->chained && s->m->graph_dispatch_ns > 0 ? s->m->graph_dispatch_ns : dispatch;
+            heap_push(s, s->now + d, EV_ACCEPT, op, 0, 0);
         } else if (copy_on_sms(s->m, o)) { /* the driver's grid: one block that needs room on an SM */
             s->copying[o->dir]++; /* its engine's turn, from here to its end, its wait for room included */
             double t = gl_sched_op_copy_ns(s->m, o);
@@ -1428,6 +1429,8 @@ static int validate(const gl_sched_program *p, const gl_sched_machine *m, char *
             return fail(err, errlen, "the machine's shared-link time per copy (%g ns) or a copy-kernel cost (%g, %g ns) "
                         "of direction %d is not a time", m->copy_bidir_latency_ns[d], m->copy_after_kernel_ns[d],
                         m->kernel_after_copy_ns[d], d);
+    if (!(m->graph_dispatch_ns >= 0 && m->graph_dispatch_ns < INFINITY))
+        return fail(err, errlen, "the machine's graph dispatch (%g ns) is not a time", m->graph_dispatch_ns);
     if (!(m->hostfn_ns >= 0 && m->hostfn_wake_ns >= 0 && m->load_ns >= 0))
         return fail(err, errlen, "the machine's host function (%g, waking %g ns) or load (%g ns) time is not a time",
                     m->hostfn_ns, m->hostfn_wake_ns, m->load_ns);

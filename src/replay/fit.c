@@ -36,20 +36,20 @@ int *rp_calls_by_start(const rp_trace *t)
 
 enum { FIT_MIN = 8 }; /* kernels a fitted dispatch gap or launch latency needs */
 
-/* A synchronizing call's return after its work ended (fit.h): the median over the device and stream syncs whose
- * work, every kernel, copy, memset and graph node called before them (on any thread; of their stream, or of any for
- * the device), ended after they were called, and before they returned. Calls in the order they were made, each
- * sync's work the latest end so far: one pass. A sync of the legacy stream is no sample (it waits for the blocking
- * streams only, which the sweep does not tell apart), nor one that returned over 1 ms after its work (its thread
- * was held by something else: the recordings' samples lie within 0-30 us). cudaEventSynchronize blocks alike and
- * replays with the value, but its work, its record's, is not traced back here. */
-static void fit_sync_return(rp_trace *t, const int *order)
+/* Each synchronizing call's return after its work ended (fit.h, rp_sync_returns): a device or stream sync whose
+ * work, every kernel, copy, memset and graph node called before it (on any thread; of its stream, or of any for the
+ * device), ended after it was called, and before it returned. Calls in the order they were made, each sync's work
+ * the latest end so far: one pass. A sync of the legacy stream is no sample (it waits for the blocking streams
+ * only, which the sweep does not tell apart), nor one that returned over 1 ms after its work (its thread was held
+ * by something else: the recordings' samples lie within 0-30 us). cudaEventSynchronize blocks alike and replays
+ * with the median, but its work, its record's, is not traced back here. */
+double *rp_sync_returns(const rp_trace *t, const int *order)
 {
     double *last = (double *)gl_xmalloc(sizeof(double) * (size_t)(t->n_streams + 1));
-    double *v = (double *)gl_xmalloc(sizeof(double) * (size_t)(t->n_calls + 1));
-    int nv = 0;
+    double *r = (double *)gl_xmalloc(sizeof(double) * (size_t)(t->n_calls + 1));
     double any = -INFINITY;
     for (int s = 0; s < t->n_streams; s++) last[s] = -INFINITY;
+    for (int i = 0; i < t->n_calls; i++) r[i] = NAN;
     for (int i = 0; i < t->n_calls; i++) {
         const rp_call *c = &t->calls[order[i]];
         if (c->kind == RP_GRAPH) { /* its nodes ran in the streams they took */
@@ -69,12 +69,45 @@ static void fit_sync_return(rp_trace *t, const int *order)
             (c->kind == RP_SYNC_STREAM && c->stream <= GL_SCHED_LEGACY))
             continue;
         double done = c->kind == RP_SYNC_STREAM ? last[c->stream] : any;
-        double r = c->end_ns - done;
-        if (done > c->start_ns && r >= 0 && r < 1e6) v[nv++] = r;
+        double back = c->end_ns - done;
+        if (done > c->start_ns && back >= 0 && back < 1e6) r[order[i]] = back;
     }
+    free(last);
+    return r;
+}
+
+/* A graph's chaining (fit.h, t->graph_dispatch_ns): from a kernel node's end to the start of the next kernel node
+ * of its launch in its stream, where that one had not begun before (the nodes are by launch, then start). */
+static void fit_graph_dispatch(rp_trace *t)
+{
+    double *gap = (double *)gl_xmalloc(sizeof(double) * (size_t)(t->n_nodes + 1));
+    int n = 0;
+    for (int k = 0; k < t->n_nodes; k++) {
+        const rp_node *x = &t->nodes[k];
+        if (x->kind != RP_LAUNCH) continue;
+        for (int j = k - 1; j >= 0 && t->nodes[j].call == x->call; j--) { /* its stream's node before it */
+            const rp_node *y = &t->nodes[j];
+            if (y->stream != x->stream) continue;
+            double g = x->gpu_start_ns - y->gpu_end_ns;
+            if (y->kind == RP_LAUNCH && g >= 0 && g < 1e6) gap[n++] = g;
+            break;
+        }
+    }
+    t->graph_dispatch_n = n >= FIT_MIN ? n : 0;
+    t->graph_dispatch_ns = t->graph_dispatch_n ? gl_quantile(gap, n, 0.5) : 0;
+    free(gap);
+}
+
+/* The median of rp_sync_returns (fit.h). */
+static void fit_sync_return(rp_trace *t, const int *order)
+{
+    double *r = rp_sync_returns(t, order);
+    int nv = 0;
+    for (int i = 0; i < t->n_calls; i++)
+        if (!isnan(r[i])) r[nv++] = r[i];
     t->sync_return_n = nv;
-    t->sync_return_ns = nv >= RP_GAP_MIN ? gl_quantile(v, nv, 0.5) : 0;
-    free(last), free(v);
+    t->sync_return_ns = nv >= RP_GAP_MIN ? gl_quantile(r, nv, 0.5) : 0;
+    free(r);
 }
 
 int rp_fit_pool(rp_trace *t, double dispatch_ns)
@@ -234,6 +267,7 @@ int rp_fit(rp_trace *t, double *dispatch_ns, int *n_gap, double *latency_ns, int
     for (int k = 0; k < 4; k++) free(cg[k]);
     free(work), free(gap), free(lat), free(last), free(before), free(others);
     fit_sync_return(t, order);
+    fit_graph_dispatch(t);
     free(order);
     return fitted;
 }

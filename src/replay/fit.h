@@ -18,7 +18,9 @@
  * t->sync_return_ns (machine sync_return_ns, gl_sched.h "Host"): the median over the device and stream syncs that
  * waited (their work, every kernel, copy and memset called before them, of their stream or of any, ended after they
  * were called) of the time from that work's end to their return, with RP_GAP_MIN of them, else 0 (a --range's own:
- * not the whole trace's); t->sync_return_n gets how many. Returns how many of the four gaps were fitted. It also
+ * not the whole trace's); t->sync_return_n gets how many. And into t->graph_dispatch_ns the median over a graph
+ * launch's kernel nodes that followed its previous kernel node in their stream of the time from that one's end to
+ * their start, with FIT_MIN of them (t->graph_dispatch_n), else 0. Returns how many of the four gaps were fitted. It also
  * pools the pairs for rp_fit_pool (t->gap_pool_ns and gap_pool_n: the copies after kernels, the kernels after
  * copies, all four kinds; the whole trace's three set to none). */
 int rp_fit(rp_trace *t, double *dispatch_ns, int *n_gap, double *latency_ns, int *n_latency);
@@ -31,6 +33,10 @@ int rp_fit(rp_trace *t, double *dispatch_ns, int *n_gap, double *latency_ns, int
  * 3-11 us (callbacks' recordings in session 15, 5.8-8.7 us at the median, where three of them had fewer than 4
  * such pairs or D2H after a kernel). Sets t->gap_pool_from and t->gap_pooled; returns how many took a pool. */
 int rp_fit_pool(rp_trace *t, double dispatch_ns);
+/* Each call's return after the work it waited for (ns), where it is a device or stream sync that waited for work
+ * the trace shows (the calls that t->sync_return_ns is the median of; fit.c); NAN for any other call. order:
+ * rp_calls_by_start's. The caller frees it. */
+double *rp_sync_returns(const rp_trace *t, const int *order);
 /* The indices of t's calls in the order they were made, on every thread (ties by index); the caller frees it. The
  * importer orders its own passes by it too. */
 int *rp_calls_by_start(const rp_trace *t);

@@ -59,6 +59,8 @@ int rp_graph_ops(const rp_trace *t, const rp_call *c, int th, gl_sched_program *
             synced[x * S + y] = j;
         }
         node_op[k] = free_op(p, rp_work_op(t, p, th, &nd[k], kernels)); /* in the stream it ran in, st[x] */
+        /* behind its launch's kernel in its stream: the graph's own chaining (gl_sched.h "Blocks") */
+        p->ops[node_op[k]].chained = latest[x] >= 0 && nd[k].kind == RP_LAUNCH && nd[latest[x]].kind == RP_LAUNCH;
         latest[x] = k;
         if (k == waited) free_op(p, gl_sched_record(p, th, st[x], waited_event = gl_sched_event_new(p)));
     }

@@ -280,12 +280,28 @@ typedef struct kernel_ctx {
     int gpu[4]; /* max blocks, warps, registers and shared memory per SM */
 } kernel_ctx;
 
+/* A stream the trace does not list, that a conditional node's body ran in: one of the driver's, taken as a
+ * non-blocking stream of the default priority. */
+static int driver_stream(loading *L, long long id)
+{
+    rp_trace *t = L->t;
+    int cap = t->n_streams;
+    gl_grow((void **)&t->streams, &cap, t->n_streams + 1, sizeof *t->streams);
+    t->streams[t->n_streams] = (gl_sched_stream){GL_SCHED_STREAM_NONBLOCKING, 0, -1};
+    idmap_put(&L->streams, id, t->n_streams);
+    return t->n_streams++;
+}
+
 /* A row whose column col holds a graphNodeId: a node of its call's graph launch, kept in t->nodes (its call, by
- * index before the calls are sorted, is marked RP_GRAPH); NULL for a row that is no node, or one left out. */
+ * index before the calls are sorted, is marked RP_GRAPH); NULL for a row that is no node, or one left out. A node
+ * of correlationId 0 ran in a conditional node's body (nsys 2025.3 on NVIDIA's graphConditionalNodes, H200: the
+ * bodies' kernels, in streams the trace does not list, between their launch's other nodes): its call is
+ * RP_BODY_CALL until graphs_finish finds its launch. */
 static rp_node *graph_node(loading *L, sqlite3_stmt *st, int col)
 {
     rp_trace *t = L->t;
-    int i = idmap_find(&L->corr, sqlite3_column_int64(st, 3));
+    long long corr = sqlite3_column_int64(st, 3);
+    int i = idmap_find(&L->corr, corr);
     if (col < 0) { /* the table has no graphNodeId: a node is a row whose call is a graph launch */
         const char *n = i >= 0 ? t->names[t->calls[i].name] : "";
         if (!strstr(n, "GraphLaunch")) return NULL;
@@ -294,16 +310,19 @@ static rp_node *graph_node(loading *L, sqlite3_stmt *st, int col)
     }
     if (i == OUT_OF_RANGE) return NULL;
     work_call_span(L, st);
+    int body = i < 0 && corr == 0 && col >= 0;
     int stream = stream_of(L, sqlite3_column_int64(st, 2));
-    if (i < 0 || stream < 0 || !(col_num(st, 1) >= col_num(st, 0))) {
+    if (body && stream < 0) stream = driver_stream(L, sqlite3_column_int64(st, 2));
+    if ((i < 0 && !body) || stream < 0 || !(col_num(st, 1) >= col_num(st, 0))) {
         t->dropped++;
         return NULL;
     }
     gl_grow((void **)&t->nodes, &L->cap_nodes, t->n_nodes + 1, sizeof *t->nodes);
     rp_node *n = &t->nodes[t->n_nodes++];
     memset(n, 0, sizeof *n);
-    n->call = i, n->stream = stream, n->gpu_start_ns = col_num(st, 0), n->gpu_end_ns = col_num(st, 1);
+    n->call = body ? RP_BODY_CALL : i, n->stream = stream, n->gpu_start_ns = col_num(st, 0), n->gpu_end_ns = col_num(st, 1);
     n->graph = col < 0 ? -1 : (long long)((unsigned long long)sqlite3_column_int64(st, col) >> 32);
+    if (body) return n;
     t->calls[i].kind = RP_GRAPH;
     t->calls[i].node_first = i; /* a key that outlives the sort (graphs_finish) */
     return n;
@@ -738,7 +757,19 @@ static void host_waits(rp_trace *t)
         if (c->kind != RP_LAUNCH && c->kind != RP_COPY) continue;
         if (c->kind == RP_COPY) {
             c->waits = c->sync || (c->pageable && (c->dir == GL_SCHED_D2H || c->bytes > RP_STAGED_BYTES));
-            if (c->waits) {
+            /* A cudaMemcpy from pageable memory that the driver stages at once syncs its stream, stages, and
+             * returns as its DMA is issued (the runtime API's synchronization notes): in the 377 such calls that
+             * found their stream busy (tests/data, and 36 NVIDIA samples at C=8 and 1, H200, session 28) the call
+             * returned 4-50 us after the stream's last end and the DMA began 0.5-2.5 us after the return. Its
+             * time from the later of its call and that end to its return is the staging; nothing waits for the
+             * DMA. Taken as a copy the call waited for, with its staging only where the stream was idle at the
+             * call, vectorAdd's second H2D (called 2 us before the first one's DMA ended, whose call had returned
+             * first) was issued 35 us early and the replay ran 9.8% short. */
+            c->staged_sync = c->sync && c->pageable && c->dir == GL_SCHED_H2D && c->bytes <= RP_STAGED_BYTES;
+            if (c->staged_sync) {
+                double freed = fmax(last_end[c->stream], last_end[GL_SCHED_LEGACY]);
+                c->pre_ns = fmax(0, c->end_ns - fmax(c->start_ns, freed)), c->post_ns = 0;
+            } else if (c->waits) {
                 int before = c->staging_prev;
                 double from = before >= 0 ? fmax(c->start_ns, t->calls[before].end_ns) : c->start_ns;
                 int idle = last_end[c->stream] <= from && last_end[GL_SCHED_LEGACY] <= from;
@@ -941,9 +972,28 @@ static int graphs_finish(reader *r, loading *L)
     for (int i = 0; i < t->n_calls; i++) sorted[i] = -1;
     for (int i = 0; i < t->n_calls; i++)
         if (t->calls[i].kind == RP_GRAPH) sorted[t->calls[i].node_first] = i, t->calls[i].n_nodes = 0;
+    /* A conditional body's node (RP_BODY_CALL) is taken as part of the graph launch called last before it began:
+     * the trace names no launch for it. Such a launch becomes a graph launch if it had no node of its own (a
+     * graph of one conditional node). */
+    int *launches = rp_calls_by_start(t), n_launches = 0; /* the graph launches, by start */
+    for (int k = 0; k < t->n_calls; k++) {
+        const rp_call *c = &t->calls[launches[k]];
+        if (strstr(t->names[c->name], "GraphLaunch") && !c->captured) launches[n_launches++] = launches[k];
+    }
     int kept = 0; /* a node whose call is no graph launch (none should be) is left out, counted as dropped */
     for (int k = 0; k < t->n_nodes; k++) {
         int c = t->nodes[k].call >= 0 && t->nodes[k].call < t->n_calls ? sorted[t->nodes[k].call] : -1;
+        if (t->nodes[k].call == RP_BODY_CALL) {
+            int lo = 0, hi = n_launches; /* the first launch called after the node began */
+            while (lo < hi) {
+                int mid = (lo + hi) / 2;
+                if (t->calls[launches[mid]].start_ns <= t->nodes[k].gpu_start_ns) lo = mid + 1;
+                else hi = mid;
+            }
+            c = lo > 0 ? launches[lo - 1] : -1;
+            if (c >= 0 && t->calls[c].kind != RP_GRAPH) t->calls[c].kind = RP_GRAPH, t->calls[c].n_nodes = 0;
+            if (c >= 0) t->body_nodes++;
+        }
         if (c < 0) {
             t->dropped++;
             continue;
@@ -951,7 +1001,7 @@ static int graphs_finish(reader *r, loading *L)
         t->nodes[kept] = t->nodes[k], t->nodes[kept++].call = c;
     }
     t->n_nodes = kept;
-    free(sorted);
+    free(sorted), free(launches);
     qsort(t->nodes, (size_t)t->n_nodes, sizeof *t->nodes, by_launch_then_start);
     /* The launch stream: of the streams its nodes ran in, the one the program's own calls use (the driver's streams
      * for branches appear in nothing else), the one whose node ended last among those; without one, the stream of
@@ -1281,6 +1331,15 @@ void rp_program(const rp_trace *t, gl_sched_program *p, double **rec_start, doub
     int *call_op = (int *)gl_xmalloc(sizeof(int) * ((size_t)t->n_calls + 1)); /* each call's op, -1: none */
     for (int i = 0; i < t->n_calls; i++) call_op[i] = -1;
     int *link = cross_thread_records(t);
+    /* A sync that waited returns after its work as it did in the recording: the thread's wake is the host's own
+     * time, as its gaps between calls are (gl_sched.h "Host"; host functions keep theirs, rp_fit_wakes). The
+     * median (sync_return_ns) stays for the others. threadFenceReduction at C=8 (H200, session 28): 100 device
+     * syncs returned 2.2-3.5 us after their kernel or copy but for a few at 40-60 us, which the median made the
+     * replay 8.9% short. Not where a host function could be what a sync waited for: rp_sync_returns takes the
+     * GPU work only, and the function's own time would count twice. */
+    int *by_start = rp_calls_by_start(t);
+    double *back = t->hostfns == 0 && t->graph_host_nodes == 0 ? rp_sync_returns(t, by_start) : NULL;
+    free(by_start);
     for (int i = 0; i < t->n_calls; i++) {
         const rp_call *c = &t->calls[i];
         if (i == 0 || c->thread != t->calls[i - 1].thread) last_end = t0; /* a thread's first call as late as recorded */
@@ -1322,6 +1381,7 @@ void rp_program(const rp_trace *t, gl_sched_program *p, double **rec_start, doub
         case RP_LAUNCH:
         case RP_COPY: {
             if (c->load) gl_sched_load(p, th, c->stream);
+            if (c->staged_sync) p->ops[gl_sched_sync_stream(p, th, c->stream)].wake_ns = -1; /* then it stages */
             if (c->pre_ns > 0) gl_sched_host(p, th, c->pre_ns); /* host_waits: staging, before the copy */
             rp_node w = {.call = i, .kind = c->kind, .stream = c->stream, .gpu_start_ns = c->gpu_start_ns,
                          .gpu_end_ns = c->gpu_end_ns, .blocks = c->blocks, .threads = c->threads,
@@ -1350,6 +1410,7 @@ void rp_program(const rp_trace *t, gl_sched_program *p, double **rec_start, doub
         default: op = gl_sched_host(p, th, 0); break;
         }
         call_op[i] = op;
+        if (back && !isnan(back[i])) p->ops[op].wake_ns = back[i] > 0 ? back[i] : -1; /* its own wake */
         /* A waiting call's time is the wait, which the model works out; other calls keep their own. */
         /* A pageable copy the host waits for (a D2H, or an H2D over the 2 MiB staged at once) is the wait too. */
         int waits = c->kind == RP_SYNC_EVENT || c->kind == RP_SYNC_STREAM || c->kind == RP_SYNC_DEVICE ||
@@ -1358,7 +1419,7 @@ void rp_program(const rp_trace *t, gl_sched_program *p, double **rec_start, doub
         if (c->kind == RP_HOST) p->ops[op].issue_ns = c->end_ns - c->start_ns;
         /* a held host function's call: its own time is from the holder's return (held_by); the link holds the rest */
         if (c->held_by >= 0) p->ops[op].issue_ns = c->end_ns - fmax(c->start_ns, t->calls[c->held_by].end_ns);
-        if (c->sync) /* cudaMemcpy returns once its copy has ended; its time after that is post_ns */
+        if (c->sync && !c->staged_sync) /* cudaMemcpy returns once its copy has ended; its time after that is post_ns */
             p->ops[gl_sched_sync_stream(p, th, c->stream)].wake_ns = -1;
         if (c->post_ns > 0) gl_sched_host(p, th, c->post_ns);  /* host_waits: after it, before the return */
         recorded_grow(&rs, &re, &rr, &cap, &filled, p->n_ops);
@@ -1368,7 +1429,7 @@ void rp_program(const rp_trace *t, gl_sched_program *p, double **rec_start, doub
          * before a pageable D2H was never fitted) */
         if (c->kind == RP_LAUNCH || c->kind == RP_COPY)
             rs[op] = c->gpu_start_ns - t0, re[op] = c->gpu_end_ns - t0,
-            rr[op] = (waits || c->sync ? c->start_ns : c->end_ns) - t0;
+            rr[op] = ((waits || c->sync) && !c->staged_sync ? c->start_ns : c->end_ns) - t0;
         if (c->kind == RP_SYNC_EVENT || c->kind == RP_SYNC_STREAM || c->kind == RP_SYNC_DEVICE)
             rr[op] = c->end_ns - t0; /* when the wait ended */
         if (c->kind == RP_HOSTFN) rr[op] = c->end_ns - t0; /* where rp_place_hostfns finds the simulation */
@@ -1384,7 +1445,7 @@ void rp_program(const rp_trace *t, gl_sched_program *p, double **rec_start, doub
     free(node_op);
     for (int i = 0; link && i < t->n_calls; i++)
         if (link[i] >= 0 && call_op[i] >= 0 && call_op[link[i]] >= 0) p->ops[call_op[i]].after = call_op[link[i]];
-    free(call_op), free(link);
+    free(call_op), free(link), free(back);
     *rec_start = rs, *rec_end = re;
     if (rec_return) *rec_return = rr;
     else free(rr);

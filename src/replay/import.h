@@ -58,6 +58,7 @@ enum {
 };
 
 /* One node of a graph launch as it ran (a kernel, copy or memset row with a graphNodeId). */
+enum { RP_BODY_CALL = -3 }; /* rp_node.call while importing: a conditional body's node, its launch not found yet */
 typedef struct rp_node {
     int call;                        /* its launch's index in rp_trace.calls */
     int kind;                        /* RP_LAUNCH or RP_COPY */
@@ -81,6 +82,9 @@ typedef struct rp_call {
     int kname;                   /* LAUNCH: its kernel's name, the trace's StringIds id + 1 (0: unknown); the
                                   * launch's op carries it as its label, which the sharing fit groups by (fit.h) */
     int dir, pageable, sync;     /* COPY: GL_SCHED_H2D.., pageable host memory, a synchronous call (cudaMemcpy) */
+    int staged_sync;             /* COPY: a cudaMemcpy of pageable memory to the device, staged at once (up to
+                                  * RP_STAGED_BYTES): it waits for its stream, stages, and returns as the DMA is
+                                  * issued, not after it (host_waits) */
     double bytes;                /* COPY */
     int load;                    /* LAUNCH: a first launch under lazy loading (its kernel looked up just before) */
     int waits;                   /* COPY: the call returns once the copy has ended (cudaMemcpy; a pageable one) */
@@ -128,9 +132,13 @@ typedef struct rp_trace {
     int gap_pooled;             /* how many of the four took one */
     double sync_return_ns;      /* a synchronizing call's return after the work it waited for ended (fit.h) */
     int sync_return_n;          /* how many calls that came from */
+    double graph_dispatch_ns;   /* a graph's kernel node after its launch's previous kernel node in its stream, from
+                                 * that one's end (fit.h; 0: not fitted, the dispatch gap as any) */
+    int graph_dispatch_n;       /* how many pairs of nodes that came from */
     rp_node *nodes;             /* the nodes of graph launches traced node by node, by launch, then start */
     int n_nodes, graph_launches, graph_host_nodes; /* ...how many, of how many launches; host nodes run */
     int graphs_whole;           /* graph launches traced whole (CUPTI_ACTIVITY_KIND_GRAPH_TRACE): not replayed */
+    int body_nodes;             /* nodes of conditional nodes' bodies (no call of their own), each in its launch */
     int dropped;                /* kernels, copies and memsets matched to no call or stream: left out */
     long long too_big;          /* a grid of more blocks than the model counts (the trace is refused) */
     int hostfns, hostfns_lost;  /* host functions, and those with no earlier stream call on their thread (host time) */

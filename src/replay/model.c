@@ -11,8 +11,9 @@
 #include "model.h"
 
 static const char FORMAT[] = "gridlab-replay-model 1";
-enum { N_FIELDS = 19, N_FIELDS_18 = 18, N_FIELDS_17 = 17, N_FIELDS_16 = 16, N_FIELDS_OLD = 15 }; /* an op's array, in
-   model.h's order (an older file's lacks sm_demand, or it and wake, or those and after, or those and timed) */
+enum { N_FIELDS = 20, N_FIELDS_19 = 19, N_FIELDS_18 = 18, N_FIELDS_17 = 17, N_FIELDS_16 = 16, N_FIELDS_OLD = 15 };
+/* an op's array, in model.h's order (an older file's lacks chained, or it and sm_demand, or those and wake, or those
+   and after, or those and timed) */
 /* What a model may say, at most: a time of a day, a copy of 10 TB, a grid the simulation takes in seconds (its
  * time grows with the blocks), 64 blocks on an SM (Hopper holds 32). */
 static const double MAX_MS = 86400e3, MAX_NS = 86400e9, MAX_BYTES = 1e13, MAX_BLOCKS = (double)RP_MAX_BLOCKS;
@@ -51,6 +52,8 @@ int rp_model_write(const char *path, const char *source, const rp_trace *t, cons
     }
     fprintf(f, ", \"sync_return_ns\": ");
     num(f, t->sync_return_ns);
+    fprintf(f, ", \"graph_dispatch_ns\": ");
+    num(f, t->graph_dispatch_ns);
     fprintf(f, ",\n \"streams\": [");
     for (int i = 1; i < p->n_streams; i++)
         fprintf(f, "%s[%d, %d]", i > 1 ? ", " : "", p->streams[i].kind, p->streams[i].priority);
@@ -61,9 +64,10 @@ int rp_model_write(const char *path, const char *source, const rp_trace *t, cons
                 o->blocks, o->threads, o->blocks_per_sm);
         double first = o->kind == GL_SCHED_SYNC ? o->wake_ns : o->block_ns; /* a sync's field: its wake (model.h) */
         double wake = o->kind == GL_SCHED_HOSTFN ? o->wake_ns : 0;
-        double v[12] = {first,      o->issue_ns, o->dir,  o->pageable, o->bytes, o->copy_ns,
-                        rs[i],      re[i],       o->timed, o->after,   wake,     o->kind == GL_SCHED_LAUNCH ? o->sm_demand : 0};
-        for (int k = 0; k < 12; k++) {
+        int launch = o->kind == GL_SCHED_LAUNCH;
+        double v[13] = {first,    o->issue_ns, o->dir,   o->pageable, o->bytes,                  o->copy_ns, rs[i],
+                        re[i],    o->timed,    o->after, wake,        launch ? o->sm_demand : 0, launch ? o->chained : 0};
+        for (int k = 0; k < 13; k++) {
             if (k) fputs(", ", f);
             num(f, v[k]);
         }
@@ -137,6 +141,10 @@ int rp_model_read(const char *path, rp_trace *t, gl_sched_program *p, double **r
         t->sync_return_ns = sr ? gl_json_num(sr, -1) : 0;
         if (!(t->sync_return_ns >= 0 && t->sync_return_ns <= MAX_NS))
             rc = bad(err, errlen, "--model %s: sync_return_ns must be a number in [0, %g]", path, MAX_NS);
+        const gl_json *gd = gl_json_get(j, "graph_dispatch_ns"); /* absent (an older file): none, the dispatch gap */
+        t->graph_dispatch_ns = gd ? gl_json_num(gd, -1) : 0;
+        if (!rc && !(t->graph_dispatch_ns >= 0 && t->graph_dispatch_ns <= MAX_NS))
+            rc = bad(err, errlen, "--model %s: graph_dispatch_ns must be a number in [0, %g]", path, MAX_NS);
         const gl_json *ak = gl_json_get(j, "copy_after_kernel_ns"), *ac = gl_json_get(j, "kernel_after_copy_ns");
         for (int d = 0; d < 2; d++) { /* absent (an older file): none, as before they were fitted */
             t->copy_after_kernel_ns[d] = ak ? gl_json_num(gl_json_at(ak, d), NAN) : 0;
@@ -167,9 +175,10 @@ int rp_model_read(const char *path, rp_trace *t, gl_sched_program *p, double **r
         if (o && o->type == GL_JSON_ARRAY && o->n == N_FIELDS_OLD) v[15] = t->event_trace; /* as the importer sets it */
         if (o && o->type == GL_JSON_ARRAY && o->n < N_FIELDS_17) v[16] = -1;
         if (o && o->type == GL_JSON_ARRAY && o->n < N_FIELDS_18) v[17] = 0;
-        if (o && o->type == GL_JSON_ARRAY && o->n < N_FIELDS) v[18] = 0;
+        if (o && o->type == GL_JSON_ARRAY && o->n < N_FIELDS_19) v[18] = 0;
+        if (o && o->type == GL_JSON_ARRAY && o->n < N_FIELDS) v[19] = 0;
         int kind = as_int(v[0]), th = as_int(v[1]), st = as_int(v[2]), ev = as_int(v[3]);
-        int ok = o && o->type == GL_JSON_ARRAY && (o->n == N_FIELDS || o->n == N_FIELDS_18 || o->n == N_FIELDS_17 || o->n == N_FIELDS_16 ||
+        int ok = o && o->type == GL_JSON_ARRAY && (o->n == N_FIELDS || o->n == N_FIELDS_19 || o->n == N_FIELDS_18 || o->n == N_FIELDS_17 || o->n == N_FIELDS_16 ||
                                                     o->n == N_FIELDS_OLD) && v[0] == kind &&
                  kind >= GL_SCHED_LAUNCH && (v[15] == 0 || v[15] == 1) &&
                  kind <= GL_SCHED_LOAD && kind != GL_SCHED_CREATE && v[1] == th && v[2] == st && v[3] == ev &&
@@ -178,7 +187,7 @@ int rp_model_read(const char *path, rp_trace *t, gl_sched_program *p, double **r
         ok = ok && v[16] == floor(v[16]) && v[16] >= -1 && v[16] < ops->n && v[16] != i && v[17] >= 0 &&
              v[17] <= MAX_NS && (kind == GL_SCHED_HOSTFN || v[17] == 0) &&
              (kind == GL_SCHED_HOST || kind == GL_SCHED_SYNC || st >= 0) && v[18] >= 0 && v[18] <= 1 &&
-             (kind == GL_SCHED_LAUNCH || v[18] == 0) &&
+             (kind == GL_SCHED_LAUNCH || v[18] == 0) && (v[19] == 0 || (kind == GL_SCHED_LAUNCH && v[19] == 1)) &&
              (!(kind == GL_SCHED_RECORD || kind == GL_SCHED_WAIT) || ev >= 0);
         if (ok && kind == GL_SCHED_LAUNCH)
             ok = v[4] >= 1 && v[4] <= MAX_BLOCKS && v[4] == floor(v[4]) && v[5] >= 1 && v[5] <= 1024 &&
@@ -192,7 +201,7 @@ int rp_model_read(const char *path, rp_trace *t, gl_sched_program *p, double **r
         if (!ok) {
             rc = bad(err, errlen, "--model %s: op %d is not [kind, thread, stream, event, blocks, threads, "
                      "blocks_per_sm, block_ns, issue_ns, dir, pageable, bytes, copy_ns, start, end, timed, after, wake, "
-                     "sm_demand] of "
+                     "sm_demand, chained] of "
                      "this program", path, i);
             break;
         }
@@ -201,6 +210,7 @@ int rp_model_read(const char *path, rp_trace *t, gl_sched_program *p, double **r
         case GL_SCHED_LAUNCH:
             op = gl_sched_launch(p, th, st, (int)v[4], (int)v[5], (int)v[6], v[7], kernels++);
             p->ops[op].sm_demand = v[18];
+            p->ops[op].chained = (int)v[19];
             break;
         case GL_SCHED_RECORD:
             op = gl_sched_record(p, th, st, ev);

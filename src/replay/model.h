@@ -11,16 +11,20 @@
  *    "recorded_makespan_ms": 60.07, "dispatch_ns": .., "latency_ns": ..,
  *    "copy_after_kernel_ns": [h2d, d2h], "kernel_after_copy_ns": [h2d, d2h]   (optional: fit.h's; absent, 0),
  *    "sync_return_ns": ..   (optional: fit.h's, a synchronizing call's return after its work; absent, 0),
+ *    "graph_dispatch_ns": .. (optional: fit.h's, a graph's chained kernel nodes' dispatch; absent, 0: the gap's),
  *    "recorded_by_connections": {"1": 330.27, ...}          (optional: other recordings' spans, for tests)
  *    "streams": [[kind, priority], ...], "events": N, "threads": T,
  *    "ops": [[kind, thread, stream, event, blocks, threads, blocks_per_sm, block_ns, issue_ns, dir, pageable,
- *             bytes, copy_ns, recorded_start_ns, recorded_end_ns, timed, after, wake, sm_demand], ...]}   (NaN written as null;
+ *             bytes, copy_ns, recorded_start_ns, recorded_end_ns, timed, after, wake, sm_demand, chained], ...]}
+ *             (NaN written as null;
  *             a SYNC's block_ns is its wake_ns: -1 none, 0 sync_return_ns, gl_sched_op.wake_ns;
  *             timed: a record that holds its queue behind a running kernel, gl_sched.h "Events"; after: the index
  *             of another thread's op whose return this one's call waits for, -1 none (gl_sched_op.after); wake: a
  *             HOSTFN's wake of the driver's thread as fitted (rp_fit_wakes), 0 the machine's, 0 for other kinds;
  *             sm_demand: a LAUNCH's share of an SM a block uses alone (gl_sched.h "Sharing"; fit.c), 0 for
- *             other kinds; a file of 18-field ops has no demands (0), one of 17 no wakes, one of 16 no after
+ *             other kinds; chained: 1 for a LAUNCH that is a graph's node behind its launch's previous kernel node
+ *             in its stream (gl_sched_op.chained), 0 else; a file of 19-field ops has none chained, one of 18 no
+ *             demands (0) either, one of 17 no wakes, one of 16 no after
  *             either; one of 15 is read with a record timed where "event_trace" is 1, as the importer marks a
  *             traced trace's) */
 #ifndef RP_MODEL_H

@@ -219,6 +219,7 @@ static gl_sched_machine machine_for(const rp_trace *t, int C)
      * which take the whole staging, the import links one after another (staging_previous). */
     m.pageable_d2h_serial = 1, m.pageable_stage_slots = 0, m.pageable_d2h_handover_ns = 25000;
     m.sync_return_ns = t->sync_return_ns; /* the trace's (fit.h), else none */
+    m.graph_dispatch_ns = t->graph_dispatch_ns; /* the trace's graphs' chaining (fit.h), else the dispatch gap */
     m.pinned_beside_bytes = RP_BESIDE_BYTES; /* pinned H2D of 4-24 KiB ran beside a large one (gl_sched.h) */
     /* No SM room for D2D copies and memsets (gl_sched.h "SM copies"; sm_copy_share 0): a recorded one's time holds
      * its wait for that room already (under nsys a 16 KiB D2D beside a wide grid lasted 108 us, to just after the
@@ -410,6 +411,9 @@ static int from_trace(const args *a_, rp_trace *t_, gl_sched_program *p_, double
         printf("graph launches: %d, node by node (%d kernels, copies and memsets; %d host nodes, at each launch's end, "
                "their time fitted): a node waits for each other stream's latest node of its launch that had ended "
                "before it started (the trace has no edges)\n", t.graph_launches, t.n_nodes, t.graph_host_nodes);
+    if (t.body_nodes)
+        printf("conditional nodes' bodies: %d of those nodes ran with no call of their own, each taken as part of the "
+               "graph launch called last before it began\n", t.body_nodes);
     if (t.graphs_whole)
         printf("graph launches traced whole: %d (nsys's default, --cuda-graph-trace=graph): their work counts in the "
                "recorded span but is not replayed (their calls are kept as host time); record with "
@@ -544,6 +548,10 @@ int main(int argc, char **argv)
            n_latency < 0 ? "the model file's" : n_latency ? "the trace's, from its kernels launched into idle streams"
                                                           : "the H200's",
            0.26, 2.3);
+    if (t.graph_dispatch_ns > 0)
+        printf("graph chaining: a kernel node %.2f us after its launch's previous kernel node in its stream ends, in "
+               "place of the dispatch gap (%s)\n", t.graph_dispatch_ns / 1e3,
+               a.model ? "the model file's" : "the trace's, the median of its node pairs");
     printf("copies and kernels (%s): H2D %.2f us and D2H %.2f us after a kernel, a kernel %.2f us after an H2D "
            "and %.2f us after a D2H, beyond the dispatch gap; a sync that waited returns %.2f us after its work (%s)"
            "\n\n",

@@ -502,6 +502,22 @@ static void test_dispatch_latency(void)
     run(&p, &m);
     test_cond("dispatch latency: a dependent kernel starts 2 ns after its predecessor ends",
               p.ops[0].start_ns == 2 && p.ops[1].start_ns == 104 && p.ops[2].start_ns == 206);
+
+    /* A graph's chained nodes take the graph's dispatch (1 ns) where the machine sets one; the first, not chained,
+     * the queue's (2 ns). Unset, every kernel takes the queue's. */
+    p.ops[1].chained = p.ops[2].chained = 1;
+    m.graph_dispatch_ns = 1;
+    run(&p, &m);
+    test_cond("a graph's chained node goes graph_dispatch_ns after its predecessor: 2, 103, 204",
+              p.ops[0].start_ns == 2 && p.ops[1].start_ns == 103 && p.ops[2].start_ns == 204);
+    m.graph_dispatch_ns = 0;
+    run(&p, &m);
+    test_cond("without a graph dispatch a chained node takes the queue's: 2, 104, 206",
+              p.ops[0].start_ns == 2 && p.ops[1].start_ns == 104 && p.ops[2].start_ns == 206);
+    m.graph_dispatch_ns = -1;
+    gl_sched_result r;
+    test_cond("a negative graph dispatch is refused, named",
+              gl_sched_simulate(&p, &m, &r, err, sizeof err) != 0 && strstr(err, "graph dispatch") != NULL);
     gl_sched_program_free(&p);
 }
 
