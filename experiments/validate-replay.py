@@ -45,7 +45,10 @@ import sys
 import tempfile
 
 CONNECTIONS = [1, 2, 4, 8, 16, 32]
-THIRD_PARTY = "simpleHyperQ,simpleStreams,asyncAPI,simpleCallback,simpleCudaGraphs,torch"  # --third-party's default
+# --third-party's default: NVIDIA's cuda-samples recorded so far (the four the issue names, simpleCudaGraphs, and
+# session 28's five of several streams or threads) and the PyTorch job
+THIRD_PARTY = ("simpleHyperQ,simpleStreams,asyncAPI,simpleCallback,simpleCudaGraphs,simpleMultiCopy,batchCUBLAS,"
+               "UnifiedMemoryStreams,graphMemoryNodes,StreamPriorities,torch")
 
 
 def replay(binary, trace, connections, recorded=None, extra=()):

@@ -140,6 +140,8 @@ typedef struct rp_trace {
     int graphs_whole;           /* graph launches traced whole (CUPTI_ACTIVITY_KIND_GRAPH_TRACE): not replayed */
     int body_nodes;             /* nodes of conditional nodes' bodies (no call of their own), each in its launch */
     int dropped;                /* kernels, copies and memsets matched to no call or stream: left out */
+    int um_migrations;          /* unified memory's page migrations (MEMCPY rows of copyKind 11-13): in the span, no op */
+    double um_bytes;            /* their bytes */
     long long too_big;          /* a grid of more blocks than the model counts (the trace is refused) */
     int hostfns, hostfns_lost;  /* host functions, and those with no earlier stream call on their thread (host time) */
     int held_calls;             /* host function calls another thread's pageable copy call held (rp_call.held_by) */

@@ -407,6 +407,12 @@ static int from_trace(const args *a_, rp_trace *t_, gl_sched_program *p_, double
     if (t.dropped)
         printf("left out: %d kernels, copies or memsets that match no call of the process or ran on a stream the "
                "trace does not list (they still count in the recorded span)\n", t.dropped);
+    if (t.um_migrations)
+        printf("unified memory: %d page migrations (%.1f MiB), the driver's, with no call of their own: the kernels "
+               "that faulted waited for them within their recorded times, which the replay keeps at every setting "
+               "(how the faults change with what runs beside is not modelled); they count in the recorded span, as "
+               "the GPU's copies\n",
+               t.um_migrations, t.um_bytes / 1048576.0);
     if (t.graph_launches)
         printf("graph launches: %d, node by node (%d kernels, copies and memsets; %d host nodes, at each launch's end, "
                "their time fitted): a node waits for each other stream's latest node of its launch that had ended "
