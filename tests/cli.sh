@@ -387,9 +387,27 @@ StringIds n on n.id = r.nameId where n.value like 'cudaEventQuery%' limit 1)"
     expect "replay graphConditionalNodes (H200, C=8): within 5% of its recording, nothing left out" 0 \
         "^\\|  *8 \\|  *3\\.[0-9]+ \\|  *[0-9]+ \\|  *3\\.221 \\|  *-[0-4]\\.[0-9] \\|" "$b" "$cn"
     check "replay graphConditionalNodes: no node left out" bash -c '! "$1" "$2" | grep -q "^left out"' _ "$b" "$cn"
-    crafted_from "$cn" nolaunch "delete from CUPTI_ACTIVITY_KIND_RUNTIME where nameId in (select id from StringIds where value like 'cudaGraphLaunch%')"
-    expect "replay a conditional body with no graph launch called before it: left out, and counted" 0 \
-        "^left out: 59 kernels, copies or memsets" "$b" "$rd/nolaunch.sqlite"
+    # Without the first two launches (graph 3's), their two own kernels and the one body of that graph before any
+    # other launch are left out, counted; the 45 other bodies still find theirs (the code before left out 48).
+    crafted_from "$cn" nolaunch "delete from CUPTI_ACTIVITY_KIND_RUNTIME where correlationId in (136, 139)"
+    expect "replay a conditional body with no launch of its graph called before it: left out, and counted" 0 \
+        "^left out: 3 kernels, copies or memsets" "$b" "$rd/nolaunch.sqlite"
+    # A launch of another graph (here one with no node at all, as from another thread) called between a launch of
+    # graph 22 and that launch's body takes no body of graph 22: still 12 launches (by time alone, 13).
+    crafted_from "$cn" between "insert into CUPTI_ACTIVITY_KIND_RUNTIME select 529610655, 529611655, eventClass, \
+globalTid, 99999, nameId, returnValue, callchainId from CUPTI_ACTIVITY_KIND_RUNTIME where correlationId = 208"
+    expect "replay a conditional body joins the launch of its own graph, not a later launch of another" 0 \
+        "^graph launches: 12, node by node \\(59 kernels" "$b" "$rd/between.sqlite"
+    # Under --range, a body whose launch was called outside the range is not the range's: a range over the first two
+    # launches takes graph 3's one body, not the 45 that ran after it (the code before the launch lookup took all 46
+    # into the second launch, -61%); a range over the while graph's launch alone takes its 30 bodies.
+    crafted_from "$cn" condrange "create table NVTX_EVENTS (start INTEGER, end INTEGER, text TEXT, textId INTEGER, eventType INTEGER)" \
+        "insert into NVTX_EVENTS select min(start) - 1000, max(end) + 60000, 'first two', NULL, 59 from CUPTI_ACTIVITY_KIND_RUNTIME where correlationId in (136, 139)" \
+        "insert into NVTX_EVENTS select start - 1000, end + 1000, 'while', NULL, 59 from CUPTI_ACTIVITY_KIND_RUNTIME where correlationId = 162"
+    expect "replay --range: a conditional body whose launch was called outside the range is not the range's" 0 \
+        "^conditional nodes' bodies: 1 of those" "$b" "$rd/condrange.sqlite" --range "first two"
+    expect "replay --range over a launch of conditional bodies alone: its 30 bodies" 0 \
+        "^conditional nodes' bodies: 30 of those" "$b" "$rd/condrange.sqlite" --range "while"
     g=tests/data/simpleCudaGraphs-c8-h200.sqlite
     expect "replay NVIDIA's simpleCudaGraphs (traced node by node): 12 launches, 72 nodes, 12 host nodes" 0 \
         "^graph launches: 12, node by node \\(72 kernels, copies and memsets; 12 host nodes" "$b" "$g"

@@ -66,11 +66,12 @@
  *           (dispatch_ns, or dispatch_busy_ns for the chains in progress), so a
  *           kernel that waits for another starts that long after the other's
  *           last block ends. A graph's kernel node that follows its launch's
- *           previous node in its stream (chained) takes graph_dispatch_ns
- *           instead, where the machine sets one: the graph's nodes were handed
- *           over together (NVIDIA's cudaGraphsPerfScaling, H200 under nsys:
- *           20 empty kernels in a chain, each 0.05-0.15 us after the one
- *           before, where a stream's kernels are 1.6 us apart). A kernel whose blocks do not all fit starts the rest
+ *           previous kernel node in its stream (chained) takes
+ *           graph_dispatch_ns instead, where the machine sets one: the
+ *           graph's nodes were handed over together (NVIDIA's
+ *           cudaGraphsPerfScaling, H200 under nsys: 20 empty kernels in a
+ *           chain, each 0.05-0.15 us after the one before, where a stream's
+ *           kernels are 1.6 us apart). A kernel whose blocks do not all fit starts the rest
  *           as slots free up: kernels overlap partially. The distributor
  *           hands out one block at a time, block_dispatch_ns apiece, for
  *           all kernels together, so a grid of N blocks has its last block
@@ -430,7 +431,8 @@ typedef struct gl_sched_machine {
     double dispatch_ns;       /* from a queue letting a kernel go to its first block starting */
     double queue_entry_ns;    /* a queue's time from letting one entry go to letting the next go */
     double dispatch_busy_ns[GL_SCHED_MAX_QUEUES + 1]; /* dispatch_ns with n chains at the queue heads (0: dispatch_ns) */
-    double graph_dispatch_ns; /* a chained launch's dispatch, a graph's node behind its previous one (0: as any) */
+    double graph_dispatch_ns; /* a chained launch's dispatch, a graph's kernel node behind its previous one (0: as
+                               * any other's) */
     double block_dispatch_ns; /* the work distributor's time per block: a big grid takes a while to start */
     double block_overrun_ns;  /* how much longer than asked a block runs (its last spin, its result, its record) */
     int copy_engines[4];      /* engines serving H2D, D2H, D2D copies and memsets (GL_SCHED_H2D..): 0, refused */
@@ -560,7 +562,7 @@ typedef struct gl_sched_op {
     int user;          /* LAUNCH, COPY: 0, the core's; else the caller's own (gl_schedrun.h's user_op hook) */
     int timed;         /* RECORD: its event keeps time (cudaEventDefault), or CUPTI traces records: either way
                         * it holds its queue behind a running kernel of its stream ("Events") */
-    int chained;       /* LAUNCH: a graph's kernel node behind its launch's previous node in its stream: its
+    int chained;       /* LAUNCH: a graph's kernel node behind its launch's previous kernel node in its stream: its
                         * dispatch is the machine's graph_dispatch_ns, where set ("Blocks") */
     int dir;           /* COPY: GL_SCHED_H2D, _D2H, _D2D or _MEMSET */
     int pageable;      /* COPY: the host side is pageable memory */

@@ -93,8 +93,8 @@ static void fit_graph_dispatch(rp_trace *t)
             break;
         }
     }
-    t->graph_dispatch_n = n >= FIT_MIN ? n : 0;
-    t->graph_dispatch_ns = t->graph_dispatch_n ? gl_quantile(gap, n, 0.5) : 0;
+    t->graph_dispatch_n = n >= FIT_MIN ? n : 0; /* 1 ns at least: 0 is the machine's "none" (the dispatch gap) */
+    t->graph_dispatch_ns = t->graph_dispatch_n ? fmax(1, gl_quantile(gap, n, 0.5)) : 0;
     free(gap);
 }
 

@@ -163,6 +163,8 @@ typedef struct loading {
     const char *range; /* the NVTX range's name, or NULL: every call */
     int cap_nodes;     /* room in t->nodes */
     long long whole;   /* CUPTI_ACTIVITY_KIND_GRAPH_TRACE rows: graph launches traced whole */
+    double *out_launches; /* under --range, the graph launches called outside it: their starts, in order */
+    int n_out_launches, cap_out_launches;
 } loading;
 
 static int name_index(loading *L, long long string_id, const char *text)
@@ -191,6 +193,11 @@ static void runtime_row(sqlite3_stmt *st, void *ctx)
     rp_trace *t = L->t;
     if (L->range && !(col_num(st, 0) >= t->range_start_ns && col_num(st, 0) <= t->range_end_ns)) {
         idmap_put(&L->corr, sqlite3_column_int64(st, 3), OUT_OF_RANGE); /* its GPU work is not the range's */
+        const unsigned char *name = sqlite3_column_text(st, 5); /* nor its conditional bodies' (graphs_finish) */
+        if (name && strstr((const char *)name, "GraphLaunch")) {
+            gl_grow((void **)&L->out_launches, &L->cap_out_launches, L->n_out_launches + 1, sizeof(double));
+            L->out_launches[L->n_out_launches++] = col_num(st, 0);
+        }
         return;
     }
     long long tid = sqlite3_column_int64(st, 2);
@@ -295,8 +302,9 @@ static int driver_stream(loading *L, long long id)
 /* A row whose column col holds a graphNodeId: a node of its call's graph launch, kept in t->nodes (its call, by
  * index before the calls are sorted, is marked RP_GRAPH); NULL for a row that is no node, or one left out. A node
  * of correlationId 0 ran in a conditional node's body (nsys 2025.3 on NVIDIA's graphConditionalNodes, H200: the
- * bodies' kernels, in streams the trace does not list, between their launch's other nodes): its call is
- * RP_BODY_CALL until graphs_finish finds its launch. */
+ * bodies' kernels, in streams of the driver's that the trace does not list, between their launch's other nodes,
+ * their graphNodeId's upper half their launch's graph): its call is RP_BODY_CALL until graphs_finish finds its
+ * launch. */
 static rp_node *graph_node(loading *L, sqlite3_stmt *st, int col)
 {
     rp_trace *t = L->t;
@@ -309,8 +317,8 @@ static rp_node *graph_node(loading *L, sqlite3_stmt *st, int col)
         return NULL;
     }
     if (i == OUT_OF_RANGE) return NULL;
-    work_call_span(L, st);
-    int body = i < 0 && corr == 0 && col >= 0;
+    int body = i < 0 && corr == 0 && col >= 0; /* its span once its launch is found (graphs_finish) */
+    if (!body) work_call_span(L, st);
     int stream = stream_of(L, sqlite3_column_int64(st, 2));
     if (body && stream < 0) stream = driver_stream(L, sqlite3_column_int64(st, 2));
     if ((i < 0 && !body) || stream < 0 || !(col_num(st, 1) >= col_num(st, 0))) {
@@ -320,7 +328,8 @@ static rp_node *graph_node(loading *L, sqlite3_stmt *st, int col)
     gl_grow((void **)&t->nodes, &L->cap_nodes, t->n_nodes + 1, sizeof *t->nodes);
     rp_node *n = &t->nodes[t->n_nodes++];
     memset(n, 0, sizeof *n);
-    n->call = body ? RP_BODY_CALL : i, n->stream = stream, n->gpu_start_ns = col_num(st, 0), n->gpu_end_ns = col_num(st, 1);
+    n->call = body ? RP_BODY_CALL : i, n->stream = stream;
+    n->gpu_start_ns = col_num(st, 0), n->gpu_end_ns = col_num(st, 1);
     n->graph = col < 0 ? -1 : (long long)((unsigned long long)sqlite3_column_int64(st, col) >> 32);
     if (body) return n;
     t->calls[i].kind = RP_GRAPH;
@@ -355,9 +364,11 @@ static void kernel_row(sqlite3_stmt *st, void *ctx)
 static void memcpy_row(sqlite3_stmt *st, void *ctx)
 {
     loading *L = (loading *)ctx;
-    if (col_int(st, 7, 0) >= 11 && col_int(st, 7, 0) <= 13) { /* ENUM_CUDA_MEMCPY_OPER: unified memory's */
-        /* The driver's page migrations (correlationId 0; NVIDIA's UnifiedMemoryStreams: 2984 of them, H200): no
-         * call issued them, the kernels that faulted waited for them. Counted apart, not left out; they are the
+    long long kind = col_int(st, 7, 0);
+    if (kind >= 11 && kind <= 13 && sqlite3_column_int64(st, 3) == 0) { /* ENUM_CUDA_MEMCPY_OPER: unified memory's */
+        /* The driver's page migrations (correlationId 0, no call issued them; NVIDIA's UnifiedMemoryStreams: 2984
+         * of them, H200): the kernels that faulted waited for them. One with a call (a prefetch's, not seen here)
+         * is that call's copy, as any other. Counted apart, not left out; they are the
          * GPU's copies, in the recorded span as the others (taken out, that sample's replay at C=8 went from 1.5%
          * to 4.2% off at the median of three recordings, the kernels' times holding the faults either way). */
         rp_trace *t = L->t;
@@ -370,7 +381,7 @@ static void memcpy_row(sqlite3_stmt *st, void *ctx)
     rp_node *n = graph_node(L, st, sqlite3_column_count(st) > 10 ? 10 : -1);
     rp_call *c = n ? NULL : work_call(L, st);
     if (!n && !c) return;
-    long long kind = col_int(st, 7, 0), src = col_int(st, 8, 1), dst = col_int(st, 9, 1);
+    long long src = col_int(st, 8, 1), dst = col_int(st, 9, 1);
     int dir = kind == 1 ? GL_SCHED_H2D : kind == 2 ? GL_SCHED_D2H : GL_SCHED_D2D;
     int pageable = (kind == 1 && src == 0) || (kind == 2 && dst == 0); /* ENUM_CUDA_MEM_KIND 0: pageable */
     if (n) n->kind = RP_COPY, n->bytes = col_num(st, 6), n->dir = dir, n->pageable = pageable;
@@ -744,6 +755,18 @@ static void held_calls(rp_trace *t)
  * staging, which also decides which copy the engine takes first: taken as a wait too, one recording of random 28
  * at C=1 went from 8% to 49% long, two others from 1% to 12% and 19%. After:
  * from the copy's end to the return. Both are kept as host time around the modelled wait. */
+/* When the work a sync of stream s waits for had ended in the recording (last_end: each stream's latest end so
+ * far): its own, the blocking streams' for the legacy stream, the legacy stream's for a blocking one. */
+static double synced_end(const rp_trace *t, const double *last_end, int s)
+{
+    double end = last_end[s];
+    if (s != GL_SCHED_LEGACY)
+        return t->streams[s].kind == GL_SCHED_STREAM_NONBLOCKING ? end : fmax(end, last_end[GL_SCHED_LEGACY]);
+    for (int o = GL_SCHED_LEGACY + 1; o < t->n_streams; o++)
+        if (t->streams[o].kind != GL_SCHED_STREAM_NONBLOCKING) end = fmax(end, last_end[o]);
+    return end;
+}
+
 static void host_waits(rp_trace *t)
 {
     int *order = rp_calls_by_start(t);
@@ -776,11 +799,13 @@ static void host_waits(rp_trace *t)
              * time from the later of its call and that end to its return is the staging; nothing waits for the
              * DMA. Taken as a copy the call waited for, with its staging only where the stream was idle at the
              * call, vectorAdd's second H2D (called 2 us before the first one's DMA ended, whose call had returned
-             * first) was issued 35 us early and the replay ran 9.8% short. */
+             * first) was issued 35 us early and the replay ran 9.8% short. Where the DMA began before the return
+             * (vectorAdd's first, by 3.8 us), the staging ends at the DMA and the rest follows it. */
             c->staged_sync = c->sync && c->pageable && c->dir == GL_SCHED_H2D && c->bytes <= RP_STAGED_BYTES;
             if (c->staged_sync) {
-                double freed = fmax(last_end[c->stream], last_end[GL_SCHED_LEGACY]);
-                c->pre_ns = fmax(0, c->end_ns - fmax(c->start_ns, freed)), c->post_ns = 0;
+                double from = fmax(c->start_ns, synced_end(t, last_end, c->stream));
+                c->pre_ns = fmax(0, fmin(c->end_ns, c->gpu_start_ns) - from);
+                c->post_ns = fmax(0, c->end_ns - fmax(from, c->gpu_start_ns));
             } else if (c->waits) {
                 int before = c->staging_prev;
                 double from = before >= 0 ? fmax(c->start_ns, t->calls[before].end_ns) : c->start_ns;
@@ -943,6 +968,45 @@ static int by_launch_then_start(const void *a, const void *b)
     return (x->gpu_start_ns > y->gpu_start_ns) - (x->gpu_start_ns < y->gpu_start_ns);
 }
 
+/* A graph launch as graphs_finish looks them up: its graph (-1: no node of its own names one), call and start. */
+typedef struct launch_key {
+    long long graph;
+    double start;
+    int call;
+} launch_key;
+
+static int by_graph_then_start(const void *x, const void *y)
+{
+    const launch_key *a = (const launch_key *)x, *b = (const launch_key *)y;
+    if (a->graph != b->graph) return a->graph < b->graph ? -1 : 1;
+    if (a->start != b->start) return a->start < b->start ? -1 : 1;
+    return a->call - b->call;
+}
+
+/* The last of the keys (sorted by graph, then start) of graph g called at or before at; -1: none. */
+static int latest_launch(const launch_key *k, int n, long long g, double at)
+{
+    int lo = 0, hi = n; /* the first key after (g, at) */
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (k[mid].graph < g || (k[mid].graph == g && k[mid].start <= at)) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo > 0 && k[lo - 1].graph == g ? lo - 1 : -1;
+}
+
+/* The last of the ascending times v[0..n) at or before at; -INFINITY: none. */
+static double latest_before(const double *v, int n, double at)
+{
+    int lo = 0, hi = n;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (v[mid] <= at) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo > 0 ? v[lo - 1] : -INFINITY;
+}
+
 /* After the calls are sorted: the calls a thread made while capturing a stream into a graph ran nothing (a
  * captured cudaStreamWaitEvent still has a SYNCHRONIZATION row) and stay host time; each graph launch gets its
  * nodes, by recorded start, its stream (that of the node that ended last: the launch joins its branches there)
@@ -984,36 +1048,47 @@ static int graphs_finish(reader *r, loading *L)
     for (int i = 0; i < t->n_calls; i++) sorted[i] = -1;
     for (int i = 0; i < t->n_calls; i++)
         if (t->calls[i].kind == RP_GRAPH) sorted[t->calls[i].node_first] = i, t->calls[i].n_nodes = 0;
-    /* A conditional body's node (RP_BODY_CALL) is taken as part of the graph launch called last before it began:
-     * the trace names no launch for it. Such a launch becomes a graph launch if it had no node of its own (a
-     * graph of one conditional node). */
-    int *launches = rp_calls_by_start(t), n_launches = 0; /* the graph launches, by start */
-    for (int k = 0; k < t->n_calls; k++) {
-        const rp_call *c = &t->calls[launches[k]];
-        if (strstr(t->names[c->name], "GraphLaunch") && !c->captured) launches[n_launches++] = launches[k];
-    }
-    int kept = 0; /* a node whose call is no graph launch (none should be) is left out, counted as dropped */
+    /* A conditional body's node (RP_BODY_CALL) is taken as part of the launch of its graph called last before it
+     * began; where none had a node of its own in that graph, of the launches with no node of their own (a graph
+     * of one conditional node): the trace names no launch for it, and a launch of another graph, from another
+     * thread, may come between. Under --range, a body whose launch was called outside the range is not its. */
+    long long *graph_of = (long long *)gl_xmalloc(sizeof(long long) * (size_t)(t->n_calls + 1));
+    char *bodied = (char *)gl_xcalloc((size_t)t->n_calls + 1, 1); /* a launch that took a body's node */
+    for (int i = 0; i < t->n_calls; i++) graph_of[i] = -1;
     for (int k = 0; k < t->n_nodes; k++) {
         int c = t->nodes[k].call >= 0 && t->nodes[k].call < t->n_calls ? sorted[t->nodes[k].call] : -1;
-        if (t->nodes[k].call == RP_BODY_CALL) {
-            int lo = 0, hi = n_launches; /* the first launch called after the node began */
-            while (lo < hi) {
-                int mid = (lo + hi) / 2;
-                if (t->calls[launches[mid]].start_ns <= t->nodes[k].gpu_start_ns) lo = mid + 1;
-                else hi = mid;
-            }
-            c = lo > 0 ? launches[lo - 1] : -1;
+        if (c >= 0 && t->nodes[k].graph >= 0) graph_of[c] = t->nodes[k].graph;
+    }
+    launch_key *keys = (launch_key *)gl_xmalloc(sizeof *keys * (size_t)(t->n_calls + 1));
+    int n_keys = 0;
+    for (int i = 0; i < t->n_calls; i++)
+        if (strstr(t->names[t->calls[i].name], "GraphLaunch") && !t->calls[i].captured)
+            keys[n_keys++] = (launch_key){graph_of[i], t->calls[i].start_ns, i};
+    qsort(keys, (size_t)n_keys, sizeof *keys, by_graph_then_start);
+    int kept = 0; /* a node whose call is no graph launch (none should be) is left out, counted as dropped */
+    for (int k = 0; k < t->n_nodes; k++) {
+        rp_node *n = &t->nodes[k];
+        int c = n->call >= 0 && n->call < t->n_calls ? sorted[n->call] : -1;
+        if (n->call == RP_BODY_CALL) {
+            int j = latest_launch(keys, n_keys, n->graph, n->gpu_start_ns);
+            if (j < 0) j = latest_launch(keys, n_keys, -1, n->gpu_start_ns);
+            double called = j >= 0 ? keys[j].start : -INFINITY;
+            double out = latest_before(L->out_launches, L->n_out_launches, n->gpu_start_ns);
+            if (out > called || (L->range && j < 0)) continue; /* its launch is outside the range */
+            t->gpu_first_ns = fmin(t->gpu_first_ns, n->gpu_start_ns);
+            t->gpu_last_ns = fmax(t->gpu_last_ns, n->gpu_end_ns);
+            c = j >= 0 ? keys[j].call : -1;
             if (c >= 0 && t->calls[c].kind != RP_GRAPH) t->calls[c].kind = RP_GRAPH, t->calls[c].n_nodes = 0;
-            if (c >= 0) t->body_nodes++;
+            if (c >= 0) t->body_nodes++, bodied[c] = 1;
         }
         if (c < 0) {
             t->dropped++;
             continue;
         }
-        t->nodes[kept] = t->nodes[k], t->nodes[kept++].call = c;
+        t->nodes[kept] = *n, t->nodes[kept++].call = c;
     }
     t->n_nodes = kept;
-    free(sorted), free(launches);
+    free(sorted), free(graph_of), free(keys);
     qsort(t->nodes, (size_t)t->n_nodes, sizeof *t->nodes, by_launch_then_start);
     /* The launch stream: of the streams its nodes ran in, the one the program's own calls use (the driver's streams
      * for branches appear in nothing else), the one whose node ended last among those; without one, the stream of
@@ -1030,7 +1105,20 @@ static int graphs_finish(reader *r, loading *L)
         if (better) c->stream = n->stream, c->gpu_end_ns = n->gpu_end_ns;
         if (c->n_nodes == 1 || n->gpu_start_ns < c->gpu_start_ns) c->gpu_start_ns = n->gpu_start_ns;
     }
-    free(used);
+    /* A launch of conditional bodies alone ran no node in a stream of the program's: its launch stream is taken
+     * to be that of its thread's latest earlier call that named one (graphConditionalNodes' while graph: the
+     * stream of the memset before it), so that it follows that stream's work and that stream's later work waits
+     * for it. */
+    for (int i = 0; i < t->n_calls; i++) {
+        rp_call *c = &t->calls[i];
+        if (c->kind != RP_GRAPH || !bodied[i] || used[c->stream]) continue;
+        for (int j = i - 1; j >= 0 && t->calls[j].thread == c->thread; j--)
+            if (t->calls[j].kind != RP_GRAPH && t->calls[j].stream >= 0 && used[t->calls[j].stream]) {
+                c->stream = t->calls[j].stream;
+                break;
+            }
+    }
+    free(used), free(bodied);
     node_types nt;
     memset(&nt, 0, sizeof nt);
     nt.ms = &ms;
@@ -1203,15 +1291,15 @@ int rp_import_range(const char *path, const char *range, int lazy, rp_trace *t, 
     if (!rc && t->too_big)
         rc = fail(&r, "%s: a kernel of %lld blocks: the replay takes grids of 1 to 2^26 blocks (the model hands out "
                   "blocks one at a time: 2^31 would take it minutes a setting)", path, t->too_big);
+    if (!rc && t->sms <= 0) t->sms = 132;
+    if (!rc) {
+        qsort(t->calls, (size_t)t->n_calls, sizeof *t->calls, by_thread_then_start);
+        rc = graphs_finish(&r, &L); /* which puts conditional bodies' nodes in the span */
+    }
     if (!rc && !(t->gpu_last_ns > t->gpu_first_ns))
         rc = L.range ? fail(&r, "%s: the calls made in NVTX range '%s' launched no kernel, copy or memset: nothing to "
                             "replay", path, t->range)
                      : fail(&r, "%s: the trace has no kernel, copy or memset: nothing to replay", path);
-    if (!rc && t->sms <= 0) t->sms = 132;
-    if (!rc) {
-        qsort(t->calls, (size_t)t->n_calls, sizeof *t->calls, by_thread_then_start);
-        rc = graphs_finish(&r, &L);
-    }
     if (!rc) {
         for (int i = 0; i < t->n_calls; i++) {
             rp_call *c = &t->calls[i];
@@ -1245,6 +1333,7 @@ int rp_import_range(const char *path, const char *range, int lazy, rp_trace *t, 
         }
     }
     idmap_free(&L.corr), idmap_free(&L.threads), idmap_free(&L.streams), idmap_free(&L.events), idmap_free(&L.names);
+    free(L.out_launches);
     sqlite3_close(r.db);
     if (rc) rp_trace_free(t); /* a refused trace leaves nothing behind (a leak checker sees a clean exit 2) */
     return rc;
@@ -1393,7 +1482,10 @@ void rp_program(const rp_trace *t, gl_sched_program *p, double **rec_start, doub
         case RP_LAUNCH:
         case RP_COPY: {
             if (c->load) gl_sched_load(p, th, c->stream);
-            if (c->staged_sync) p->ops[gl_sched_sync_stream(p, th, c->stream)].wake_ns = -1; /* then it stages */
+            if (c->staged_sync) { /* then it stages (two statements: the call may move p->ops) */
+                int w = gl_sched_sync_stream(p, th, c->stream);
+                p->ops[w].wake_ns = -1;
+            }
             if (c->pre_ns > 0) gl_sched_host(p, th, c->pre_ns); /* host_waits: staging, before the copy */
             rp_node w = {.call = i, .kind = c->kind, .stream = c->stream, .gpu_start_ns = c->gpu_start_ns,
                          .gpu_end_ns = c->gpu_end_ns, .blocks = c->blocks, .threads = c->threads,
@@ -1431,8 +1523,10 @@ void rp_program(const rp_trace *t, gl_sched_program *p, double **rec_start, doub
         if (c->kind == RP_HOST) p->ops[op].issue_ns = c->end_ns - c->start_ns;
         /* a held host function's call: its own time is from the holder's return (held_by); the link holds the rest */
         if (c->held_by >= 0) p->ops[op].issue_ns = c->end_ns - fmax(c->start_ns, t->calls[c->held_by].end_ns);
-        if (c->sync && !c->staged_sync) /* cudaMemcpy returns once its copy has ended; its time after that is post_ns */
-            p->ops[gl_sched_sync_stream(p, th, c->stream)].wake_ns = -1;
+        if (c->sync && !c->staged_sync) { /* cudaMemcpy returns once its copy has ended; its time after is post_ns */
+            int w = gl_sched_sync_stream(p, th, c->stream); /* two statements: the call may move p->ops */
+            p->ops[w].wake_ns = -1;
+        }
         if (c->post_ns > 0) gl_sched_host(p, th, c->post_ns);  /* host_waits: after it, before the return */
         recorded_grow(&rs, &re, &rr, &cap, &filled, p->n_ops);
         /* rr: when the call had handed its work over, as far as the recording shows: its return, or for a call

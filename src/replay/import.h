@@ -58,7 +58,6 @@ enum {
 };
 
 /* One node of a graph launch as it ran (a kernel, copy or memset row with a graphNodeId). */
-enum { RP_BODY_CALL = -3 }; /* rp_node.call while importing: a conditional body's node, its launch not found yet */
 typedef struct rp_node {
     int call;                        /* its launch's index in rp_trace.calls */
     int kind;                        /* RP_LAUNCH or RP_COPY */
@@ -70,6 +69,7 @@ typedef struct rp_node {
     double bytes;                    /* RP_COPY */
     long long graph;                 /* its executable graph (the node id's upper 32 bits) */
 } rp_node;
+enum { RP_BODY_CALL = -3 }; /* rp_node.call while importing: a conditional body's node, its launch not found yet */
 
 typedef struct rp_call {
     int kind;                    /* RP_* */
@@ -87,7 +87,8 @@ typedef struct rp_call {
                                   * issued, not after it (host_waits) */
     double bytes;                /* COPY */
     int load;                    /* LAUNCH: a first launch under lazy loading (its kernel looked up just before) */
-    int waits;                   /* COPY: the call returns once the copy has ended (cudaMemcpy; a pageable one) */
+    int waits;                   /* COPY: the call returns once the copy has ended (cudaMemcpy; a pageable one),
+                                  * or, staged_sync, once its stream's work has (its time is the wait and after) */
     int cand[4], n_cand;         /* HOSTFN: the distinct streams of its thread's latest calls, the latest first */
     double pre_ns, post_ns;      /* such a call's own host time before its copy (the stream idle) and after it */
     double staged_from_ns;       /* COPY, an H2D the host waits for called into a busy stream: when its staging
@@ -140,7 +141,8 @@ typedef struct rp_trace {
     int graphs_whole;           /* graph launches traced whole (CUPTI_ACTIVITY_KIND_GRAPH_TRACE): not replayed */
     int body_nodes;             /* nodes of conditional nodes' bodies (no call of their own), each in its launch */
     int dropped;                /* kernels, copies and memsets matched to no call or stream: left out */
-    int um_migrations;          /* unified memory's page migrations (MEMCPY rows of copyKind 11-13): in the span, no op */
+    int um_migrations;          /* unified memory's page migrations (MEMCPY rows of copyKind 11-13): in the span,
+                                 * no op */
     double um_bytes;            /* their bytes */
     long long too_big;          /* a grid of more blocks than the model counts (the trace is refused) */
     int hostfns, hostfns_lost;  /* host functions, and those with no earlier stream call on their thread (host time) */

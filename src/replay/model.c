@@ -65,8 +65,8 @@ int rp_model_write(const char *path, const char *source, const rp_trace *t, cons
         double first = o->kind == GL_SCHED_SYNC ? o->wake_ns : o->block_ns; /* a sync's field: its wake (model.h) */
         double wake = o->kind == GL_SCHED_HOSTFN ? o->wake_ns : 0;
         int launch = o->kind == GL_SCHED_LAUNCH;
-        double v[13] = {first,    o->issue_ns, o->dir,   o->pageable, o->bytes,                  o->copy_ns, rs[i],
-                        re[i],    o->timed,    o->after, wake,        launch ? o->sm_demand : 0, launch ? o->chained : 0};
+        double v[13] = {first, o->issue_ns, o->dir,  o->pageable, o->bytes, o->copy_ns, rs[i], re[i], o->timed,
+                        o->after, wake, launch ? o->sm_demand : 0, launch ? o->chained : 0};
         for (int k = 0; k < 13; k++) {
             if (k) fputs(", ", f);
             num(f, v[k]);
@@ -178,8 +178,8 @@ int rp_model_read(const char *path, rp_trace *t, gl_sched_program *p, double **r
         if (o && o->type == GL_JSON_ARRAY && o->n < N_FIELDS_19) v[18] = 0;
         if (o && o->type == GL_JSON_ARRAY && o->n < N_FIELDS) v[19] = 0;
         int kind = as_int(v[0]), th = as_int(v[1]), st = as_int(v[2]), ev = as_int(v[3]);
-        int ok = o && o->type == GL_JSON_ARRAY && (o->n == N_FIELDS || o->n == N_FIELDS_19 || o->n == N_FIELDS_18 || o->n == N_FIELDS_17 || o->n == N_FIELDS_16 ||
-                                                    o->n == N_FIELDS_OLD) && v[0] == kind &&
+        int sized = o && o->type == GL_JSON_ARRAY && o->n >= N_FIELDS_OLD && o->n <= N_FIELDS; /* 15..20 fields */
+        int ok = sized && v[0] == kind &&
                  kind >= GL_SCHED_LAUNCH && (v[15] == 0 || v[15] == 1) &&
                  kind <= GL_SCHED_LOAD && kind != GL_SCHED_CREATE && v[1] == th && v[2] == st && v[3] == ev &&
                  th >= 0 && th < threads && fabs(v[8]) <= MAX_NS &&

@@ -419,7 +419,8 @@ static int from_trace(const args *a_, rp_trace *t_, gl_sched_program *p_, double
                "before it started (the trace has no edges)\n", t.graph_launches, t.n_nodes, t.graph_host_nodes);
     if (t.body_nodes)
         printf("conditional nodes' bodies: %d of those nodes ran with no call of their own, each taken as part of the "
-               "graph launch called last before it began\n", t.body_nodes);
+               "launch of its graph (the node id's upper half) called last before it began, else of a graph with no "
+               "node of its own\n", t.body_nodes);
     if (t.graphs_whole)
         printf("graph launches traced whole: %d (nsys's default, --cuda-graph-trace=graph): their work counts in the "
                "recorded span but is not replayed (their calls are kept as host time); record with "
@@ -557,7 +558,9 @@ int main(int argc, char **argv)
     if (t.graph_dispatch_ns > 0)
         printf("graph chaining: a kernel node %.2f us after its launch's previous kernel node in its stream ends, in "
                "place of the dispatch gap (%s)\n", t.graph_dispatch_ns / 1e3,
-               a.model ? "the model file's" : "the trace's, the median of its node pairs");
+               a.model      ? "the model file's"
+               : t.range[0] ? "the range's, the median of its node pairs"
+                            : "the trace's, the median of its node pairs");
     printf("copies and kernels (%s): H2D %.2f us and D2H %.2f us after a kernel, a kernel %.2f us after an H2D "
            "and %.2f us after a D2H, beyond the dispatch gap; a sync that waited returns %.2f us after its work (%s)"
            "\n\n",
