@@ -46,9 +46,10 @@ import tempfile
 
 CONNECTIONS = [1, 2, 4, 8, 16, 32]
 # --third-party's default: NVIDIA's cuda-samples recorded so far (the four the issue names, simpleCudaGraphs, and
-# session 28's five of several streams or threads) and the PyTorch job
+# session 28's five of several streams or threads and four of graphs) and the PyTorch job
 THIRD_PARTY = ("simpleHyperQ,simpleStreams,asyncAPI,simpleCallback,simpleCudaGraphs,simpleMultiCopy,batchCUBLAS,"
-               "UnifiedMemoryStreams,graphMemoryNodes,StreamPriorities,torch")
+               "UnifiedMemoryStreams,graphMemoryNodes,StreamPriorities,cudaGraphsPerfScaling,graphConditionalNodes,"
+               "jacobiCudaGraphs,conjugateGradientCudaGraphs,torch")
 
 
 def replay(binary, trace, connections, recorded=None, extra=()):

@@ -71,7 +71,12 @@
  *           graph's nodes were handed over together (NVIDIA's
  *           cudaGraphsPerfScaling, H200 under nsys: 20 empty kernels in a
  *           chain, each 0.05-0.15 us after the one before, where a stream's
- *           kernels are 1.6 us apart). A kernel whose blocks do not all fit starts the rest
+ *           kernels are 1.6 us apart). Likewise a chained copy or memset
+ *           after a kernel waits graph_copy_after_kernel_ns, and a chained
+ *           kernel after a copy or memset graph_kernel_after_copy_ns, in
+ *           place of the machine's copy costs ("Engines"), where set
+ *           (jacobiCudaGraphs: [memset, kernel, 8-byte D2H] per graph, the
+ *           kernel 2.7 us after the memset, the D2H 3.7 us after the kernel). A kernel whose blocks do not all fit starts the rest
  *           as slots free up: kernels overlap partially. The distributor
  *           hands out one block at a time, block_dispatch_ns apiece, for
  *           all kernels together, so a grid of N blocks has its last block
@@ -433,6 +438,8 @@ typedef struct gl_sched_machine {
     double dispatch_busy_ns[GL_SCHED_MAX_QUEUES + 1]; /* dispatch_ns with n chains at the queue heads (0: dispatch_ns) */
     double graph_dispatch_ns; /* a chained launch's dispatch, a graph's kernel node behind its previous one (0: as
                                * any other's) */
+    double graph_copy_after_kernel_ns; /* a chained copy or memset after a kernel it waits for (0: as any other's) */
+    double graph_kernel_after_copy_ns; /* a chained kernel after a copy or memset it waits for (0: as any other's) */
     double block_dispatch_ns; /* the work distributor's time per block: a big grid takes a while to start */
     double block_overrun_ns;  /* how much longer than asked a block runs (its last spin, its result, its record) */
     int copy_engines[4];      /* engines serving H2D, D2H, D2D copies and memsets (GL_SCHED_H2D..): 0, refused */
@@ -562,8 +569,9 @@ typedef struct gl_sched_op {
     int user;          /* LAUNCH, COPY: 0, the core's; else the caller's own (gl_schedrun.h's user_op hook) */
     int timed;         /* RECORD: its event keeps time (cudaEventDefault), or CUPTI traces records: either way
                         * it holds its queue behind a running kernel of its stream ("Events") */
-    int chained;       /* LAUNCH: a graph's kernel node behind its launch's previous kernel node in its stream: its
-                        * dispatch is the machine's graph_dispatch_ns, where set ("Blocks") */
+    int chained;       /* LAUNCH, COPY: a graph's node behind its launch's previous node in its stream: a kernel
+                        * behind a kernel goes graph_dispatch_ns after its head, where set ("Blocks"), and the
+                        * graph's copy costs replace the machine's ("Engines") */
     int dir;           /* COPY: GL_SCHED_H2D, _D2H, _D2D or _MEMSET */
     int pageable;      /* COPY: the host side is pageable memory */
     double bytes;      /* COPY: how many */

@@ -812,7 +812,13 @@ static int dep_costs_passed(sim *s, int op)
     double ok = -INFINITY;
     for (int i = 0; i < st->n_deps; i++) {
         const gl_sched_op *d = &s->p->ops[s->deps[st->dep_first + i]];
-        if (o->kind == GL_SCHED_COPY && o->dir < 2 &&
+        double graph = !o->chained                                              ? 0
+                       : o->kind == GL_SCHED_COPY && d->kind == GL_SCHED_LAUNCH ? s->m->graph_copy_after_kernel_ns
+                       : o->kind == GL_SCHED_LAUNCH && d->kind == GL_SCHED_COPY ? s->m->graph_kernel_after_copy_ns
+                                                                                : 0;
+        if (graph > 0) /* a graph's own cost ("Blocks") */
+            ok = fmax(ok, d->end_ns + graph);
+        else if (o->kind == GL_SCHED_COPY && o->dir < 2 &&
             (d->kind == GL_SCHED_LAUNCH || (d->kind == GL_SCHED_COPY && d->queue >= 0 && !copy_queued(s->m, o))))
             ok = fmax(ok, d->end_ns + s->m->copy_after_kernel_ns[o->dir]);
         else if (o->kind == GL_SCHED_LAUNCH && d->kind == GL_SCHED_COPY && d->dir < 2)
@@ -1429,8 +1435,11 @@ static int validate(const gl_sched_program *p, const gl_sched_machine *m, char *
             return fail(err, errlen, "the machine's shared-link time per copy (%g ns) or a copy-kernel cost (%g, %g ns) "
                         "of direction %d is not a time", m->copy_bidir_latency_ns[d], m->copy_after_kernel_ns[d],
                         m->kernel_after_copy_ns[d], d);
-    if (!(m->graph_dispatch_ns >= 0 && m->graph_dispatch_ns < INFINITY))
-        return fail(err, errlen, "the machine's graph dispatch (%g ns) is not a time", m->graph_dispatch_ns);
+    if (!(m->graph_dispatch_ns >= 0 && m->graph_dispatch_ns < INFINITY && m->graph_copy_after_kernel_ns >= 0 &&
+          m->graph_copy_after_kernel_ns < INFINITY && m->graph_kernel_after_copy_ns >= 0 &&
+          m->graph_kernel_after_copy_ns < INFINITY))
+        return fail(err, errlen, "the machine's graph dispatch (%g ns) or copy costs (%g, %g ns) are not times",
+                    m->graph_dispatch_ns, m->graph_copy_after_kernel_ns, m->graph_kernel_after_copy_ns);
     if (!(m->hostfn_ns >= 0 && m->hostfn_wake_ns >= 0 && m->load_ns >= 0))
         return fail(err, errlen, "the machine's host function (%g, waking %g ns) or load (%g ns) time is not a time",
                     m->hostfn_ns, m->hostfn_wake_ns, m->load_ns);

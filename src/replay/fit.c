@@ -76,26 +76,37 @@ double *rp_sync_returns(const rp_trace *t, const int *order)
     return r;
 }
 
-/* A graph's chaining (fit.h, t->graph_dispatch_ns): from a kernel node's end to the start of the next kernel node
- * of its launch in its stream, where that one had not begun before (the nodes are by launch, then start). */
-static void fit_graph_dispatch(rp_trace *t)
+/* A graph's chaining (fit.h, t->graph_dispatch_ns and the graph's copy costs): from a node's end to the start of
+ * the next node of its launch in its stream, where that one had not begun before (the nodes are by launch, then
+ * start), the median of each kind of pair with FIT_MIN of them: a kernel after a kernel (the graph's dispatch), a
+ * copy or memset after a kernel, a kernel after a copy or memset (less the dispatch it then takes: the graph's,
+ * else dispatch_ns). Each 1 ns at least: 0 is the machine's "none" (its own rule). */
+static void fit_graph_gaps(rp_trace *t, double dispatch_ns)
 {
-    double *gap = (double *)gl_xmalloc(sizeof(double) * (size_t)(t->n_nodes + 1));
-    int n = 0;
+    double *gap[3];
+    int n[3] = {0, 0, 0}; /* [0] kernel after kernel, [1] copy after kernel, [2] kernel after copy */
+    for (int q = 0; q < 3; q++) gap[q] = (double *)gl_xmalloc(sizeof(double) * (size_t)(t->n_nodes + 1));
     for (int k = 0; k < t->n_nodes; k++) {
         const rp_node *x = &t->nodes[k];
-        if (x->kind != RP_LAUNCH) continue;
         for (int j = k - 1; j >= 0 && t->nodes[j].call == x->call; j--) { /* its stream's node before it */
             const rp_node *y = &t->nodes[j];
             if (y->stream != x->stream) continue;
             double g = x->gpu_start_ns - y->gpu_end_ns;
-            if (y->kind == RP_LAUNCH && g >= 0 && g < 1e6) gap[n++] = g;
+            int q = y->kind == RP_LAUNCH ? (x->kind == RP_LAUNCH ? 0 : 1) : x->kind == RP_LAUNCH ? 2 : -1;
+            if (q >= 0 && g >= 0 && g < 1e6) gap[q][n[q]++] = g;
             break;
         }
     }
-    t->graph_dispatch_n = n >= FIT_MIN ? n : 0; /* 1 ns at least: 0 is the machine's "none" (the dispatch gap) */
-    t->graph_dispatch_ns = t->graph_dispatch_n ? fmax(1, gl_quantile(gap, n, 0.5)) : 0;
-    free(gap);
+    double fit[3];
+    for (int q = 0; q < 3; q++) fit[q] = n[q] >= FIT_MIN ? gl_quantile(gap[q], n[q], 0.5) : NAN;
+    t->graph_dispatch_n = n[0] >= FIT_MIN ? n[0] : 0;
+    t->graph_dispatch_ns = t->graph_dispatch_n ? fmax(1, fit[0]) : 0;
+    t->graph_copy_after_kernel_n = n[1] >= FIT_MIN ? n[1] : 0;
+    t->graph_copy_after_kernel_ns = t->graph_copy_after_kernel_n ? fmax(1, fit[1]) : 0;
+    t->graph_kernel_after_copy_n = n[2] >= FIT_MIN ? n[2] : 0;
+    double dispatch = t->graph_dispatch_n ? t->graph_dispatch_ns : dispatch_ns;
+    t->graph_kernel_after_copy_ns = t->graph_kernel_after_copy_n ? fmax(1, fit[2] - dispatch) : 0;
+    for (int q = 0; q < 3; q++) free(gap[q]);
 }
 
 /* The median of rp_sync_returns (fit.h). */
@@ -267,7 +278,7 @@ int rp_fit(rp_trace *t, double *dispatch_ns, int *n_gap, double *latency_ns, int
     for (int k = 0; k < 4; k++) free(cg[k]);
     free(work), free(gap), free(lat), free(last), free(before), free(others);
     fit_sync_return(t, order);
-    fit_graph_dispatch(t);
+    fit_graph_gaps(t, *dispatch_ns);
     free(order);
     return fitted;
 }

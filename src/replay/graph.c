@@ -59,10 +59,16 @@ int rp_graph_ops(const rp_trace *t, const rp_call *c, int th, gl_sched_program *
             synced[x * S + y] = j;
         }
         node_op[k] = free_op(p, rp_work_op(t, p, th, &nd[k], kernels)); /* in the stream it ran in, st[x] */
-        /* behind its launch's kernel in its stream: the graph's own chaining (gl_sched.h "Blocks") */
-        p->ops[node_op[k]].chained = latest[x] >= 0 && nd[k].kind == RP_LAUNCH && nd[latest[x]].kind == RP_LAUNCH;
+        /* behind its launch's node in its stream: the graph's own chaining and copy costs (gl_sched.h "Blocks") */
+        p->ops[node_op[k]].chained = latest[x] >= 0;
         latest[x] = k;
-        if (k == waited) free_op(p, gl_sched_record(p, th, st[x], waited_event = gl_sched_event_new(p)));
+        /* the call waits for that node: through an event, unless the node is a pageable copy the host itself waits
+         * for (gl_sched.h "Staging"), whose end the thread sees as it returns (an event recorded after it would be
+         * issued then, and the call return a launch latency late: jacobiCudaGraphs' 8-byte D2H per graph) */
+        int host_waits = nd[k].kind == RP_COPY && nd[k].pageable &&
+                         (nd[k].dir == GL_SCHED_D2H || (nd[k].dir == GL_SCHED_H2D && nd[k].bytes > RP_STAGED_BYTES));
+        if (k == waited && !host_waits)
+            free_op(p, gl_sched_record(p, th, st[x], waited_event = gl_sched_event_new(p)));
     }
     for (int y = 1; y < S; y++) { /* the launch stream's later work waits for the whole graph */
         int e = gl_sched_event_new(p);
@@ -74,8 +80,8 @@ int rp_graph_ops(const rp_trace *t, const rp_call *c, int th, gl_sched_program *
         p->ops[op].issue_ns = 0;
         p->ops[op].id = RP_GRAPH_HOST_NODE;
     }
-    if (waited_event >= 0) { /* the call's wait, then its own time after the node (a staging buffer copied out) */
-        free_op(p, gl_sched_sync_event(p, th, waited_event));
+    if (waited >= 0) { /* the call's wait, then its own time after the node (a staging buffer copied out) */
+        if (waited_event >= 0) free_op(p, gl_sched_sync_event(p, th, waited_event));
         double post = c->end_ns - nd[waited].gpu_end_ns;
         if (post > 0) gl_sched_host(p, th, post);
     }

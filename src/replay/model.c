@@ -54,6 +54,10 @@ int rp_model_write(const char *path, const char *source, const rp_trace *t, cons
     num(f, t->sync_return_ns);
     fprintf(f, ", \"graph_dispatch_ns\": ");
     num(f, t->graph_dispatch_ns);
+    fprintf(f, ", \"graph_copy_after_kernel_ns\": ");
+    num(f, t->graph_copy_after_kernel_ns);
+    fprintf(f, ", \"graph_kernel_after_copy_ns\": ");
+    num(f, t->graph_kernel_after_copy_ns);
     fprintf(f, ",\n \"streams\": [");
     for (int i = 1; i < p->n_streams; i++)
         fprintf(f, "%s[%d, %d]", i > 1 ? ", " : "", p->streams[i].kind, p->streams[i].priority);
@@ -66,7 +70,7 @@ int rp_model_write(const char *path, const char *source, const rp_trace *t, cons
         double wake = o->kind == GL_SCHED_HOSTFN ? o->wake_ns : 0;
         int launch = o->kind == GL_SCHED_LAUNCH;
         double v[13] = {first, o->issue_ns, o->dir,  o->pageable, o->bytes, o->copy_ns, rs[i], re[i], o->timed,
-                        o->after, wake, launch ? o->sm_demand : 0, launch ? o->chained : 0};
+                        o->after, wake, launch ? o->sm_demand : 0, launch || o->kind == GL_SCHED_COPY ? o->chained : 0};
         for (int k = 0; k < 13; k++) {
             if (k) fputs(", ", f);
             num(f, v[k]);
@@ -141,10 +145,16 @@ int rp_model_read(const char *path, rp_trace *t, gl_sched_program *p, double **r
         t->sync_return_ns = sr ? gl_json_num(sr, -1) : 0;
         if (!(t->sync_return_ns >= 0 && t->sync_return_ns <= MAX_NS))
             rc = bad(err, errlen, "--model %s: sync_return_ns must be a number in [0, %g]", path, MAX_NS);
-        const gl_json *gd = gl_json_get(j, "graph_dispatch_ns"); /* absent (an older file): none, the dispatch gap */
-        t->graph_dispatch_ns = gd ? gl_json_num(gd, -1) : 0;
-        if (!rc && !(t->graph_dispatch_ns >= 0 && t->graph_dispatch_ns <= MAX_NS))
-            rc = bad(err, errlen, "--model %s: graph_dispatch_ns must be a number in [0, %g]", path, MAX_NS);
+        /* absent (an older file): none, the machine's own rules */
+        const char *const graph_keys[3] = {"graph_dispatch_ns", "graph_copy_after_kernel_ns",
+                                           "graph_kernel_after_copy_ns"};
+        double *graph_vals[3] = {&t->graph_dispatch_ns, &t->graph_copy_after_kernel_ns, &t->graph_kernel_after_copy_ns};
+        for (int q = 0; q < 3 && !rc; q++) {
+            const gl_json *g = gl_json_get(j, graph_keys[q]);
+            *graph_vals[q] = g ? gl_json_num(g, -1) : 0;
+            if (!(*graph_vals[q] >= 0 && *graph_vals[q] <= MAX_NS))
+                rc = bad(err, errlen, "--model %s: %s must be a number in [0, %g]", path, graph_keys[q], MAX_NS);
+        }
         const gl_json *ak = gl_json_get(j, "copy_after_kernel_ns"), *ac = gl_json_get(j, "kernel_after_copy_ns");
         for (int d = 0; d < 2; d++) { /* absent (an older file): none, as before they were fitted */
             t->copy_after_kernel_ns[d] = ak ? gl_json_num(gl_json_at(ak, d), NAN) : 0;
@@ -187,7 +197,7 @@ int rp_model_read(const char *path, rp_trace *t, gl_sched_program *p, double **r
         ok = ok && v[16] == floor(v[16]) && v[16] >= -1 && v[16] < ops->n && v[16] != i && v[17] >= 0 &&
              v[17] <= MAX_NS && (kind == GL_SCHED_HOSTFN || v[17] == 0) &&
              (kind == GL_SCHED_HOST || kind == GL_SCHED_SYNC || st >= 0) && v[18] >= 0 && v[18] <= 1 &&
-             (kind == GL_SCHED_LAUNCH || v[18] == 0) && (v[19] == 0 || (kind == GL_SCHED_LAUNCH && v[19] == 1)) &&
+             (kind == GL_SCHED_LAUNCH || v[18] == 0) && (v[19] == 0 || ((kind == GL_SCHED_LAUNCH || kind == GL_SCHED_COPY) && v[19] == 1)) &&
              (!(kind == GL_SCHED_RECORD || kind == GL_SCHED_WAIT) || ev >= 0);
         if (ok && kind == GL_SCHED_LAUNCH)
             ok = v[4] >= 1 && v[4] <= MAX_BLOCKS && v[4] == floor(v[4]) && v[5] >= 1 && v[5] <= 1024 &&
@@ -224,6 +234,7 @@ int rp_model_read(const char *path, rp_trace *t, gl_sched_program *p, double **r
         case GL_SCHED_COPY:
             op = gl_sched_copy(p, th, st, (int)v[9], v[11], v[10] != 0);
             p->ops[op].copy_ns = v[12];
+            p->ops[op].chained = (int)v[19];
             break;
         case GL_SCHED_HOSTFN:
             op = gl_sched_hostfn(p, th, st, isfinite(v[7]) ? v[7] : 0);

@@ -12,6 +12,8 @@
  *    "copy_after_kernel_ns": [h2d, d2h], "kernel_after_copy_ns": [h2d, d2h]   (optional: fit.h's; absent, 0),
  *    "sync_return_ns": ..   (optional: fit.h's, a synchronizing call's return after its work; absent, 0),
  *    "graph_dispatch_ns": .. (optional: fit.h's, a graph's chained kernel nodes' dispatch; absent, 0: the gap's),
+ *    "graph_copy_after_kernel_ns": .., "graph_kernel_after_copy_ns": ..  (optional: fit.h's, the same for a copy
+ *             or memset node after a kernel node and the reverse; absent, 0: the machine's copy costs),
  *    "recorded_by_connections": {"1": 330.27, ...}          (optional: other recordings' spans, for tests)
  *    "streams": [[kind, priority], ...], "events": N, "threads": T,
  *    "ops": [[kind, thread, stream, event, blocks, threads, blocks_per_sm, block_ns, issue_ns, dir, pageable,
@@ -22,8 +24,8 @@
  *             of another thread's op whose return this one's call waits for, -1 none (gl_sched_op.after); wake: a
  *             HOSTFN's wake of the driver's thread as fitted (rp_fit_wakes), 0 the machine's, 0 for other kinds;
  *             sm_demand: a LAUNCH's share of an SM a block uses alone (gl_sched.h "Sharing"; fit.c), 0 for
- *             other kinds; chained: 1 for a LAUNCH that is a graph's node behind its launch's previous kernel node
- *             in its stream (gl_sched_op.chained), 0 else; a file of 19-field ops has none chained, one of 18 no
+ *             other kinds; chained: 1 for a LAUNCH or COPY that is a graph's node behind its launch's previous
+ *             node in its stream (gl_sched_op.chained), 0 else; a file of 19-field ops has none chained, one of 18 no
  *             demands (0) either, one of 17 no wakes, one of 16 no after
  *             either; one of 15 is read with a record timed where "event_trace" is 1, as the importer marks a
  *             traced trace's) */

@@ -514,9 +514,30 @@ static void test_dispatch_latency(void)
     run(&p, &m);
     test_cond("without a graph dispatch a chained node takes the queue's: 2, 104, 206",
               p.ops[0].start_ns == 2 && p.ops[1].start_ns == 104 && p.ops[2].start_ns == 206);
-    m.graph_dispatch_ns = -1;
+    gl_sched_program_free(&p);
+
+    /* A graph's [D2H, kernel, D2H] chained in one stream, the copies 10 ns each: the kernel goes
+     * graph_kernel_after_copy_ns (3) and the queue's dispatch (2) after the first copy ends, the second copy
+     * graph_copy_after_kernel_ns (5) after the kernel ends; without them, the machine's costs (none here). */
+    m = copier(1);
+    m.dispatch_ns = 2;
+    gl_sched_program_init(&p);
+    streams(&p, s, 1, GL_SCHED_STREAM_NONBLOCKING);
+    int c1 = gl_sched_copy(&p, 0, s[0], GL_SCHED_D2H, 64, 0), k = gl_sched_launch(&p, 0, s[0], 1, 32, 1, 100, 0);
+    int c2 = gl_sched_copy(&p, 0, s[0], GL_SCHED_D2H, 64, 0);
+    p.ops[c1].copy_ns = p.ops[c2].copy_ns = 10;
+    p.ops[k].chained = p.ops[c2].chained = 1;
+    m.graph_copy_after_kernel_ns = 5, m.graph_kernel_after_copy_ns = 3;
+    run(&p, &m);
+    double chained_k = p.ops[k].start_ns - p.ops[c1].end_ns, chained_c = p.ops[c2].start_ns - p.ops[k].end_ns;
+    m.graph_copy_after_kernel_ns = m.graph_kernel_after_copy_ns = 0;
+    run(&p, &m);
+    test_cond("a graph's chained kernel goes its graph's cost after a copy, a chained copy after a kernel",
+              chained_k == 3 + 2 && chained_c == 5 && p.ops[k].start_ns - p.ops[c1].end_ns == 2 &&
+                  p.ops[c2].start_ns == p.ops[k].end_ns);
+    m.graph_copy_after_kernel_ns = -1;
     gl_sched_result r;
-    test_cond("a negative graph dispatch is refused, named",
+    test_cond("a negative graph copy cost is refused, named",
               gl_sched_simulate(&p, &m, &r, err, sizeof err) != 0 && strstr(err, "graph dispatch") != NULL);
     gl_sched_program_free(&p);
 }
