@@ -414,7 +414,7 @@ globalTid, 99999, nameId, returnValue, callchainId from CUPTI_ACTIVITY_KIND_RUNT
     # an event recorded after a copy the host itself waited for: -8.0%.
     jc=tests/data/jacobiCudaGraphs-c8-h200.sqlite
     expect "replay jacobiCudaGraphs (H200, C=8): a graph's copy after its kernel at the graph's own gap" 0 \
-        "^graph chaining: .*a copy or memset node 4\\.[0-9]+ us after a kernel node" "$b" "$jc"
+        "^graph chaining: .*a copy or memset node 4\\.[0-9]+ us after its previous kernel node" "$b" "$jc"
     expect "replay jacobiCudaGraphs (H200, C=8): within 2% of its recording" 0 \
         "^\\|  *8 \\|  *12\\.[0-9]+ \\|  *[0-9]+ \\|  *12\\.638 \\|  *[-+][01]\\.[0-9] \\|" "$b" "$jc"
     "$b" "$jc" --export-model "$rd/jacobi.json" > /dev/null 2>&1

@@ -65,19 +65,23 @@
  *           kernel's blocks start a dispatch latency after its queue let it go
  *           (dispatch_ns, or dispatch_busy_ns for the chains in progress), so a
  *           kernel that waits for another starts that long after the other's
- *           last block ends. A graph's kernel node that follows its launch's
- *           previous kernel node in its stream (chained) takes
- *           graph_dispatch_ns instead, where the machine sets one: the
- *           graph's nodes were handed over together (NVIDIA's
- *           cudaGraphsPerfScaling, H200 under nsys: 20 empty kernels in a
- *           chain, each 0.05-0.15 us after the one before, where a stream's
- *           kernels are 1.6 us apart). Likewise a chained copy or memset
- *           after a kernel waits graph_copy_after_kernel_ns, and a chained
- *           kernel after a copy or memset graph_kernel_after_copy_ns, in
- *           place of the machine's copy costs ("Engines"), where set
+ *           last block ends. A graph's node that follows its launch's
+ *           previous node in its stream (chained) takes the graph's own
+ *           costs after that node, where the machine sets them: a kernel
+ *           after a kernel graph_dispatch_ns as its dispatch (the graph's
+ *           nodes were handed over together: NVIDIA's cudaGraphsPerfScaling,
+ *           H200 under nsys, 20 empty kernels in a chain, each 0.05-0.15 us
+ *           after the one before, where a stream's kernels are 1.6 us
+ *           apart); a copy or memset after a kernel
+ *           graph_copy_after_kernel_ns, and a kernel after a copy or memset
+ *           graph_kernel_after_copy_ns and then graph_dispatch_ns, in place
+ *           of the machine's copy costs ("Engines") and dispatch
  *           (jacobiCudaGraphs: [memset, kernel, 8-byte D2H] per graph, the
- *           kernel 2.7 us after the memset, the D2H 3.7 us after the kernel). A kernel whose blocks do not all fit starts the rest
- *           as slots free up: kernels overlap partially. The distributor
+ *           kernel 2.7 us after the memset, the D2H 3.7-4.6 us after the
+ *           kernel). A wait on another stream's node between them (a
+ *           cross-stream edge) changes none of that. A kernel whose blocks
+ *           do not all fit starts the rest as slots free up: kernels
+ *           overlap partially. The distributor
  *           hands out one block at a time, block_dispatch_ns apiece, for
  *           all kernels together, so a grid of N blocks has its last block
  *           start (N-1)*block_dispatch_ns after its first. A block runs
@@ -569,9 +573,9 @@ typedef struct gl_sched_op {
     int user;          /* LAUNCH, COPY: 0, the core's; else the caller's own (gl_schedrun.h's user_op hook) */
     int timed;         /* RECORD: its event keeps time (cudaEventDefault), or CUPTI traces records: either way
                         * it holds its queue behind a running kernel of its stream ("Events") */
-    int chained;       /* LAUNCH, COPY: a graph's node behind its launch's previous node in its stream: a kernel
-                        * behind a kernel goes graph_dispatch_ns after its head, where set ("Blocks"), and the
-                        * graph's copy costs replace the machine's ("Engines") */
+    int chained;       /* LAUNCH, COPY: a graph's node behind its launch's previous node in its stream (the
+                        * stream's kernel or copy before it): it takes the graph's costs after that node, where
+                        * the machine sets them ("Blocks") */
     int dir;           /* COPY: GL_SCHED_H2D, _D2H, _D2D or _MEMSET */
     int pageable;      /* COPY: the host side is pageable memory */
     double bytes;      /* COPY: how many */

@@ -348,6 +348,7 @@ typedef struct shared_group {
 
 typedef struct op_state {
     int dep_first, n_deps; /* its dependencies in sim.deps */
+    int chain_prev;        /* a chained op's (gl_sched_op.chained): its stream's kernel or copy before it, -1 */
     int arrived;           /* it reached its queue */
     int finished;          /* it is done (a kernel: all blocks ended) */
     int remaining;         /* LAUNCH, and a copy on the SMs: blocks not yet on an SM */
@@ -404,6 +405,7 @@ typedef struct sim {
     int *stream_last;  /* last op submitted to each stream, -1 */
     int *stream_queued; /* last op of each stream that moved the queue rule (not a record or wait), -1 */
     int *stream_work;   /* last op of each stream that is not a record (the stream's next op waits not for one), -1 */
+    int *stream_node;   /* last kernel or copy of each stream, -1: a chained op's predecessor (gl_sched_op.chained) */
     int *stream_rec;    /* last record of each stream, -1: with stream_last, all issued to it (add_stream_dep) */
     int *event_last;   /* last RECORD submitted for each event, -1 */
     double *sm_free;   /* free share of each SM, 1 = empty */
@@ -730,6 +732,8 @@ static void submit(sim *s, int t)
         const gl_sched_stream *ss = &p->streams[o->stream];
         int prev = s->stream_work[o->stream]; /* its stream's last op before it but records, -1: none */
         if (o->kind != GL_SCHED_RECORD) s->stream_work[o->stream] = op;
+        st->chain_prev = o->chained ? s->stream_node[o->stream] : -1; /* a graph node's predecessor node */
+        if (o->kind == GL_SCHED_LAUNCH || o->kind == GL_SCHED_COPY) s->stream_node[o->stream] = op;
         /* A record holds not its stream's next op (gl_sched.h, "Events"): that waits for the op before it. */
         if (o->kind == GL_SCHED_RECORD) add_stream_dep(s, o->stream);
         else add_dep(s, prev);
@@ -800,25 +804,36 @@ static void hostfn_ready(sim *s, int op);
 
 /* ---- the device side: queues, the work distributor, SMs ------------------------------------------ */
 
+/* A chained op's own cost after its predecessor node where the machine sets one (gl_sched.h "Blocks"), else 0: a
+ * copy after a kernel, a kernel after a copy. */
+static double graph_cost(const sim *s, const gl_sched_op *o, int pred)
+{
+    if (pred < 0) return 0;
+    int after = s->p->ops[pred].kind;
+    if (o->kind == GL_SCHED_COPY && after == GL_SCHED_LAUNCH) return s->m->graph_copy_after_kernel_ns;
+    if (o->kind == GL_SCHED_LAUNCH && after == GL_SCHED_COPY) return s->m->graph_kernel_after_copy_ns;
+    return 0;
+}
+
 /* Whether the costs of op's dependencies between a copy and a kernel have passed (gl_sched.h, "Engines"): an
  * H2D or D2H starts copy_after_kernel_ns after a kernel it waits for ends, and an engine's H2D or D2H as long after
  * a queue copy (a D2D, a memset, an inline pageable H2D: the engine learns of either's end alike; a queue copy
  * behind one is in the same queue, measured nothing); a kernel goes kernel_after_copy_ns after such a copy ends.
- * If not, the simulation looks again when they have. */
+ * A graph's chained node takes its graph's cost after its predecessor node instead, where the machine sets one
+ * (graph_cost), whatever lies between them in its stream (a wait on another stream's node). If not passed, the
+ * simulation looks again when they have. */
 static int dep_costs_passed(sim *s, int op)
 {
     const gl_sched_op *o = &s->p->ops[op];
     op_state *st = &s->os[op];
-    double ok = -INFINITY;
+    int pred = o->chained ? st->chain_prev : -1;
+    double graph = graph_cost(s, o, pred);
+    double ok = graph > 0 ? s->p->ops[pred].end_ns + graph : -INFINITY;
     for (int i = 0; i < st->n_deps; i++) {
-        const gl_sched_op *d = &s->p->ops[s->deps[st->dep_first + i]];
-        double graph = !o->chained                                              ? 0
-                       : o->kind == GL_SCHED_COPY && d->kind == GL_SCHED_LAUNCH ? s->m->graph_copy_after_kernel_ns
-                       : o->kind == GL_SCHED_LAUNCH && d->kind == GL_SCHED_COPY ? s->m->graph_kernel_after_copy_ns
-                                                                                : 0;
-        if (graph > 0) /* a graph's own cost ("Blocks") */
-            ok = fmax(ok, d->end_ns + graph);
-        else if (o->kind == GL_SCHED_COPY && o->dir < 2 &&
+        int dep = s->deps[st->dep_first + i];
+        const gl_sched_op *d = &s->p->ops[dep];
+        if (graph > 0 && dep == pred) continue; /* its graph's cost, above */
+        if (o->kind == GL_SCHED_COPY && o->dir < 2 &&
             (d->kind == GL_SCHED_LAUNCH || (d->kind == GL_SCHED_COPY && d->queue >= 0 && !copy_queued(s->m, o))))
             ok = fmax(ok, d->end_ns + s->m->copy_after_kernel_ns[o->dir]);
         else if (o->kind == GL_SCHED_LAUNCH && d->kind == GL_SCHED_COPY && d->dir < 2)
@@ -887,7 +902,12 @@ static int advance_queues(sim *s)
             s->resident++;
             if (s->resident > s->max_resident) s->max_resident = s->resident;
             if (s->m->release_rule == GL_SCHED_RELEASE_DISPATCHED) q->holding = op;
-            double d = o->chained && s->m->graph_dispatch_ns > 0 ? s->m->graph_dispatch_ns : dispatch;
+            /* a graph's chained kernel: its graph's dispatch, behind a kernel node, or behind a copy node where
+             * the graph's cost after a copy is set too (that cost was fitted less this dispatch) */
+            int pred = o->chained ? s->os[op].chain_prev : -1;
+            int graph = pred >= 0 && s->m->graph_dispatch_ns > 0 &&
+                        (s->p->ops[pred].kind == GL_SCHED_LAUNCH || s->m->graph_kernel_after_copy_ns > 0);
+            double d = graph ? s->m->graph_dispatch_ns : dispatch;
             heap_push(s, s->now + d, EV_ACCEPT, op, 0, 0);
         } else if (copy_on_sms(s->m, o)) { /* the driver's grid: one block that needs room on an SM */
             s->copying[o->dir]++; /* its engine's turn, from here to its end, its wait for room included */
@@ -1401,7 +1421,7 @@ static void sim_free(sim *s)
     free(s->th);
     free(s->stream_last);
     free(s->stream_queued);
-    free(s->stream_work);
+    free(s->stream_work), free(s->stream_node);
     free(s->stream_rec);
     free(s->event_last);
     free(s->sm_free);
@@ -1514,8 +1534,10 @@ int gl_sched_simulate(gl_sched_program *p, const gl_sched_machine *m, gl_sched_r
     s.event_last = (int *)gl_xmalloc(sizeof(int) * ((size_t)p->n_events + 1));
     s.stream_queued = (int *)gl_xmalloc(sizeof(int) * ((size_t)p->n_streams + 1));
     s.stream_work = (int *)gl_xmalloc(sizeof(int) * ((size_t)p->n_streams + 1));
+    s.stream_node = (int *)gl_xmalloc(sizeof(int) * ((size_t)p->n_streams + 1));
     s.stream_rec = (int *)gl_xmalloc(sizeof(int) * ((size_t)p->n_streams + 1));
-    for (int i = 0; i < p->n_streams; i++) s.stream_last[i] = s.stream_queued[i] = s.stream_work[i] = s.stream_rec[i] = -1;
+    for (int i = 0; i < p->n_streams; i++)
+        s.stream_last[i] = s.stream_queued[i] = s.stream_work[i] = s.stream_rec[i] = s.stream_node[i] = -1;
     for (int i = 0; i < p->n_events; i++) s.event_last[i] = -1;
     s.sm_free = (double *)gl_xmalloc(sizeof(double) * (size_t)m->sms);
     for (int i = 0; i < m->sms; i++) s.sm_free[i] = 1.0;

@@ -77,10 +77,12 @@ double *rp_sync_returns(const rp_trace *t, const int *order)
 }
 
 /* A graph's chaining (fit.h, t->graph_dispatch_ns and the graph's copy costs): from a node's end to the start of
- * the next node of its launch in its stream, where that one had not begun before (the nodes are by launch, then
- * start), the median of each kind of pair with FIT_MIN of them: a kernel after a kernel (the graph's dispatch), a
- * copy or memset after a kernel, a kernel after a copy or memset (less the dispatch it then takes: the graph's,
- * else dispatch_ns). Each 1 ns at least: 0 is the machine's "none" (its own rule). */
+ * the next node of its launch in its stream, where that one had not begun before and no node of the launch in
+ * another stream ended between (it may have waited for that one: simpleCudaGraphs' kernels after a copy, 9 of 12
+ * behind a cross-stream edge), the median of each kind of pair with FIT_MIN of them: a kernel after a kernel (the
+ * graph's dispatch), a copy or memset after a kernel, a kernel after a copy or memset (less the dispatch it then
+ * takes: the graph's, else dispatch_ns). Each 1 ns at least: 0 is the machine's "none" (its own rule); a gap
+ * shorter than the dispatch it takes is so taken as 1 ns beyond it. The nodes are by launch, then start. */
 static void fit_graph_gaps(rp_trace *t, double dispatch_ns)
 {
     double *gap[3];
@@ -88,11 +90,17 @@ static void fit_graph_gaps(rp_trace *t, double dispatch_ns)
     for (int q = 0; q < 3; q++) gap[q] = (double *)gl_xmalloc(sizeof(double) * (size_t)(t->n_nodes + 1));
     for (int k = 0; k < t->n_nodes; k++) {
         const rp_node *x = &t->nodes[k];
-        for (int j = k - 1; j >= 0 && t->nodes[j].call == x->call; j--) { /* its stream's node before it */
+        int first = k; /* the launch's first node */
+        while (first > 0 && t->nodes[first - 1].call == x->call) first--;
+        for (int j = k - 1; j >= first; j--) { /* its stream's node before it */
             const rp_node *y = &t->nodes[j];
             if (y->stream != x->stream) continue;
             double g = x->gpu_start_ns - y->gpu_end_ns;
             int q = y->kind == RP_LAUNCH ? (x->kind == RP_LAUNCH ? 0 : 1) : x->kind == RP_LAUNCH ? 2 : -1;
+            for (int z = first; z < k && q >= 0; z++) /* another stream's node that ended in the gap */
+                if (t->nodes[z].stream != x->stream && t->nodes[z].gpu_end_ns > y->gpu_end_ns &&
+                    t->nodes[z].gpu_end_ns <= x->gpu_start_ns)
+                    q = -1;
             if (q >= 0 && g >= 0 && g < 1e6) gap[q][n[q]++] = g;
             break;
         }

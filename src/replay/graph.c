@@ -65,8 +65,7 @@ int rp_graph_ops(const rp_trace *t, const rp_call *c, int th, gl_sched_program *
         /* the call waits for that node: through an event, unless the node is a pageable copy the host itself waits
          * for (gl_sched.h "Staging"), whose end the thread sees as it returns (an event recorded after it would be
          * issued then, and the call return a launch latency late: jacobiCudaGraphs' 8-byte D2H per graph) */
-        int host_waits = nd[k].kind == RP_COPY && nd[k].pageable &&
-                         (nd[k].dir == GL_SCHED_D2H || (nd[k].dir == GL_SCHED_H2D && nd[k].bytes > RP_STAGED_BYTES));
+        int host_waits = nd[k].kind == RP_COPY && rp_host_waits_pageable(nd[k].pageable, nd[k].dir, nd[k].bytes);
         if (k == waited && !host_waits)
             free_op(p, gl_sched_record(p, th, st[x], waited_event = gl_sched_event_new(p)));
     }

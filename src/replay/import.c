@@ -791,7 +791,7 @@ static void host_waits(rp_trace *t)
         }
         if (c->kind != RP_LAUNCH && c->kind != RP_COPY) continue;
         if (c->kind == RP_COPY) {
-            c->waits = c->sync || (c->pageable && (c->dir == GL_SCHED_D2H || c->bytes > RP_STAGED_BYTES));
+            c->waits = c->sync || rp_host_waits_pageable(c->pageable, c->dir, c->bytes);
             /* A cudaMemcpy from pageable memory that the driver stages at once syncs its stream, stages, and
              * returns as its DMA is issued (the runtime API's synchronization notes): in the 377 such calls that
              * found their stream busy (tests/data, and 36 NVIDIA samples at C=8 and 1, H200, session 28) the call

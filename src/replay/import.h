@@ -71,6 +71,13 @@ typedef struct rp_node {
 } rp_node;
 enum { RP_BODY_CALL = -3 }; /* rp_node.call while importing: a conditional body's node, its launch not found yet */
 
+/* A pageable copy that the host waits for, as the replay's machine has it (gl_sched.h "Staging", machine_for: the
+ * driver stages RP_STAGED_BYTES at once): a D2H, or an H2D over that. */
+static inline int rp_host_waits_pageable(int pageable, int dir, double bytes)
+{
+    return pageable && (dir == GL_SCHED_D2H || (dir == GL_SCHED_H2D && bytes > RP_STAGED_BYTES));
+}
+
 typedef struct rp_call {
     int kind;                    /* RP_* */
     int thread;                  /* its host thread, 0.. */

@@ -25,7 +25,8 @@
  *             HOSTFN's wake of the driver's thread as fitted (rp_fit_wakes), 0 the machine's, 0 for other kinds;
  *             sm_demand: a LAUNCH's share of an SM a block uses alone (gl_sched.h "Sharing"; fit.c), 0 for
  *             other kinds; chained: 1 for a LAUNCH or COPY that is a graph's node behind its launch's previous
- *             node in its stream (gl_sched_op.chained), 0 else; a file of 19-field ops has none chained, one of 18 no
+ *             node in its stream (gl_sched_op.chained), 0 else (a COPY so marked is refused by a binary before
+ *             session 28's last commits); a file of 19-field ops has none chained, one of 18 no
  *             demands (0) either, one of 17 no wakes, one of 16 no after
  *             either; one of 15 is read with a record timed where "event_trace" is 1, as the importer marks a
  *             traced trace's) */

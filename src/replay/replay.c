@@ -220,7 +220,8 @@ static gl_sched_machine machine_for(const rp_trace *t, int C)
     m.pageable_d2h_serial = 1, m.pageable_stage_slots = 0, m.pageable_d2h_handover_ns = 25000;
     m.sync_return_ns = t->sync_return_ns; /* the trace's (fit.h), else none */
     m.graph_dispatch_ns = t->graph_dispatch_ns; /* the trace's graphs' chaining (fit.h), else the dispatch gap */
-    m.graph_copy_after_kernel_ns = t->graph_copy_after_kernel_ns, m.graph_kernel_after_copy_ns = t->graph_kernel_after_copy_ns;
+    m.graph_copy_after_kernel_ns = t->graph_copy_after_kernel_ns;
+    m.graph_kernel_after_copy_ns = t->graph_kernel_after_copy_ns;
     m.pinned_beside_bytes = RP_BESIDE_BYTES; /* pinned H2D of 4-24 KiB ran beside a large one (gl_sched.h) */
     /* No SM room for D2D copies and memsets (gl_sched.h "SM copies"; sm_copy_share 0): a recorded one's time holds
      * its wait for that room already (under nsys a 16 KiB D2D beside a wide grid lasted 108 us, to just after the
@@ -557,17 +558,17 @@ int main(int argc, char **argv)
                                                           : "the H200's",
            0.26, 2.3);
     if (t.graph_dispatch_ns > 0 || t.graph_copy_after_kernel_ns > 0 || t.graph_kernel_after_copy_ns > 0) {
-        char k[3][48];
+        static const char *const what[3] = {
+            "a kernel node %.2f us after its launch's previous kernel node in its stream ends (not the dispatch gap)",
+            "a copy or memset node %.2f us after its previous kernel node (not the copy costs)",
+            "a kernel node %.2f us and its dispatch after its previous copy or memset node (not the copy costs)"};
         const double v[3] = {t.graph_dispatch_ns, t.graph_copy_after_kernel_ns, t.graph_kernel_after_copy_ns};
-        for (int q = 0; q < 3; q++)
-            if (v[q] > 0) snprintf(k[q], sizeof k[q], "%.2f us", v[q] / 1e3);
-            else snprintf(k[q], sizeof k[q], "as any (fewer than 8 pairs)");
-        printf("graph chaining: a kernel node %s after its launch's previous kernel node in its stream ends, in place "
-               "of the dispatch gap; a copy or memset node %s after a kernel node, a kernel node %s (and its "
-               "dispatch) after a copy or memset node, in place of the copy costs (%s)\n", k[0], k[1], k[2],
-               a.model      ? "the model file's"
-               : t.range[0] ? "the range's, the median of its node pairs"
-                            : "the trace's, the median of its node pairs");
+        printf("graph chaining:");
+        for (int q = 0, any = 0; q < 3; q++)
+            if (v[q] > 0) printf(any++ ? "; " : " "), printf(what[q], v[q] / 1e3);
+        printf(" (%s; the other kinds as any node's)\n", a.model      ? "the model file's"
+                                                      : t.range[0] ? "the range's, the median of its node pairs"
+                                                                   : "the trace's, the median of its node pairs");
     }
     printf("copies and kernels (%s): H2D %.2f us and D2H %.2f us after a kernel, a kernel %.2f us after an H2D "
            "and %.2f us after a D2H, beyond the dispatch gap; a sync that waited returns %.2f us after its work (%s)"

@@ -535,6 +535,28 @@ static void test_dispatch_latency(void)
     test_cond("a graph's chained kernel goes its graph's cost after a copy, a chained copy after a kernel",
               chained_k == 3 + 2 && chained_c == 5 && p.ops[k].start_ns - p.ops[c1].end_ns == 2 &&
                   p.ops[c2].start_ns == p.ops[k].end_ns);
+    gl_sched_program_free(&p);
+
+    /* The same [D2H, kernel, D2H] with a wait on another stream's record before the second copy (a graph's
+     * cross-stream edge): the copy's graph cost still counts from its predecessor node, the kernel. And with the
+     * graph's dispatch set (1) but no cost after a copy, the kernel after the copy takes the queue's dispatch (2):
+     * its ordinary cost after a copy was fitted less that. */
+    int s2[2];
+    gl_sched_program_init(&p);
+    streams(&p, s2, 2, GL_SCHED_STREAM_NONBLOCKING);
+    int e = gl_sched_event_new(&p);
+    c1 = gl_sched_copy(&p, 0, s2[0], GL_SCHED_D2H, 64, 0), k = gl_sched_launch(&p, 0, s2[0], 1, 32, 1, 100, 0);
+    gl_sched_record(&p, 0, s2[1], e);
+    gl_sched_wait(&p, 0, s2[0], e);
+    c2 = gl_sched_copy(&p, 0, s2[0], GL_SCHED_D2H, 64, 0);
+    p.ops[c1].copy_ns = p.ops[c2].copy_ns = 10;
+    p.ops[k].chained = p.ops[c2].chained = 1;
+    m.graph_copy_after_kernel_ns = 5, m.graph_kernel_after_copy_ns = 0, m.graph_dispatch_ns = 1;
+    run(&p, &m);
+    test_cond("a chained copy behind a wait on another stream keeps its graph cost after its kernel; a kernel after a "
+              "copy takes the queue's dispatch without the graph's cost after a copy",
+              p.ops[c2].start_ns - p.ops[k].end_ns == 5 && p.ops[k].start_ns - p.ops[c1].end_ns == 2);
+    m.graph_dispatch_ns = 0;
     m.graph_copy_after_kernel_ns = -1;
     gl_sched_result r;
     test_cond("a negative graph copy cost is refused, named",
