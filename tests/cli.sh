@@ -374,10 +374,14 @@ StringIds n on n.id = r.nameId where n.value like 'cudaEventQuery%' limit 1)"
         "^graph chaining: a kernel node 0\\.[01][0-9] us after its launch's previous kernel node" "$b" "$cg"
     expect "replay cudaGraphsPerfScaling (H200, C=8): within 3% of its recording" 0 \
         "^\\|  *8 \\|  *2\\.[23][0-9]+ \\|  *[0-9]+ \\|  *2\\.309 \\|  *[-+][0-2]\\.[0-9] \\|" "$b" "$cg"
-    "$b" "$cg" --export-model "$rd/chained.json" > /dev/null 2>&1
-    check "replay --export-model keeps the graph's chaining: its model replays as the trace does" \
-        bash -c 'diff <("$1" "$2" | grep "^|") <("$1" --model "$3" | grep "^|") > /dev/null && grep -q "\"graph_dispatch_ns\": [1-9]" "$3"' \
-        _ "$b" "$cg" "$rd/chained.json"
+    # replays_as_model WHAT TRACE KEY: TRACE's exported model replays as the trace does, and carries KEY fitted
+    replays_as_model() {
+        "$b" "$2" --export-model "$rd/model.json" > /dev/null 2>&1
+        check "replay --export-model keeps $1: its model replays as the trace does" \
+            bash -c 'diff <("$1" "$2" | grep "^|") <("$1" --model "$3" | grep "^|") > /dev/null && grep -q "\"$4\": [1-9]" "$3"' \
+            _ "$b" "$2" "$rd/model.json" "$3"
+    }
+    replays_as_model "the graph's chaining" "$cg" graph_dispatch_ns
     # NVIDIA's graphConditionalNodes at C=8 (H200, session 28): the bodies of its if, while and switch nodes ran 46
     # kernels with correlationId 0 in streams the trace does not list. Left out, the replay ran 31% short; each taken
     # as part of the launch called last before it began, -4.5% (the while loops' 9 us between iterations aside).
@@ -417,9 +421,7 @@ globalTid, 99999, nameId, returnValue, callchainId from CUPTI_ACTIVITY_KIND_RUNT
         "^graph chaining: .*a copy or memset node 4\\.[0-9]+ us after its previous kernel node" "$b" "$jc"
     expect "replay jacobiCudaGraphs (H200, C=8): within 2% of its recording" 0 \
         "^\\|  *8 \\|  *12\\.[0-9]+ \\|  *[0-9]+ \\|  *12\\.638 \\|  *[-+][01]\\.[0-9] \\|" "$b" "$jc"
-    "$b" "$jc" --export-model "$rd/jacobi.json" > /dev/null 2>&1
-    check "replay --export-model keeps a graph's chained copies: its model replays as the trace does" \
-        bash -c 'diff <("$1" "$2" | grep "^|") <("$1" --model "$3" | grep "^|") > /dev/null' _ "$b" "$jc" "$rd/jacobi.json"
+    replays_as_model "a graph's chained copies" "$jc" graph_copy_after_kernel_ns
     g=tests/data/simpleCudaGraphs-c8-h200.sqlite
     expect "replay NVIDIA's simpleCudaGraphs (traced node by node): 12 launches, 72 nodes, 12 host nodes" 0 \
         "^graph launches: 12, node by node \\(72 kernels, copies and memsets; 12 host nodes" "$b" "$g"
