@@ -337,9 +337,9 @@ typedef struct event {
 
 /* Blocks of a kernel that shares the SMs' throughput ("Sharing"), handed out together. Every such block runs at the
  * one speed the load gives (1 / gl_sched_share_slowdown(load / SMs)), so the groups keep one clock between them,
- * the work a block alone would have done since the simulation began (sim.share_work): a group ends when it reaches the group's
- * done_at, and the groups wait in a heap by that (processor sharing; one event, for the first to end, whatever
- * the number running). */
+ * the work a block alone would have done since the simulation began (sim.share_work): a group ends when it
+ * reaches the group's done_at, and the groups wait in a heap by that (processor sharing; one event, for the first
+ * to end, whatever the number running). */
 typedef struct shared_group {
     int op, n;          /* n blocks of kernel op */
     int *sms, cap_sms;  /* the SMs they are on, an SM once for each block (their slots free at the end) */
@@ -521,12 +521,13 @@ static int first_unfinished(const sim *s, int op)
 static int deps_done(const sim *s, int op) { return first_unfinished(s, op) < 0; }
 
 /* Whether a stream synchronizes with the legacy stream. */
-double gl_sched_share_slowdown(double load_per_sm) { return fmax(1.0, load_per_sm); }
-
 int gl_sched_stream_blocking(const gl_sched_stream *st)
 {
     return st->kind == GL_SCHED_STREAM_BLOCKING || st->kind == GL_SCHED_STREAM_PER_THREAD;
 }
+
+/* "Sharing": a sharing block's slowdown at a load of load_per_sm an SM (gl_sched.h). */
+double gl_sched_share_slowdown(double load_per_sm) { return fmax(1.0, load_per_sm); }
 
 /* An op that is no queue entry (an engine copy, record, wait, load, or a host function off the queues) and has
  * arrived: once its dependencies have finished, a copy is ready to start and the others are pending (a record may
@@ -815,6 +816,18 @@ static double graph_cost(const sim *s, const gl_sched_op *o, int pred)
     return 0;
 }
 
+/* A kernel's dispatch when its queue lets it go (dispatch: the queue's): a graph's chained kernel takes the
+ * graph's, behind a kernel node, or behind a copy node where the graph's cost after a copy is set too (that cost
+ * was fitted less this dispatch). */
+static double kernel_dispatch(const sim *s, int op, double dispatch)
+{
+    int pred = s->p->ops[op].chained ? s->os[op].chain_prev : -1;
+    if (pred < 0 || !(s->m->graph_dispatch_ns > 0)) return dispatch;
+    return s->p->ops[pred].kind == GL_SCHED_LAUNCH || graph_cost(s, &s->p->ops[op], pred) > 0
+               ? s->m->graph_dispatch_ns
+               : dispatch;
+}
+
 /* Whether the costs of op's dependencies between a copy and a kernel have passed (gl_sched.h, "Engines"): an
  * H2D or D2H starts copy_after_kernel_ns after a kernel it waits for ends, and an engine's H2D or D2H as long after
  * a queue copy (a D2D, a memset, an inline pageable H2D: the engine learns of either's end alike; a queue copy
@@ -902,13 +915,7 @@ static int advance_queues(sim *s)
             s->resident++;
             if (s->resident > s->max_resident) s->max_resident = s->resident;
             if (s->m->release_rule == GL_SCHED_RELEASE_DISPATCHED) q->holding = op;
-            /* a graph's chained kernel: its graph's dispatch, behind a kernel node, or behind a copy node where
-             * the graph's cost after a copy is set too (that cost was fitted less this dispatch) */
-            int pred = o->chained ? s->os[op].chain_prev : -1;
-            int graph = pred >= 0 && s->m->graph_dispatch_ns > 0 &&
-                        (s->p->ops[pred].kind == GL_SCHED_LAUNCH || s->m->graph_kernel_after_copy_ns > 0);
-            double d = graph ? s->m->graph_dispatch_ns : dispatch;
-            heap_push(s, s->now + d, EV_ACCEPT, op, 0, 0);
+            heap_push(s, s->now + kernel_dispatch(s, op, dispatch), EV_ACCEPT, op, 0, 0);
         } else if (copy_on_sms(s->m, o)) { /* the driver's grid: one block that needs room on an SM */
             s->copying[o->dir]++; /* its engine's turn, from here to its end, its wait for room included */
             double t = gl_sched_op_copy_ns(s->m, o);

@@ -88,10 +88,9 @@ static void fit_graph_gaps(rp_trace *t, double dispatch_ns)
     double *gap[3];
     int n[3] = {0, 0, 0}; /* [0] kernel after kernel, [1] copy after kernel, [2] kernel after copy */
     for (int q = 0; q < 3; q++) gap[q] = (double *)gl_xmalloc(sizeof(double) * (size_t)(t->n_nodes + 1));
-    for (int k = 0; k < t->n_nodes; k++) {
+    for (int k = 0, first = 0; k < t->n_nodes; k++) {
         const rp_node *x = &t->nodes[k];
-        int first = k; /* the launch's first node */
-        while (first > 0 && t->nodes[first - 1].call == x->call) first--;
+        if (t->nodes[first].call != x->call) first = k; /* the launch's first node */
         for (int j = k - 1; j >= first; j--) { /* its stream's node before it */
             const rp_node *y = &t->nodes[j];
             if (y->stream != x->stream) continue;
@@ -105,15 +104,12 @@ static void fit_graph_gaps(rp_trace *t, double dispatch_ns)
             break;
         }
     }
-    double fit[3];
+    double fit[3]; /* each kind's median, NAN where fewer than FIT_MIN pairs show it */
     for (int q = 0; q < 3; q++) fit[q] = n[q] >= FIT_MIN ? gl_quantile(gap[q], n[q], 0.5) : NAN;
-    t->graph_dispatch_n = n[0] >= FIT_MIN ? n[0] : 0;
-    t->graph_dispatch_ns = t->graph_dispatch_n ? fmax(1, fit[0]) : 0;
-    t->graph_copy_after_kernel_n = n[1] >= FIT_MIN ? n[1] : 0;
-    t->graph_copy_after_kernel_ns = t->graph_copy_after_kernel_n ? fmax(1, fit[1]) : 0;
-    t->graph_kernel_after_copy_n = n[2] >= FIT_MIN ? n[2] : 0;
-    double dispatch = t->graph_dispatch_n ? t->graph_dispatch_ns : dispatch_ns;
-    t->graph_kernel_after_copy_ns = t->graph_kernel_after_copy_n ? fmax(1, fit[2] - dispatch) : 0;
+    t->graph_dispatch_ns = isnan(fit[0]) ? 0 : fmax(1, fit[0]);
+    t->graph_copy_after_kernel_ns = isnan(fit[1]) ? 0 : fmax(1, fit[1]);
+    double dispatch = t->graph_dispatch_ns > 0 ? t->graph_dispatch_ns : dispatch_ns;
+    t->graph_kernel_after_copy_ns = isnan(fit[2]) ? 0 : fmax(1, fit[2] - dispatch);
     for (int q = 0; q < 3; q++) free(gap[q]);
 }
 

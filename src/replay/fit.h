@@ -20,7 +20,7 @@
  * were called) of the time from that work's end to their return, with RP_GAP_MIN of them, else 0 (a --range's own:
  * not the whole trace's); t->sync_return_n gets how many. And into t->graph_dispatch_ns the median over a graph
  * launch's kernel nodes that followed its previous kernel node in their stream of the time from that one's end to
- * their start, with FIT_MIN of them (t->graph_dispatch_n), else 0; into t->graph_copy_after_kernel_ns the same for a
+ * their start, with FIT_MIN of them, else 0; into t->graph_copy_after_kernel_ns the same for a
  * copy or memset node after a kernel node, and into t->graph_kernel_after_copy_ns for a kernel node after a copy or
  * memset node less the dispatch it takes (the graph's, else dispatch_ns's fit).
  * Returns how many of the four gaps were fitted. It also

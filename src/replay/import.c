@@ -149,6 +149,11 @@ static void idmap_free(idmap *m) { free(m->key), free(m->val); }
 
 /* ---- the rows ------------------------------------------------------------------------------------------ */
 
+typedef struct timed_call {
+    double t;
+    int wait, call; /* wait: 0 for a record, which goes first at the same time */
+} timed_call;
+
 typedef struct loading {
     rp_trace *t;
     int cap_calls;
@@ -163,7 +168,7 @@ typedef struct loading {
     const char *range; /* the NVTX range's name, or NULL: every call */
     int cap_nodes;     /* room in t->nodes */
     long long whole;   /* CUPTI_ACTIVITY_KIND_GRAPH_TRACE rows: graph launches traced whole */
-    double *out_launches; /* under --range, the graph launches called outside it: their starts, in order */
+    timed_call *out_launches; /* under --range, the graph launches called outside it: their starts, in order */
     int n_out_launches, cap_out_launches;
 } loading;
 
@@ -195,8 +200,8 @@ static void runtime_row(sqlite3_stmt *st, void *ctx)
         idmap_put(&L->corr, sqlite3_column_int64(st, 3), OUT_OF_RANGE); /* its GPU work is not the range's */
         const unsigned char *name = sqlite3_column_text(st, 5); /* nor its conditional bodies' (graphs_finish) */
         if (name && strstr((const char *)name, "GraphLaunch")) {
-            gl_grow((void **)&L->out_launches, &L->cap_out_launches, L->n_out_launches + 1, sizeof(double));
-            L->out_launches[L->n_out_launches++] = col_num(st, 0);
+            gl_grow((void **)&L->out_launches, &L->cap_out_launches, L->n_out_launches + 1, sizeof *L->out_launches);
+            L->out_launches[L->n_out_launches++] = (timed_call){col_num(st, 0), 0, -1};
         }
         return;
     }
@@ -589,11 +594,6 @@ static int driver_runs(reader *r, loading *L)
     return rc;
 }
 
-typedef struct timed_call {
-    double t;
-    int wait, call; /* wait: 0 for a record, which goes first at the same time */
-} timed_call;
-
 static int by_time(const void *x, const void *y)
 {
     const timed_call *a = (const timed_call *)x, *b = (const timed_call *)y;
@@ -742,6 +742,18 @@ static void held_calls(rp_trace *t)
     free(by_end), free(copies), free(paged), free(held);
 }
 
+/* When the work a sync of stream s waits for had ended in the recording (last_end: each stream's latest end so
+ * far): its own, the blocking streams' for the legacy stream, the legacy stream's for a blocking one. */
+static double synced_end(const rp_trace *t, const double *last_end, int s)
+{
+    double end = last_end[s];
+    if (s != GL_SCHED_LEGACY)
+        return t->streams[s].kind == GL_SCHED_STREAM_NONBLOCKING ? end : fmax(end, last_end[GL_SCHED_LEGACY]);
+    for (int o = GL_SCHED_LEGACY + 1; o < t->n_streams; o++)
+        if (t->streams[o].kind != GL_SCHED_STREAM_NONBLOCKING) end = fmax(end, last_end[o]);
+    return end;
+}
+
 /* A call that returns once its copy has ended spends host time of its own around the copy: staging a pageable
  * copy before the DMA (28 us for 388 KiB in event-programs' recording), copying the staging buffer to pageable
  * memory after it (174 us for 1.6 MiB). Before: from the call to the copy's start where the stream was idle at
@@ -755,18 +767,6 @@ static void held_calls(rp_trace *t)
  * staging, which also decides which copy the engine takes first: taken as a wait too, one recording of random 28
  * at C=1 went from 8% to 49% long, two others from 1% to 12% and 19%. After:
  * from the copy's end to the return. Both are kept as host time around the modelled wait. */
-/* When the work a sync of stream s waits for had ended in the recording (last_end: each stream's latest end so
- * far): its own, the blocking streams' for the legacy stream, the legacy stream's for a blocking one. */
-static double synced_end(const rp_trace *t, const double *last_end, int s)
-{
-    double end = last_end[s];
-    if (s != GL_SCHED_LEGACY)
-        return t->streams[s].kind == GL_SCHED_STREAM_NONBLOCKING ? end : fmax(end, last_end[GL_SCHED_LEGACY]);
-    for (int o = GL_SCHED_LEGACY + 1; o < t->n_streams; o++)
-        if (t->streams[o].kind != GL_SCHED_STREAM_NONBLOCKING) end = fmax(end, last_end[o]);
-    return end;
-}
-
 static void host_waits(rp_trace *t)
 {
     int *order = rp_calls_by_start(t);
@@ -995,18 +995,6 @@ static int latest_launch(const launch_key *k, int n, long long g, double at)
     return lo > 0 && k[lo - 1].graph == g ? lo - 1 : -1;
 }
 
-/* The last of the ascending times v[0..n) at or before at; -INFINITY: none. */
-static double latest_before(const double *v, int n, double at)
-{
-    int lo = 0, hi = n;
-    while (lo < hi) {
-        int mid = (lo + hi) / 2;
-        if (v[mid] <= at) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo > 0 ? v[lo - 1] : -INFINITY;
-}
-
 /* After the calls are sorted: the calls a thread made while capturing a stream into a graph ran nothing (a
  * captured cudaStreamWaitEvent still has a SYNCHRONIZATION row) and stay host time; each graph launch gets its
  * nodes, by recorded start, its stream (that of the node that ended last: the launch joins its branches there)
@@ -1073,7 +1061,8 @@ static int graphs_finish(reader *r, loading *L)
             int j = latest_launch(keys, n_keys, n->graph, n->gpu_start_ns);
             if (j < 0) j = latest_launch(keys, n_keys, -1, n->gpu_start_ns);
             double called = j >= 0 ? keys[j].start : -INFINITY;
-            double out = latest_before(L->out_launches, L->n_out_launches, n->gpu_start_ns);
+            int n_out = timed_before(L->out_launches, L->n_out_launches, n->gpu_start_ns, 1);
+            double out = n_out > 0 ? L->out_launches[n_out - 1].t : -INFINITY;
             if (out > called || (L->range && j < 0)) continue; /* its launch is outside the range */
             t->gpu_first_ns = fmin(t->gpu_first_ns, n->gpu_start_ns);
             t->gpu_last_ns = fmax(t->gpu_last_ns, n->gpu_end_ns);

@@ -142,10 +142,8 @@ typedef struct rp_trace {
     int sync_return_n;          /* how many calls that came from */
     double graph_dispatch_ns;   /* a graph's kernel node after its launch's previous kernel node in its stream, from
                                  * that one's end (fit.h; 0: not fitted, the dispatch gap as any) */
-    int graph_dispatch_n;       /* how many pairs of nodes that came from */
     double graph_copy_after_kernel_ns, graph_kernel_after_copy_ns; /* the same for a copy or memset node after a
                                  * kernel node, and a kernel node after one, less its dispatch (fit.h; 0: none) */
-    int graph_copy_after_kernel_n, graph_kernel_after_copy_n; /* how many pairs each came from */
     rp_node *nodes;             /* the nodes of graph launches traced node by node, by launch, then start */
     int n_nodes, graph_launches, graph_host_nodes; /* ...how many, of how many launches; host nodes run */
     int graphs_whole;           /* graph launches traced whole (CUPTI_ACTIVITY_KIND_GRAPH_TRACE): not replayed */
