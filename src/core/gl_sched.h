@@ -24,6 +24,19 @@
  *           its wake_ns (the host's time, as its gaps are), the live
  *           machine keeps 0 (gridlab's own waits poll an event, and a run's
  *           measured call times hold them).
+ *           A synchronizing call (stream, device or event; it waited or
+ *           not) costs the host more the more queues the setting has:
+ *           27-48 ns a connection on the H200 (median 35 over three runs),
+ *           alike for the three kinds, idle or after a kernel, where launches
+ *           and records cost the same at every setting
+ *           (issue-19-probes/probe-callcost, interleaved processes, no
+ *           tracer: a stream sync after a one-thread kernel took 5.08-5.14
+ *           us at C=1 and 6.11-6.51 at C=32). So a program's calls timed
+ *           at one setting (timed_connections) return sync_connection_ns per
+ *           connection later at a larger one and earlier at a smaller one, a
+ *           call that found its target done no earlier than at once
+ *           (gl_sched_sync_extra_ns). Under nsys jacobiCudaGraphs' 2955
+ *           stream syncs took 1.6-2.2 us at C=1 and 2.4-3.4 at C=32.
  *           A call with an `after` op (another thread's) is not made before
  *           that op's call has returned: the program's own order between its
  *           threads, which a replay takes from its recording.
@@ -467,6 +480,8 @@ typedef struct gl_sched_machine {
     int pageable_d2h_serial;      /* pageable D2H calls one at a time, whatever their threads ("Staging") */
     double pageable_d2h_handover_ns; /* how long after one ends another thread's waiting call can take over */
     double sync_return_ns;    /* from a synchronizing call's target finishing to the call's return (Host) */
+    double sync_connection_ns; /* what each hardware queue of the setting adds to a synchronizing call (Host) */
+    int timed_connections;    /* the setting the program's call times were measured at (0: this machine's own) */
     int pageable_stage_slots;     /* the H2D staging buffer's parts, each pageable_stage_bytes / slots (0: no
                                    * staging rule: a call never waits for room) */
     double pinned_beside_bytes;   /* pinned H2D copies up to this size take no engine (0: every one takes one) */
@@ -634,6 +649,10 @@ int gl_sched_stream_blocking(const gl_sched_stream *st);
 /* "Sharing": how many times longer a sharing block takes than alone while the demands running come to load_per_sm
  * an SM (evened over the SMs): max(1, load_per_sm). The simulation and the replay's fit of the demands share it. */
 double gl_sched_share_slowdown(double load_per_sm);
+/* "Host": how much later than at the setting its call times were measured at (timed_connections) a synchronizing
+ * call returns at the machine's setting: sync_connection_ns per connection more or fewer (0 when
+ * timed_connections is 0: the times are the machine's own). */
+double gl_sched_sync_extra_ns(const gl_sched_machine *m);
 /* A new event; returns its index. */
 int gl_sched_event_new(gl_sched_program *p);
 

@@ -384,9 +384,9 @@ typedef struct thread_state {
     int blocked;   /* op index of the SYNC it waits in, else -1 */
     int calling;   /* a call is in progress (an EV_HOST is pending) */
     double d2h_waiting_ns; /* since when its next call, a pageable D2H, has waited for the staging (-INF: not) */
-    double sync_done_ns;   /* when the target of the SYNC it waits in finished (NAN: not yet; -INFINITY: it was
-                            * done at the call, which returns at once); it returns that op's wake_ns, else the
-                            * machine's sync_return_ns, later (an EV_WAKE then) */
+    double sync_done_ns;   /* when the SYNC it waits in returns, once its target has finished (NAN: not yet): that
+                            * op's wake_ns, else the machine's sync_return_ns, after the target where it waited,
+                            * at once where it found it done; gl_sched_sync_extra_ns later (an EV_WAKE then) */
 } thread_state;
 
 typedef struct sim {
@@ -528,6 +528,11 @@ int gl_sched_stream_blocking(const gl_sched_stream *st)
 
 /* "Sharing": a sharing block's slowdown at a load of load_per_sm an SM (gl_sched.h). */
 double gl_sched_share_slowdown(double load_per_sm) { return fmax(1.0, load_per_sm); }
+
+double gl_sched_sync_extra_ns(const gl_sched_machine *m)
+{
+    return m->timed_connections > 0 ? m->sync_connection_ns * (m->connections - m->timed_connections) : 0;
+}
 
 /* An op that is no queue entry (an engine copy, record, wait, load, or a host function off the queues) and has
  * arrived: once its dependencies have finished, a copy is ready to start and the others are pending (a record may
@@ -1287,11 +1292,12 @@ static void progress(sim *s)
                                     : s->p->ops[b].wake_ns < 0 ? 0 : s->m->sync_return_ns;
             if (sync && isnan(th->sync_done_ns) && deps_done(s, b)) {
                 /* Its target is done: a call that waited returns once its thread wakes; one that found it done,
-                 * at once. */
-                th->sync_done_ns = s->now > s->p->ops[b].submit_ns ? s->now : -INFINITY;
-                if (wake > 0 && isfinite(th->sync_done_ns)) heap_push(s, s->now + wake, EV_WAKE, -1, -1, 0);
+                 * at once; either the setting's extra later (never before now). */
+                double after = fmax(0, (s->now > s->p->ops[b].submit_ns ? wake : 0) + gl_sched_sync_extra_ns(s->m));
+                th->sync_done_ns = s->now + after;
+                if (after > 0) heap_push(s, th->sync_done_ns, EV_WAKE, -1, -1, 0);
             }
-            if (b >= 0 && (sync ? s->now >= th->sync_done_ns + wake : s->os[b].finished)) {
+            if (b >= 0 && (sync ? s->now >= th->sync_done_ns : s->os[b].finished)) {
                 if (s->p->ops[b].kind == GL_SCHED_SYNC) finish(s, b);
                 th->blocked = -1;
                 th->sync_done_ns = NAN;
@@ -1481,6 +1487,9 @@ static int validate(const gl_sched_program *p, const gl_sched_machine *m, char *
     if (!(m->sync_return_ns >= 0 && m->sync_return_ns < INFINITY))
         return fail(err, errlen, "the machine's return after a synchronization (%g ns) is not a time",
                     m->sync_return_ns);
+    if (!(fabs(m->sync_connection_ns) < 1e9) || m->timed_connections < 0 || m->timed_connections > 1024)
+        return fail(err, errlen, "the machine's cost per connection of a synchronization (%g ns, timed at %d) is "
+                    "not a time and a setting", m->sync_connection_ns, m->timed_connections);
     if (m->pageable_stage_slots < 0 || m->pageable_stage_slots > 64)
         return fail(err, errlen, "the machine's staging buffer has %d parts (0: no staging rule, or 1..64)",
                     m->pageable_stage_slots);

@@ -14,7 +14,8 @@
  * start to the last end.
  *
  * Issue 19, not finished: the dispatch gap and the launch latency are fitted to the trace (rp_fit), the time per
- * queue entry and a lazy load's are the H200's as gridlab measured them (0.26, 2.3 us); a kernel's time alone per
+ * queue entry, a lazy load's and a synchronize's per connection are the H200's as gridlab measured them (0.26,
+ * 2.3 us, 35 ns: each C's syncs return that much later a connection than the recorded C's); a kernel's time alone per
  * wave is fitted from what shared its SMs (rp_fit_kernels); host functions go in a stream the trace implies
  * (import.c, rp_place_hostfns) with their own time fitted (rp_fit_hostfns); graph launches are counted among the
  * calls kept as host time. Under lazy loading (the recorded environment's, or the default; --module-loading) a
@@ -197,7 +198,13 @@ static double start_error_p95(const gl_sched_program *p, const double *rs, doubl
 
 static double fit_dispatch_ns = 1630, fit_latency_ns = 2600; /* the H200's, unless the trace shows its own */
 
-static gl_sched_machine machine_for(const rp_trace *t, int C)
+/* What each connection adds to a synchronizing call (gl_sched.h "Host"): the median of the H200's 14 slopes in
+ * issue-19-probes/probe-callcost (stream, device and event syncs, idle and after a kernel, three runs: 27-48 ns). */
+static const double SYNC_CONNECTION_NS = 35;
+
+/* The machine at setting C, for a program whose calls were timed at setting timed (the recording's, or the
+ * setting --infer-connections supposes). */
+static gl_sched_machine machine_for(const rp_trace *t, int C, int timed)
 {
     gl_sched_machine m = gl_sched_machine_default();
     m.connections = C;
@@ -219,6 +226,7 @@ static gl_sched_machine machine_for(const rp_trace *t, int C)
      * which take the whole staging, the import links one after another (staging_previous). */
     m.pageable_d2h_serial = 1, m.pageable_stage_slots = 0, m.pageable_d2h_handover_ns = 25000;
     m.sync_return_ns = t->sync_return_ns; /* the trace's (fit.h), else none */
+    m.sync_connection_ns = SYNC_CONNECTION_NS, m.timed_connections = timed;
     m.graph_dispatch_ns = t->graph_dispatch_ns; /* the trace's graphs' chaining (fit.h), else the dispatch gap */
     m.graph_copy_after_kernel_ns = t->graph_copy_after_kernel_ns;
     m.graph_kernel_after_copy_ns = t->graph_kernel_after_copy_ns;
@@ -453,7 +461,7 @@ static int from_trace(const args *a_, rp_trace *t_, gl_sched_program *p_, double
     }
     int has_fns = t.hostfns > t.hostfns_lost || t.graph_host_nodes > 0, moved = 0, woken = 0, fitted = 0;
     {
-        gl_sched_machine m = machine_for(&t, recorded);
+        gl_sched_machine m = machine_for(&t, recorded, recorded);
         double *first_ns = (double *)gl_xmalloc(sizeof(double) * (size_t)(p.n_ops + 1)); /* before the fits */
         for (int i = 0; i < p.n_ops; i++) first_ns[i] = p.ops[i].kind == GL_SCHED_COPY ? p.ops[i].copy_ns : p.ops[i].block_ns;
         int copies = 0, changed = rp_fit_kernels(&p, &m, rs, re, &copies), kernels = 0, paged = 0;
@@ -546,8 +554,9 @@ int main(int argc, char **argv)
                "holds its hardware queue until the kernel ends; replayed so at every setting (without nsys, only a "
                "timed event's record does)\n");
     double rec_ms = (t.gpu_last_ns - t.gpu_first_ns) / 1e6;
-    printf("machine: dispatch gap %.2f us (%s), launch latency %.2f us (%s), %.2f us per queue entry and %.1f us a "
-           "lazy load (the H200's, as gridlab measured them); kernels and copies at their recorded times\n",
+    printf("machine: dispatch gap %.2f us (%s), launch latency %.2f us (%s), %.2f us per queue entry, %.1f us a "
+           "lazy load and %.0f ns a synchronize per connection from the recorded setting (the H200's, as gridlab "
+           "measured them); kernels and copies at their recorded times\n",
            fit_dispatch_ns / 1e3,
            n_gap < 0 ? "the model file's"
            : n_gap   ? "the trace's, the median of its kernels that waited for their stream's previous kernel and "
@@ -556,7 +565,7 @@ int main(int argc, char **argv)
            fit_latency_ns / 1e3,
            n_latency < 0 ? "the model file's" : n_latency ? "the trace's, from its kernels launched into idle streams"
                                                           : "the H200's",
-           0.26, 2.3);
+           0.26, 2.3, SYNC_CONNECTION_NS);
     if (t.graph_dispatch_ns > 0 || t.graph_copy_after_kernel_ns > 0 || t.graph_kernel_after_copy_ns > 0) {
         static const char *const what[3] = {
             "a kernel node %.2f us after its launch's previous kernel node in its stream ends (not the dispatch gap)",
@@ -590,7 +599,7 @@ int main(int argc, char **argv)
         double best = INFINITY, err_at[33];
         int best_c = 0;
         for (int C = 1; C <= 32; C++) {
-            gl_sched_machine m = machine_for(&t, C);
+            gl_sched_machine m = machine_for(&t, C, C); /* as if recorded at C */
             gl_sched_result r;
             if (gl_sched_simulate(&p, &m, &r, err, sizeof err) != 0) {
                 fprintf(stderr, "replay: the model refused the program at C=%d: %s\n", C, err);
@@ -628,7 +637,7 @@ int main(int argc, char **argv)
     int share_rec = rp_sharing_peak(&p, rs, re), beyond[32], n_beyond = 0, share_most = 0;
     for (int k = 0; k < a.n_connections; k++) {
         int C = a.connections[k];
-        gl_sched_machine m = machine_for(&t, C);
+        gl_sched_machine m = machine_for(&t, C, recorded);
         gl_sched_result r;
         if (gl_sched_simulate(&p, &m, &r, err, sizeof err) != 0) {
             fprintf(stderr, "replay: the model refused the program at C=%d: %s\n", C, err);
@@ -657,7 +666,7 @@ int main(int argc, char **argv)
     }
     if (json) {
         if (isnan(replayed)) {
-            gl_sched_machine m = machine_for(&t, recorded);
+            gl_sched_machine m = machine_for(&t, recorded, recorded);
             gl_sched_result r;
             if (gl_sched_simulate(&p, &m, &r, err, sizeof err) == 0) replayed = r.span_ns / 1e6;
         }
@@ -668,7 +677,7 @@ int main(int argc, char **argv)
     const char *dump = getenv("GRIDLAB_REPLAY_DUMP"); /* debugging aid: each op, recorded and replayed */
     if (dump) {
         const char *dc = getenv("GRIDLAB_REPLAY_DUMP_C"); /* another setting's simulation instead */
-        gl_sched_machine m = machine_for(&t, dc && atoi(dc) > 0 ? atoi(dc) : recorded);
+        gl_sched_machine m = machine_for(&t, dc && atoi(dc) > 0 ? atoi(dc) : recorded, recorded);
         gl_sched_result r;
         FILE *f = fopen(dump, "w");
         if (f && gl_sched_simulate(&p, &m, &r, err, sizeof err) == 0)
@@ -681,7 +690,7 @@ int main(int argc, char **argv)
         if (f) fclose(f);
     }
     if (a.explain) {
-        gl_sched_machine m = machine_for(&t, recorded);
+        gl_sched_machine m = machine_for(&t, recorded, recorded);
         gl_sched_result r;
         if (gl_sched_simulate(&p, &m, &r, err, sizeof err) == 0) rp_explain(&p, &m, rs, a.explain);
     }
@@ -689,7 +698,7 @@ int main(int argc, char **argv)
         gl_trace tr;
         gl_trace_init(&tr);
         rp_trace_add(&tr, "recorded", &p, rs, re);
-        gl_sched_machine m = machine_for(&t, recorded);
+        gl_sched_machine m = machine_for(&t, recorded, recorded);
         gl_sched_result r;
         char name[64];
         snprintf(name, sizeof name, "replayed at C=%d", recorded);

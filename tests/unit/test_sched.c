@@ -474,6 +474,41 @@ static void test_host(void)
               r.host_end_ns == 60);
     gl_sched_program_free(&p);
 
+    /* A sync's cost per connection (gl_sched.h "Host"): calls timed at C=8 return 35 ns a connection later at 32,
+     * earlier at 1 where they waited, and no earlier than at once where they did not. */
+    gl_sched_program_init(&p);
+    streams(&p, s, 1, GL_SCHED_STREAM_NONBLOCKING);
+    gl_sched_launch(&p, 0, s[0], 1, 32, 1, 1000, 0);
+    int waited = gl_sched_sync_stream(&p, 0, s[0]);
+    gl_sched_host(&p, 0, 2000);
+    int idle = gl_sched_sync_stream(&p, 0, s[0]);
+    m = ideal(8, 8, 128);
+    m.issue_ns = 10;
+    m.sync_return_ns = 500;
+    m.sync_connection_ns = 35;
+    m.timed_connections = 8;
+    run(&p, &m);
+    double w8 = p.ops[waited].end_ns, i8 = p.ops[idle].end_ns;
+    test_cond("a sync timed at the machine's own setting costs nothing more: the waited one returns at 1510",
+              w8 == 1510 && gl_sched_sync_extra_ns(&m) == 0);
+    m.connections = 32;
+    run(&p, &m);
+    test_cond("... at C=32: both return 24 x 35 = 840 ns later",
+              fabs(p.ops[waited].end_ns - w8 - 840) < 1e-6 && fabs(p.ops[idle].end_ns - i8 - 2 * 840) < 1e-6);
+    m.connections = 1;
+    run(&p, &m);
+    test_cond("... at C=1: the waited one 245 ns earlier, the idle one at once after its call (not before)",
+              fabs(p.ops[waited].end_ns - (w8 - 245)) < 1e-6 && fabs(p.ops[idle].end_ns - (i8 - 245)) < 1e-6 &&
+                  p.ops[idle].end_ns == p.ops[idle].submit_ns);
+    m.timed_connections = 0;
+    run(&p, &m);
+    test_cond("... calls with no setting of their own (timed_connections 0): nothing added at any setting",
+              p.ops[waited].end_ns == w8);
+    m.sync_connection_ns = NAN;
+    test_cond("a machine whose cost per connection of a sync is not a number is refused",
+              gl_sched_simulate(&p, &m, &r, err, sizeof err) == -1 && strstr(err, "per connection") != NULL);
+    gl_sched_program_free(&p);
+
     /* Two host threads issue side by side. */
     gl_sched_program_init(&p);
     int t0 = gl_sched_stream_new(&p, GL_SCHED_STREAM_PER_THREAD, 0, 0);
