@@ -12,7 +12,14 @@
  *
  *   Host.   A host thread issues its calls one after another; each call takes
  *           its issue time (measured per call, or the machine's median). A call
- *           reaches its hardware queue when it returns, plus launch_latency.
+ *           reaches its hardware queue when it returns, plus launch_latency;
+ *           an H2D or D2H copy whose call returns before it ends (not a graph's
+ *           chained node) copy_arrive_ns later still: under nsys on the H200
+ *           threadFenceReduction's 4-byte cudaMemcpyToSymbol copies into an
+ *           idle stream began 0.9 us (tenth percentile; median 1.6) after
+ *           their calls returned, where its kernels' launch latency fits 0
+ *           beyond the dispatch gap; pinned copies in gridlab's traces, 0.1-2.0
+ *           us (the replay fits it, fit.c).
  *           A synchronizing call blocks its thread until its target finishes,
  *           and, where it waited, returns sync_return_ns after that (its own
  *           wake_ns if set): the thread's wake. Under nsys on the H200 the
@@ -450,6 +457,7 @@ typedef struct gl_sched_machine {
     int release_rule;         /* GL_SCHED_RELEASE_* */
     double issue_ns;          /* host time per call, where a call does not give its own */
     double launch_latency_ns; /* from a call's return to its arrival in the queue */
+    double copy_arrive_ns;    /* an H2D or D2H copy's arrival beyond that, where its call returns first (Host) */
     double dispatch_ns;       /* from a queue letting a kernel go to its first block starting */
     double queue_entry_ns;    /* a queue's time from letting one entry go to letting the next go */
     double dispatch_busy_ns[GL_SCHED_MAX_QUEUES + 1]; /* dispatch_ns with n chains at the queue heads (0: dispatch_ns) */

@@ -800,7 +800,8 @@ static void submit(sim *s, int t)
             s->held_rec = holds ? op : -1;
             if (q->n - q->head > s->max_depth) s->max_depth = q->n - q->head;
         }
-        heap_push(s, s->now + s->m->launch_latency_ns, EV_ARRIVE, op, 0, 0);
+        int own_copy = o->kind == GL_SCHED_COPY && o->dir < 2 && !o->chained && !gl_sched_copy_blocks_host(s->m, o);
+        heap_push(s, s->now + s->m->launch_latency_ns + (own_copy ? s->m->copy_arrive_ns : 0), EV_ARRIVE, op, 0, 0);
     }
     host_next(s, t); /* nothing, when the thread waits */
 }
@@ -1487,6 +1488,8 @@ static int validate(const gl_sched_program *p, const gl_sched_machine *m, char *
     if (!(m->sync_return_ns >= 0 && m->sync_return_ns < INFINITY))
         return fail(err, errlen, "the machine's return after a synchronization (%g ns) is not a time",
                     m->sync_return_ns);
+    if (!(m->copy_arrive_ns >= 0 && m->copy_arrive_ns < 1e9))
+        return fail(err, errlen, "the machine's copy arrival (%g ns) is not a time", m->copy_arrive_ns);
     if (!(fabs(m->sync_connection_ns) < 1e9) || m->timed_connections < 0 || m->timed_connections > 1024)
         return fail(err, errlen, "the machine's cost per connection of a synchronization (%g ns, timed at %d) is "
                     "not a time and a setting", m->sync_connection_ns, m->timed_connections);

@@ -215,11 +215,12 @@ int rp_fit(rp_trace *t, double *dispatch_ns, int *n_gap, double *latency_ns, int
     qsort(work, (size_t)n, sizeof *work, by_gpu_start);
     double *gap = (double *)gl_xmalloc(sizeof(double) * (size_t)(n + 1));
     double *lat = (double *)gl_xmalloc(sizeof(double) * (size_t)(n + 1));
+    double *clat = (double *)gl_xmalloc(sizeof(double) * (size_t)(n + 1)), dir_end[2] = {-INFINITY, -INFINITY};
     double *cg[4]; /* copy after kernel: H2D, D2H; kernel after copy: H2D, D2H */
     int ncg[4] = {0, 0, 0, 0};
     for (int k = 0; k < 4; k++) cg[k] = (double *)gl_xmalloc(sizeof(double) * (size_t)(n + 1));
     const rp_call **last = (const rp_call **)gl_xcalloc((size_t)t->n_streams + 1, sizeof *last);
-    int ng = 0, nl = 0, *order = rp_calls_by_start(t), *before = entries_before(t, order); /* one sort for both */
+    int ng = 0, nl = 0, ncl = 0, *order = rp_calls_by_start(t), *before = entries_before(t, order); /* one sort for both */
     double *others = others_latest_end(t, work, n);
     for (int i = 0; i < n; i++) {
         const rp_call *c = work[i], *prev = last[c->stream];
@@ -246,7 +247,12 @@ int rp_fit(rp_trace *t, double *dispatch_ns, int *n_gap, double *latency_ns, int
         } else if (c->kind == RP_LAUNCH && (!prev || prev->gpu_end_ns < c->end_ns)) { /* its stream was idle */
             double l = c->gpu_start_ns - c->end_ns;
             if (l >= 0 && l < 1e6) lat[nl++] = l;
+        } else if (c->kind == RP_COPY && c->dir < 2 && (!prev || prev->gpu_end_ns < c->end_ns) &&
+                   dir_end[c->dir] < c->end_ns) { /* its stream and its direction's engine were idle */
+            double l = c->gpu_start_ns - c->end_ns; /* a copy the host waited for returned after it: none */
+            if (l >= 0 && l < 1e6) clat[ncl++] = l;
         }
+        if (c->kind == RP_COPY && c->dir < 2) dir_end[c->dir] = fmax(dir_end[c->dir], c->gpu_end_ns);
     }
     /* A handful of kernels is no fit: in one of priorities' recordings the two kernels of a configuration put
      * the launch latency at 90 us, and its memsets 90 us late. */
@@ -258,6 +264,11 @@ int rp_fit(rp_trace *t, double *dispatch_ns, int *n_gap, double *latency_ns, int
      * a load, so a low quantile (the first quartile put it at 78-107 us in two of random 25's recordings at C=1,
      * where the H200 takes 2.6, and every op 100 us late; the tenth percentile, 0-34 us). */
     if (nl) *latency_ns = fmax(0, gl_quantile(lat, nl, 0.10) - *dispatch_ns);
+    /* A copy into an idle stream with its engine idle, from its call's return: the same floor, beyond the launch
+     * latency (gl_sched.h "Host", copy_arrive_ns; threadFenceReduction at C=8: 0.9 us, which left out had it 3.2%
+     * short). */
+    t->copy_arrive_n = ncl >= FIT_MIN ? ncl : 0;
+    t->copy_arrive_ns = t->copy_arrive_n ? fmax(0, gl_quantile(clat, ncl, 0.10) - *latency_ns) : 0;
     int fitted = 0, np = 0;
     for (int k = 0; k < 4; k++) t->gap_n[k] = ncg[k];
     for (int d = 0; d < 2; d++) {
@@ -280,7 +291,7 @@ int rp_fit(rp_trace *t, double *dispatch_ns, int *n_gap, double *latency_ns, int
     for (int k = 0; k < 4; k++) t->gap_pool_from[k] = -1;
     t->gap_pooled = 0;
     for (int k = 0; k < 4; k++) free(cg[k]);
-    free(work), free(gap), free(lat), free(last), free(before), free(others);
+    free(work), free(gap), free(lat), free(clat), free(last), free(before), free(others);
     fit_sync_return(t, order);
     fit_graph_gaps(t, *dispatch_ns);
     free(order);

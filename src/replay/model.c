@@ -52,6 +52,8 @@ int rp_model_write(const char *path, const char *source, const rp_trace *t, cons
     }
     fprintf(f, ", \"sync_return_ns\": ");
     num(f, t->sync_return_ns);
+    fprintf(f, ", \"copy_arrive_ns\": ");
+    num(f, t->copy_arrive_ns);
     fprintf(f, ", \"graph_dispatch_ns\": ");
     num(f, t->graph_dispatch_ns);
     fprintf(f, ", \"graph_copy_after_kernel_ns\": ");
@@ -145,6 +147,10 @@ int rp_model_read(const char *path, rp_trace *t, gl_sched_program *p, double **r
         t->sync_return_ns = sr ? gl_json_num(sr, -1) : 0;
         if (!(t->sync_return_ns >= 0 && t->sync_return_ns <= MAX_NS))
             rc = bad(err, errlen, "--model %s: sync_return_ns must be a number in [0, %g]", path, MAX_NS);
+        const gl_json *ca = gl_json_get(j, "copy_arrive_ns"); /* absent (an older file): none, as before */
+        t->copy_arrive_ns = ca ? gl_json_num(ca, -1) : 0;
+        if (!rc && !(t->copy_arrive_ns >= 0 && t->copy_arrive_ns <= MAX_NS))
+            rc = bad(err, errlen, "--model %s: copy_arrive_ns must be a number in [0, %g]", path, MAX_NS);
         /* absent (an older file): none, the machine's own rules */
         const char *const graph_keys[3] = {"graph_dispatch_ns", "graph_copy_after_kernel_ns",
                                            "graph_kernel_after_copy_ns"};

@@ -225,6 +225,7 @@ static gl_sched_machine machine_for(const rp_trace *t, int C, int timed)
      * call keeps its recorded time, which holds its wait for room already. The H2D copies the host waits for,
      * which take the whole staging, the import links one after another (staging_previous). */
     m.pageable_d2h_serial = 1, m.pageable_stage_slots = 0, m.pageable_d2h_handover_ns = 25000;
+    m.copy_arrive_ns = t->copy_arrive_ns; /* the trace's (fit.h), else none */
     m.sync_return_ns = t->sync_return_ns; /* the trace's (fit.h), else none */
     m.sync_connection_ns = SYNC_CONNECTION_NS, m.timed_connections = timed;
     m.graph_dispatch_ns = t->graph_dispatch_ns; /* the trace's graphs' chaining (fit.h), else the dispatch gap */
@@ -580,8 +581,8 @@ int main(int argc, char **argv)
                                                                    : "the trace's, the median of its node pairs");
     }
     printf("copies and kernels (%s): H2D %.2f us and D2H %.2f us after a kernel, a kernel %.2f us after an H2D "
-           "and %.2f us after a D2H, beyond the dispatch gap; a sync that waited returns %.2f us after its work (%s)"
-           "\n\n",
+           "and %.2f us after a D2H, beyond the dispatch gap; a sync that waited returns %.2f us after its work (%s); "
+           "a copy into an idle stream %.2f us after its call returns, beyond the launch latency (%s)\n\n",
            a.model      ? "the model file's"
            : t.range[0] ? "the range's, the median of those that waited for their stream's previous one; where it "
                           "shows fewer than " RP_GAP_MIN_TEXT ", the whole trace's; else the pool's; else 0"
@@ -592,7 +593,11 @@ int main(int argc, char **argv)
            t.sync_return_ns / 1e3,
            a.model                          ? "the model file's"
            : t.sync_return_n >= RP_GAP_MIN ? "the median of its device and stream syncs that waited"
-                                            : "none: it shows fewer than " RP_GAP_MIN_TEXT);
+                                            : "none: it shows fewer than " RP_GAP_MIN_TEXT,
+           t.copy_arrive_ns / 1e3,
+           a.model           ? "the model file's"
+           : t.copy_arrive_n ? "the tenth percentile of its copies into idle streams with their engine idle"
+                             : "none: it shows fewer than 8 such copies");
     printf("| connections | predicted span ms | predicted peak kernels | recorded span ms | error %% | start error p95 %% |\n");
     printf("|------------:|------------------:|-----------------------:|-----------------:|--------:|------------------:|\n");
     if (a.infer) { /* every setting, judged by where it puts each operation's start */

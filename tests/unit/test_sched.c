@@ -504,6 +504,11 @@ static void test_host(void)
     run(&p, &m);
     test_cond("... calls with no setting of their own (timed_connections 0): nothing added at any setting",
               p.ops[waited].end_ns == w8);
+    m.sync_connection_ns = 35;
+    m.copy_arrive_ns = -1;
+    test_cond("a machine whose copies arrive before their calls return is refused",
+              gl_sched_simulate(&p, &m, &r, err, sizeof err) == -1 && strstr(err, "copy arrival") != NULL);
+    m.copy_arrive_ns = 0;
     m.sync_connection_ns = NAN;
     test_cond("a machine whose cost per connection of a sync is not a number is refused",
               gl_sched_simulate(&p, &m, &r, err, sizeof err) == -1 && strstr(err, "per connection") != NULL);
@@ -570,6 +575,30 @@ static void test_dispatch_latency(void)
     test_cond("a graph's chained kernel goes its graph's cost after a copy, a chained copy after a kernel",
               chained_k == 3 + 2 && chained_c == 5 && p.ops[k].start_ns - p.ops[c1].end_ns == 2 &&
                   p.ops[c2].start_ns == p.ops[k].end_ns);
+    gl_sched_program_free(&p);
+
+    /* A copy's arrival (gl_sched.h "Host", copy_arrive_ns): the pinned D2H into an idle stream arrives 7 ns after
+     * its call returns, on top of the launch latency (4), and what follows it in its stream moves with it; a copy
+     * the host waits for (a pageable D2H) arrives as it did. */
+    int sa[2];
+    gl_sched_program_init(&p);
+    streams(&p, sa, 2, GL_SCHED_STREAM_NONBLOCKING);
+    int paged = gl_sched_copy(&p, 0, sa[1], GL_SCHED_D2H, 64, 1);
+    c1 = gl_sched_copy(&p, 0, sa[0], GL_SCHED_D2H, 64, 0), k = gl_sched_launch(&p, 0, sa[0], 1, 32, 1, 100, 0);
+    c2 = gl_sched_copy(&p, 0, sa[0], GL_SCHED_D2H, 64, 0);
+    p.ops[c1].copy_ns = p.ops[c2].copy_ns = p.ops[paged].copy_ns = 10;
+    p.ops[c2].chained = 1;
+    gl_sched_machine mc = copier(1);
+    mc.launch_latency_ns = 4;
+    run(&p, &mc);
+    double before[4] = {p.ops[c1].start_ns, p.ops[k].start_ns, p.ops[c2].start_ns, p.ops[paged].start_ns};
+    mc.copy_arrive_ns = 7;
+    run(&p, &mc);
+    test_cond("a copy into an idle stream arrives copy_arrive_ns (7) after its return and the launch latency; its "
+              "stream's kernel and chained copy 7 later for it alone",
+              p.ops[c1].start_ns == p.ops[c1].submit_ns + 4 + 7 && p.ops[c1].start_ns == before[0] + 7 &&
+                  p.ops[k].start_ns == before[1] + 7 && p.ops[c2].start_ns == before[2] + 7);
+    test_cond("... a copy the host waits for arrives as before", p.ops[paged].start_ns == before[3]);
     gl_sched_program_free(&p);
 
     /* The same [D2H, kernel, D2H] with a wait on another stream's record before the second copy (a graph's
