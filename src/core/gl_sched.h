@@ -98,8 +98,14 @@
  *           of the machine's copy costs ("Engines") and dispatch
  *           (jacobiCudaGraphs: [memset, kernel, 8-byte D2H] per graph, the
  *           kernel 2.7 us after the memset, the D2H 3.7-4.6 us after the
- *           kernel). A wait on another stream's node between them (a
- *           cross-stream edge) changes none of that. A kernel whose blocks
+ *           kernel). A conditional body's kernel node that begins its body
+ *           again (chained 2: a while loop's next iteration) takes
+ *           graph_restart_ns instead, where the machine sets it: in NVIDIA's
+ *           graphConditionalNodes (H200, nsys) a do-while body's three
+ *           kernels ran 0.06-0.16 us apart and each iteration began
+ *           9.3-9.5 us after the one before ended, a captured while loop's
+ *           one-kernel body 5.9-6.1 us. A wait on another stream's node
+ *           between them (a cross-stream edge) changes none of that. A kernel whose blocks
  *           do not all fit starts the rest as slots free up: kernels
  *           overlap partially. The distributor
  *           hands out one block at a time, block_dispatch_ns apiece, for
@@ -465,6 +471,8 @@ typedef struct gl_sched_machine {
                                * any other's) */
     double graph_copy_after_kernel_ns; /* a chained copy or memset after a kernel it waits for (0: as any other's) */
     double graph_kernel_after_copy_ns; /* a chained kernel after a copy or memset it waits for (0: as any other's) */
+    double graph_restart_ns;  /* a conditional body's kernel node that begins the body again (chained 2), from its
+                               * stream's previous node's end (0: as any chained kernel's) */
     double block_dispatch_ns; /* the work distributor's time per block: a big grid takes a while to start */
     double block_overrun_ns;  /* how much longer than asked a block runs (its last spin, its result, its record) */
     int copy_engines[4];      /* engines serving H2D, D2H, D2D copies and memsets (GL_SCHED_H2D..): 0, refused */
@@ -598,7 +606,8 @@ typedef struct gl_sched_op {
                         * it holds its queue behind a running kernel of its stream ("Events") */
     int chained;       /* LAUNCH, COPY: a graph's node behind its launch's previous node in its stream (the
                         * stream's kernel or copy before it): it takes the graph's costs after that node, where
-                        * the machine sets them ("Blocks") */
+                        * the machine sets them ("Blocks"); 2: a conditional body's node that begins the body again
+                        * (a while loop's next iteration) */
     int dir;           /* COPY: GL_SCHED_H2D, _D2H, _D2D or _MEMSET */
     int pageable;      /* COPY: the host side is pageable memory */
     double bytes;      /* COPY: how many */

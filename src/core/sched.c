@@ -822,12 +822,14 @@ static double graph_cost(const sim *s, const gl_sched_op *o, int pred)
     return 0;
 }
 
-/* A kernel's dispatch when its queue lets it go (dispatch: the queue's): a graph's chained kernel takes the
- * graph's, behind a kernel node, or behind a copy node where the graph's cost after a copy is set too (that cost
- * was fitted less this dispatch). */
+/* A kernel's dispatch when its queue lets it go (dispatch: the queue's): a conditional body's node that begins the
+ * body again takes the machine's restart where set; a graph's chained kernel takes the graph's, behind a kernel
+ * node, or behind a copy node where the graph's cost after a copy is set too (that cost was fitted less this
+ * dispatch). */
 static double kernel_dispatch(const sim *s, int op, double dispatch)
 {
     int pred = s->p->ops[op].chained ? s->os[op].chain_prev : -1;
+    if (pred >= 0 && s->p->ops[op].chained == 2 && s->m->graph_restart_ns > 0) return s->m->graph_restart_ns;
     if (pred < 0 || !(s->m->graph_dispatch_ns > 0)) return dispatch;
     return s->p->ops[pred].kind == GL_SCHED_LAUNCH || graph_cost(s, &s->p->ops[op], pred) > 0
                ? s->m->graph_dispatch_ns
@@ -1469,6 +1471,9 @@ static int validate(const gl_sched_program *p, const gl_sched_machine *m, char *
             return fail(err, errlen, "the machine's shared-link time per copy (%g ns) or a copy-kernel cost (%g, %g ns) "
                         "of direction %d is not a time", m->copy_bidir_latency_ns[d], m->copy_after_kernel_ns[d],
                         m->kernel_after_copy_ns[d], d);
+    if (!(m->graph_restart_ns >= 0 && m->graph_restart_ns < INFINITY))
+        return fail(err, errlen, "the machine's restart of a conditional body (%g ns) is not a time",
+                    m->graph_restart_ns);
     if (!(m->graph_dispatch_ns >= 0 && m->graph_dispatch_ns < INFINITY && m->graph_copy_after_kernel_ns >= 0 &&
           m->graph_copy_after_kernel_ns < INFINITY && m->graph_kernel_after_copy_ns >= 0 &&
           m->graph_kernel_after_copy_ns < INFINITY))

@@ -81,13 +81,14 @@ double *rp_sync_returns(const rp_trace *t, const int *order)
  * another stream ended between (it may have waited for that one: simpleCudaGraphs' kernels after a copy, 9 of 12
  * behind a cross-stream edge), the median of each kind of pair with FIT_MIN of them: a kernel after a kernel (the
  * graph's dispatch), a copy or memset after a kernel, a kernel after a copy or memset (less the dispatch it then
- * takes: the graph's, else dispatch_ns). Each 1 ns at least: 0 is the machine's "none" (its own rule); a gap
+ * takes: the graph's, else dispatch_ns), a conditional body's kernel node that begins the body again (kept out of
+ * the kernels after kernels). Each 1 ns at least: 0 is the machine's "none" (its own rule); a gap
  * shorter than the dispatch it takes is so taken as 1 ns beyond it. The nodes are by launch, then start. */
 static void fit_graph_gaps(rp_trace *t, double dispatch_ns)
 {
-    double *gap[3];
-    int n[3] = {0, 0, 0}; /* [0] kernel after kernel, [1] copy after kernel, [2] kernel after copy */
-    for (int q = 0; q < 3; q++) gap[q] = (double *)gl_xmalloc(sizeof(double) * (size_t)(t->n_nodes + 1));
+    double *gap[4];
+    int n[4] = {0, 0, 0, 0}; /* [0] kernel after kernel, [1] copy after kernel, [2] kernel after copy, [3] restart */
+    for (int q = 0; q < 4; q++) gap[q] = (double *)gl_xmalloc(sizeof(double) * (size_t)(t->n_nodes + 1));
     for (int k = 0, first = 0; k < t->n_nodes; k++) {
         const rp_node *x = &t->nodes[k];
         if (t->nodes[first].call != x->call) first = k; /* the launch's first node */
@@ -96,6 +97,7 @@ static void fit_graph_gaps(rp_trace *t, double dispatch_ns)
             if (y->stream != x->stream) continue;
             double g = x->gpu_start_ns - y->gpu_end_ns;
             int q = y->kind == RP_LAUNCH ? (x->kind == RP_LAUNCH ? 0 : 1) : x->kind == RP_LAUNCH ? 2 : -1;
+            if (q >= 0 && x->kind == RP_LAUNCH && rp_node_restarts(x, y)) q = 3;
             for (int z = first; z < k && q >= 0; z++) /* another stream's node that ended in the gap */
                 if (t->nodes[z].stream != x->stream && t->nodes[z].gpu_end_ns > y->gpu_end_ns &&
                     t->nodes[z].gpu_end_ns <= x->gpu_start_ns)
@@ -104,13 +106,14 @@ static void fit_graph_gaps(rp_trace *t, double dispatch_ns)
             break;
         }
     }
-    double fit[3]; /* each kind's median, NAN where fewer than FIT_MIN pairs show it */
-    for (int q = 0; q < 3; q++) fit[q] = n[q] >= FIT_MIN ? gl_quantile(gap[q], n[q], 0.5) : NAN;
+    double fit[4]; /* each kind's median, NAN where fewer than FIT_MIN pairs show it */
+    for (int q = 0; q < 4; q++) fit[q] = n[q] >= FIT_MIN ? gl_quantile(gap[q], n[q], 0.5) : NAN;
+    t->graph_restart_ns = isnan(fit[3]) ? 0 : fmax(1, fit[3]);
     t->graph_dispatch_ns = isnan(fit[0]) ? 0 : fmax(1, fit[0]);
     t->graph_copy_after_kernel_ns = isnan(fit[1]) ? 0 : fmax(1, fit[1]);
     double dispatch = t->graph_dispatch_ns > 0 ? t->graph_dispatch_ns : dispatch_ns;
     t->graph_kernel_after_copy_ns = isnan(fit[2]) ? 0 : fmax(1, fit[2] - dispatch);
-    for (int q = 0; q < 3; q++) free(gap[q]);
+    for (int q = 0; q < 4; q++) free(gap[q]);
 }
 
 /* The median of rp_sync_returns (fit.h). */

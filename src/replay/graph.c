@@ -59,8 +59,9 @@ int rp_graph_ops(const rp_trace *t, const rp_call *c, int th, gl_sched_program *
             synced[x * S + y] = j;
         }
         node_op[k] = free_op(p, rp_work_op(t, p, th, &nd[k], kernels)); /* in the stream it ran in, st[x] */
-        /* behind its launch's node in its stream: the graph's own chaining and copy costs (gl_sched.h "Blocks") */
-        p->ops[node_op[k]].chained = latest[x] >= 0;
+        /* behind its launch's node in its stream: the graph's own chaining and copy costs, or its body's restart
+         * (gl_sched.h "Blocks") */
+        p->ops[node_op[k]].chained = latest[x] < 0 ? 0 : rp_node_restarts(&nd[k], &nd[latest[x]]) ? 2 : 1;
         latest[x] = k;
         /* the call waits for that node: through an event, unless the node is a pageable copy the host itself waits
          * for (gl_sched.h "Staging"), whose end the thread sees as it returns (an event recorded after it would be

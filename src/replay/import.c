@@ -336,6 +336,8 @@ static rp_node *graph_node(loading *L, sqlite3_stmt *st, int col)
     n->call = body ? RP_BODY_CALL : i, n->stream = stream;
     n->gpu_start_ns = col_num(st, 0), n->gpu_end_ns = col_num(st, 1);
     n->graph = col < 0 ? -1 : (long long)((unsigned long long)sqlite3_column_int64(st, col) >> 32);
+    n->node = col < 0 ? 0 : (unsigned)((unsigned long long)sqlite3_column_int64(st, col) & 0xffffffffu);
+    n->body = body;
     if (body) return n;
     t->calls[i].kind = RP_GRAPH;
     t->calls[i].node_first = i; /* a key that outlives the sort (graphs_finish) */

@@ -68,8 +68,17 @@ typedef struct rp_node {
     int dir, pageable;               /* RP_COPY */
     double bytes;                    /* RP_COPY */
     long long graph;                 /* its executable graph (the node id's upper 32 bits) */
+    unsigned node;                   /* its place in that graph (the node id's lower 32 bits) */
+    int body;                        /* a conditional node's body's (correlationId 0) */
 } rp_node;
 enum { RP_BODY_CALL = -3 }; /* rp_node.call while importing: a conditional body's node, its launch not found yet */
+
+/* Whether node x begins its conditional body again after node y, its stream's node before it in its launch (a
+ * while loop's next iteration): both the body's, x no later in its graph than y (gl_sched.h "Blocks", chained 2). */
+static inline int rp_node_restarts(const rp_node *x, const rp_node *y)
+{
+    return x->body && y->body && x->graph == y->graph && x->node <= y->node;
+}
 
 /* A pageable copy that the host waits for, as the replay's machine has it (gl_sched.h "Staging", machine_for: the
  * driver stages RP_STAGED_BYTES at once): a D2H, or an H2D over that. */
@@ -147,6 +156,8 @@ typedef struct rp_trace {
                                  * that one's end (fit.h; 0: not fitted, the dispatch gap as any) */
     double graph_copy_after_kernel_ns, graph_kernel_after_copy_ns; /* the same for a copy or memset node after a
                                  * kernel node, and a kernel node after one, less its dispatch (fit.h; 0: none) */
+    double graph_restart_ns;    /* a conditional body's kernel node that begins the body again, from its stream's
+                                 * previous node's end (fit.h; 0: none) */
     rp_node *nodes;             /* the nodes of graph launches traced node by node, by launch, then start */
     int n_nodes, graph_launches, graph_host_nodes; /* ...how many, of how many launches; host nodes run */
     int graphs_whole;           /* graph launches traced whole (CUPTI_ACTIVITY_KIND_GRAPH_TRACE): not replayed */

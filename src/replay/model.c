@@ -60,6 +60,8 @@ int rp_model_write(const char *path, const char *source, const rp_trace *t, cons
     num(f, t->graph_copy_after_kernel_ns);
     fprintf(f, ", \"graph_kernel_after_copy_ns\": ");
     num(f, t->graph_kernel_after_copy_ns);
+    fprintf(f, ", \"graph_restart_ns\": ");
+    num(f, t->graph_restart_ns);
     fprintf(f, ",\n \"streams\": [");
     for (int i = 1; i < p->n_streams; i++)
         fprintf(f, "%s[%d, %d]", i > 1 ? ", " : "", p->streams[i].kind, p->streams[i].priority);
@@ -152,10 +154,11 @@ int rp_model_read(const char *path, rp_trace *t, gl_sched_program *p, double **r
         if (!rc && !(t->copy_arrive_ns >= 0 && t->copy_arrive_ns <= MAX_NS))
             rc = bad(err, errlen, "--model %s: copy_arrive_ns must be a number in [0, %g]", path, MAX_NS);
         /* absent (an older file): none, the machine's own rules */
-        const char *const graph_keys[3] = {"graph_dispatch_ns", "graph_copy_after_kernel_ns",
-                                           "graph_kernel_after_copy_ns"};
-        double *graph_vals[3] = {&t->graph_dispatch_ns, &t->graph_copy_after_kernel_ns, &t->graph_kernel_after_copy_ns};
-        for (int q = 0; q < 3 && !rc; q++) {
+        const char *const graph_keys[4] = {"graph_dispatch_ns", "graph_copy_after_kernel_ns",
+                                           "graph_kernel_after_copy_ns", "graph_restart_ns"};
+        double *graph_vals[4] = {&t->graph_dispatch_ns, &t->graph_copy_after_kernel_ns, &t->graph_kernel_after_copy_ns,
+                                 &t->graph_restart_ns};
+        for (int q = 0; q < 4 && !rc; q++) {
             const gl_json *g = gl_json_get(j, graph_keys[q]);
             *graph_vals[q] = g ? gl_json_num(g, -1) : 0;
             if (!(*graph_vals[q] >= 0 && *graph_vals[q] <= MAX_NS))
@@ -204,7 +207,7 @@ int rp_model_read(const char *path, rp_trace *t, gl_sched_program *p, double **r
              v[17] <= MAX_NS && (kind == GL_SCHED_HOSTFN || v[17] == 0) &&
              (kind == GL_SCHED_HOST || kind == GL_SCHED_SYNC || st >= 0) && v[18] >= 0 && v[18] <= 1 &&
              (kind == GL_SCHED_LAUNCH || v[18] == 0) &&
-             (v[19] == 0 || ((kind == GL_SCHED_LAUNCH || kind == GL_SCHED_COPY) && v[19] == 1)) &&
+             (v[19] == 0 || ((kind == GL_SCHED_LAUNCH || kind == GL_SCHED_COPY) && (v[19] == 1 || v[19] == 2))) &&
              (!(kind == GL_SCHED_RECORD || kind == GL_SCHED_WAIT) || ev >= 0);
         if (ok && kind == GL_SCHED_LAUNCH)
             ok = v[4] >= 1 && v[4] <= MAX_BLOCKS && v[4] == floor(v[4]) && v[5] >= 1 && v[5] <= 1024 &&

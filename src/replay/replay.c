@@ -231,6 +231,7 @@ static gl_sched_machine machine_for(const rp_trace *t, int C, int timed)
     m.graph_dispatch_ns = t->graph_dispatch_ns; /* the trace's graphs' chaining (fit.h), else the dispatch gap */
     m.graph_copy_after_kernel_ns = t->graph_copy_after_kernel_ns;
     m.graph_kernel_after_copy_ns = t->graph_kernel_after_copy_ns;
+    m.graph_restart_ns = t->graph_restart_ns; /* a conditional body's next iteration (fit.h), else none */
     m.pinned_beside_bytes = RP_BESIDE_BYTES; /* pinned H2D of 4-24 KiB ran beside a large one (gl_sched.h) */
     /* No SM room for D2D copies and memsets (gl_sched.h "SM copies"; sm_copy_share 0): a recorded one's time holds
      * its wait for that room already (under nsys a 16 KiB D2D beside a wide grid lasted 108 us, to just after the
@@ -567,14 +568,17 @@ int main(int argc, char **argv)
            n_latency < 0 ? "the model file's" : n_latency ? "the trace's, from its kernels launched into idle streams"
                                                           : "the H200's",
            0.26, 2.3, SYNC_CONNECTION_NS);
-    if (t.graph_dispatch_ns > 0 || t.graph_copy_after_kernel_ns > 0 || t.graph_kernel_after_copy_ns > 0) {
-        static const char *const what[3] = {
+    if (t.graph_dispatch_ns > 0 || t.graph_copy_after_kernel_ns > 0 || t.graph_kernel_after_copy_ns > 0 ||
+        t.graph_restart_ns > 0) {
+        static const char *const what[4] = {
             "a kernel node %.2f us after its launch's previous kernel node in its stream ends (not the dispatch gap)",
             "a copy or memset node %.2f us after its previous kernel node (not the copy costs)",
-            "a kernel node %.2f us and its dispatch after its previous copy or memset node (not the copy costs)"};
-        const double v[3] = {t.graph_dispatch_ns, t.graph_copy_after_kernel_ns, t.graph_kernel_after_copy_ns};
+            "a kernel node %.2f us and its dispatch after its previous copy or memset node (not the copy costs)",
+            "a conditional body's kernel node that begins the body again %.2f us after its previous node"};
+        const double v[4] = {t.graph_dispatch_ns, t.graph_copy_after_kernel_ns, t.graph_kernel_after_copy_ns,
+                             t.graph_restart_ns};
         printf("graph chaining:");
-        for (int q = 0, any = 0; q < 3; q++)
+        for (int q = 0, any = 0; q < 4; q++)
             if (v[q] > 0) printf(any++ ? "; " : " "), printf(what[q], v[q] / 1e3);
         printf(" (%s; the other kinds as any node's)\n", a.model      ? "the model file's"
                                                       : t.range[0] ? "the range's, the median of its node pairs"

@@ -554,6 +554,20 @@ static void test_dispatch_latency(void)
     run(&p, &m);
     test_cond("without a graph dispatch a chained node takes the queue's: 2, 104, 206",
               p.ops[0].start_ns == 2 && p.ops[1].start_ns == 104 && p.ops[2].start_ns == 206);
+    /* The third begins its conditional body again (chained 2): the machine's restart (9 ns) after the second. */
+    p.ops[2].chained = 2;
+    m.graph_dispatch_ns = 1, m.graph_restart_ns = 9;
+    run(&p, &m);
+    test_cond("a conditional body's node that begins it again goes graph_restart_ns after its predecessor: 103, 212",
+              p.ops[1].start_ns == 103 && p.ops[2].start_ns == 212);
+    m.graph_restart_ns = 0;
+    run(&p, &m);
+    test_cond("... without a restart it takes the graph's dispatch: 204", p.ops[2].start_ns == 204);
+    m.graph_restart_ns = -1;
+    gl_sched_result rs;
+    char rerr[160];
+    test_cond("a machine with a negative restart is refused",
+              gl_sched_simulate(&p, &m, &rs, rerr, sizeof rerr) == -1 && strstr(rerr, "restart") != NULL);
     gl_sched_program_free(&p);
 
     /* A graph's [D2H, kernel, D2H] chained in one stream, the copies 10 ns each: the kernel goes
