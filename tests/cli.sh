@@ -368,7 +368,7 @@ StringIds n on n.id = r.nameId where n.value like 'cudaEventQuery%' limit 1)"
     # latency fits 0: at their return the replay ran 3.2% short, starts 3.15% off at p95 (session 29).
     tf=tests/data/threadFenceReduction-c8-h200.sqlite
     expect "replay threadFenceReduction: its copies into idle streams arrive 0.89 us after their calls return" 0 \
-        "a copy into an idle stream 0\\.89 us after its call returns, beyond the launch latency \\(the tenth percentile" \
+        "a copy into an idle stream 0\\.89 us after its call returns, beyond the launch latency \\(the tenth" \
         "$b" "$tf" --connections 8
     expect "replay threadFenceReduction (H200, C=8): with each sync's own return and the copies' arrival, within 2%" 0 \
         "^\\|  *8 \\|  *[56]\\.[0-9]+ \\|  *[0-9]+ \\|  *6\\.070 \\|  *[-+][01]\\.[0-9] \\|  *1\\.[0-9]+ \\|" \
@@ -398,8 +398,7 @@ StringIds n on n.id = r.nameId where n.value like 'cudaEventQuery%' limit 1)"
     expect "replay graphConditionalNodes (H200, C=8): conditional bodies' nodes join their launch" 0 \
         "^conditional nodes' bodies: 46 of those nodes ran with no call of their own" "$b" "$cn"
     expect "replay graphConditionalNodes: a body begins again 9.31 us after its last node, its nodes 0.13 us apart" 0 \
-        "^graph chaining: a kernel node 0\\.13 us .*; a conditional body's kernel node that begins the body again 9\\.31 us" \
-        "$b" "$cn"
+        "^graph chaining: a kernel node 0\\.13 us .*; .* that begins the body again 9\\.31 us" "$b" "$cn"
     expect "replay graphConditionalNodes (H200, C=8): within 1% of its recording, starts within 2% at p95" 0 \
         "^\\|  *8 \\|  *3\\.[0-9]+ \\|  *[0-9]+ \\|  *3\\.221 \\|  *[-+]0\\.[0-9] \\|  *1\\.[0-9]+ \\|" "$b" "$cn"
     replays_as_model "a conditional body's restart" "$cn" graph_restart_ns
@@ -438,9 +437,13 @@ globalTid, 99999, nameId, returnValue, callchainId from CUPTI_ACTIVITY_KIND_RUNT
     # Its 356 stream syncs each cost 35 ns more a connection than at C=8 (gl_sched.h "Host", probe-callcost): at
     # C=32 the host-bound span is 356 x 24 x 35 ns = 0.30 ms longer. In the simulation all but one find their graph
     # done, and none returns earlier than at once, so at C=1 the span is C=8's.
-    expect "replay jacobiCudaGraphs: its syncs cost 35 ns a connection, 0.30 ms more at C=32, nothing less at C=1" 0 \
-        "^\\|  *32 \\|  *12\\.80[0-9] \\|" "$b" "$jc"
-    expect "replay jacobiCudaGraphs: ... C=1 as C=8, where no sync waits" 0 "^\\|  *1 \\|  *12\\.504 \\|" "$b" "$jc"
+    span_at() { "$b" "$1" --connections "$2" | awk -F'|' -v c="$2" '/^\|/ && $2 + 0 == c { print $3 + 0 }'; }
+    j1=$(span_at "$jc" 1) j8=$(span_at "$jc" 8) j32=$(span_at "$jc" 32)
+    check "replay jacobiCudaGraphs: its syncs cost 35 ns a connection, C=32 356 x 24 x 35 ns (0.299 ms) after C=8" \
+        awk -v a="$j8" -v b="$j32" 'BEGIN { d = b - a; bad = d < 0.298 || d > 0.300
+                                            if (bad) print "C=32 less C=8: " d; exit bad }'
+    check "replay jacobiCudaGraphs: ... C=1 as C=8, none of its syncs returning before its call" \
+        awk -v a="$j1" -v b="$j8" 'BEGIN { if (a != b || a == "") print "C=1 " a ", C=8 " b; exit a != b || a == "" }'
     expect "replay names a synchronize's cost per connection among the H200's constants" 0 \
         "^machine: .*35 ns a synchronize per connection from the recorded setting \\(the H200's" "$b" "$jc"
     g=tests/data/simpleCudaGraphs-c8-h200.sqlite

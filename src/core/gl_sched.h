@@ -13,8 +13,9 @@
  *   Host.   A host thread issues its calls one after another; each call takes
  *           its issue time (measured per call, or the machine's median). A call
  *           reaches its hardware queue when it returns, plus launch_latency;
- *           an H2D or D2H copy whose call returns before it ends (not a graph's
- *           chained node) copy_arrive_ns later still: under nsys on the H200
+ *           an H2D or D2H copy whose call returns before it ends (not one
+ *           handed over as recorded: a graph's node, a replayed cudaMemcpy
+ *           whose host time reaches its start) copy_arrive_ns later still: under nsys on the H200
  *           threadFenceReduction's 4-byte cudaMemcpyToSymbol copies into an
  *           idle stream began 0.9 us (tenth percentile; median 1.6) after
  *           their calls returned, where its kernels' launch latency fits 0
@@ -38,12 +39,19 @@
  *           and records cost the same at every setting
  *           (issue-19-probes/probe-callcost, interleaved processes, no
  *           tracer: a stream sync after a one-thread kernel took 5.08-5.14
- *           us at C=1 and 6.11-6.51 at C=32). So a program's calls timed
- *           at one setting (timed_connections) return sync_connection_ns per
+ *           us at C=1 and 6.11-6.51 at C=32), and so do the waits inside
+ *           other calls, which the model takes as synchronizations: a 4-byte
+ *           D2H cudaMemcpy after a kernel 44 ns a connection to pinned
+ *           memory and 80 to pageable, a cudaEventQuery loop 38
+ *           (probe-callcost-waits). So a program's calls timed at one
+ *           setting (timed_connections) return sync_connection_ns per
  *           connection later at a larger one and earlier at a smaller one, a
  *           call that found its target done no earlier than at once
- *           (gl_sched_sync_extra_ns). Under nsys jacobiCudaGraphs' 2955
- *           stream syncs took 1.6-2.2 us at C=1 and 2.4-3.4 at C=32.
+ *           (gl_sched_sync_extra_ns): one the replay takes as costing
+ *           nothing (its recorded time was the wait) costs more at a larger
+ *           setting and no less at a smaller one. Under nsys
+ *           jacobiCudaGraphs' 2955 stream syncs took 1.6-2.2 us at C=1 and
+ *           2.4-3.4 at C=32.
  *           A call with an `after` op (another thread's) is not made before
  *           that op's call has returned: the program's own order between its
  *           threads, which a replay takes from its recording.
@@ -608,6 +616,9 @@ typedef struct gl_sched_op {
                         * stream's kernel or copy before it): it takes the graph's costs after that node, where
                         * the machine sets them ("Blocks"); 2: a conditional body's node that begins the body again
                         * (a while loop's next iteration) */
+    int handed;        /* COPY: handed over at the end of its issue time, as recorded (a replayed call that waits
+                        * for its copy, whose host time before it reaches its start; a graph's node): it arrives
+                        * with no copy_arrive_ns ("Host") */
     int dir;           /* COPY: GL_SCHED_H2D, _D2H, _D2D or _MEMSET */
     int pageable;      /* COPY: the host side is pageable memory */
     double bytes;      /* COPY: how many */
@@ -666,6 +677,9 @@ int gl_sched_stream_blocking(const gl_sched_stream *st);
 /* "Sharing": how many times longer a sharing block takes than alone while the demands running come to load_per_sm
  * an SM (evened over the SMs): max(1, load_per_sm). The simulation and the replay's fit of the demands share it. */
 double gl_sched_share_slowdown(double load_per_sm);
+/* "Host": how long after its call returns an op reaches its queue (or its engine): the launch latency, and for an
+ * H2D or D2H copy whose call returns before it ends, not handed over as recorded, copy_arrive_ns more. */
+double gl_sched_arrival_ns(const gl_sched_machine *m, const gl_sched_op *o);
 /* "Host": how much later than at the setting its call times were measured at (timed_connections) a synchronizing
  * call returns at the machine's setting: sync_connection_ns per connection more or fewer (0 when
  * timed_connections is 0: the times are the machine's own). */

@@ -529,6 +529,13 @@ int gl_sched_stream_blocking(const gl_sched_stream *st)
 /* "Sharing": a sharing block's slowdown at a load of load_per_sm an SM (gl_sched.h). */
 double gl_sched_share_slowdown(double load_per_sm) { return fmax(1.0, load_per_sm); }
 
+double gl_sched_arrival_ns(const gl_sched_machine *m, const gl_sched_op *o)
+{
+    int own_copy =
+        o->kind == GL_SCHED_COPY && o->dir < 2 && !o->chained && !o->handed && !gl_sched_copy_blocks_host(m, o);
+    return m->launch_latency_ns + (own_copy ? m->copy_arrive_ns : 0);
+}
+
 double gl_sched_sync_extra_ns(const gl_sched_machine *m)
 {
     return m->timed_connections > 0 ? m->sync_connection_ns * (m->connections - m->timed_connections) : 0;
@@ -800,8 +807,7 @@ static void submit(sim *s, int t)
             s->held_rec = holds ? op : -1;
             if (q->n - q->head > s->max_depth) s->max_depth = q->n - q->head;
         }
-        int own_copy = o->kind == GL_SCHED_COPY && o->dir < 2 && !o->chained && !gl_sched_copy_blocks_host(s->m, o);
-        heap_push(s, s->now + s->m->launch_latency_ns + (own_copy ? s->m->copy_arrive_ns : 0), EV_ARRIVE, op, 0, 0);
+        heap_push(s, s->now + gl_sched_arrival_ns(s->m, o), EV_ARRIVE, op, 0, 0);
     }
     host_next(s, t); /* nothing, when the thread waits */
 }
@@ -1493,11 +1499,14 @@ static int validate(const gl_sched_program *p, const gl_sched_machine *m, char *
     if (!(m->sync_return_ns >= 0 && m->sync_return_ns < INFINITY))
         return fail(err, errlen, "the machine's return after a synchronization (%g ns) is not a time",
                     m->sync_return_ns);
-    if (!(m->copy_arrive_ns >= 0 && m->copy_arrive_ns < 1e9))
+    if (!(m->copy_arrive_ns >= 0 && m->copy_arrive_ns < INFINITY))
         return fail(err, errlen, "the machine's copy arrival (%g ns) is not a time", m->copy_arrive_ns);
-    if (!(fabs(m->sync_connection_ns) < 1e9) || m->timed_connections < 0 || m->timed_connections > 1024)
-        return fail(err, errlen, "the machine's cost per connection of a synchronization (%g ns, timed at %d) is "
-                    "not a time and a setting", m->sync_connection_ns, m->timed_connections);
+    if (!(fabs(m->sync_connection_ns) < INFINITY))
+        return fail(err, errlen, "the machine's cost per connection of a synchronization (%g ns) is not a time",
+                    m->sync_connection_ns);
+    if (m->timed_connections < 0 || m->timed_connections > GL_SCHED_MAX_QUEUES)
+        return fail(err, errlen, "the setting the program's calls were timed at (%d) is not 0 (the machine's own) "
+                    "or 1..%d", m->timed_connections, GL_SCHED_MAX_QUEUES);
     if (m->pageable_stage_slots < 0 || m->pageable_stage_slots > 64)
         return fail(err, errlen, "the machine's staging buffer has %d parts (0: no staging rule, or 1..64)",
                     m->pageable_stage_slots);

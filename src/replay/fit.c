@@ -34,7 +34,7 @@ int *rp_calls_by_start(const rp_trace *t)
     return order;
 }
 
-enum { FIT_MIN = 8 }; /* kernels a fitted dispatch gap or launch latency needs */
+enum { FIT_MIN = RP_FIT_MIN }; /* kernels a fitted dispatch gap or launch latency needs */
 
 /* Each synchronizing call's return after its work ended (fit.h, rp_sync_returns): a device or stream sync whose
  * work, every kernel, copy, memset and graph node called before it (on any thread; of its stream, or of any for the
@@ -218,16 +218,21 @@ int rp_fit(rp_trace *t, double *dispatch_ns, int *n_gap, double *latency_ns, int
     qsort(work, (size_t)n, sizeof *work, by_gpu_start);
     double *gap = (double *)gl_xmalloc(sizeof(double) * (size_t)(n + 1));
     double *lat = (double *)gl_xmalloc(sizeof(double) * (size_t)(n + 1));
-    double *clat = (double *)gl_xmalloc(sizeof(double) * (size_t)(n + 1)), dir_end[2] = {-INFINITY, -INFINITY};
+    double *clat = (double *)gl_xmalloc(sizeof(double) * (size_t)(n + 1));
+    double dir_end[2] = {-INFINITY, -INFINITY}; /* each direction's latest copy end so far (not graphs' nodes) */
     double *cg[4]; /* copy after kernel: H2D, D2H; kernel after copy: H2D, D2H */
     int ncg[4] = {0, 0, 0, 0};
     for (int k = 0; k < 4; k++) cg[k] = (double *)gl_xmalloc(sizeof(double) * (size_t)(n + 1));
     const rp_call **last = (const rp_call **)gl_xcalloc((size_t)t->n_streams + 1, sizeof *last);
-    int ng = 0, nl = 0, ncl = 0, *order = rp_calls_by_start(t), *before = entries_before(t, order); /* one sort for both */
+    int ng = 0, nl = 0, ncl = 0;
+    int *order = rp_calls_by_start(t), *before = entries_before(t, order); /* one sort for both */
     double *others = others_latest_end(t, work, n);
     for (int i = 0; i < n; i++) {
         const rp_call *c = work[i], *prev = last[c->stream];
         last[c->stream] = c;
+        double engine_end = -INFINITY; /* the latest end of a copy of its direction begun before it */
+        if (c->kind == RP_COPY && c->dir < 2)
+            engine_end = dir_end[c->dir], dir_end[c->dir] = fmax(dir_end[c->dir], c->gpu_end_ns);
         if (prev && prev->gpu_end_ns > c->end_ns) { /* it waited for that op */
             double g = c->gpu_start_ns - prev->gpu_end_ns;
             if (!(g >= 0 && g < 100e3)) continue;
@@ -251,11 +256,10 @@ int rp_fit(rp_trace *t, double *dispatch_ns, int *n_gap, double *latency_ns, int
             double l = c->gpu_start_ns - c->end_ns;
             if (l >= 0 && l < 1e6) lat[nl++] = l;
         } else if (c->kind == RP_COPY && c->dir < 2 && (!prev || prev->gpu_end_ns < c->end_ns) &&
-                   dir_end[c->dir] < c->end_ns) { /* its stream and its direction's engine were idle */
+                   engine_end < c->end_ns) { /* its stream and its direction's engine were idle */
             double l = c->gpu_start_ns - c->end_ns; /* a copy the host waited for returned after it: none */
             if (l >= 0 && l < 1e6) clat[ncl++] = l;
         }
-        if (c->kind == RP_COPY && c->dir < 2) dir_end[c->dir] = fmax(dir_end[c->dir], c->gpu_end_ns);
     }
     /* A handful of kernels is no fit: in one of priorities' recordings the two kernels of a configuration put
      * the launch latency at 90 us, and its memsets 90 us late. */

@@ -50,6 +50,8 @@ int *rp_calls_by_start(const rp_trace *t);
 enum { RP_GAP_MIN = 4 };
 enum { RP_POOL_COPIES, RP_POOL_KERNELS, RP_POOL_ALL, RP_POOLS }; /* t->gap_pool_*: + RP_POOLS, the whole trace's */
 #define RP_GAP_MIN_TEXT "4" /* RP_GAP_MIN, for messages */
+enum { RP_FIT_MIN = 8 };      /* kernels or copies a fitted dispatch gap, launch latency or copy arrival needs */
+#define RP_FIT_MIN_TEXT "8" /* RP_FIT_MIN, for messages */
 
 /* Kinds of kernel, as the sharing fit takes them: one name (the launch op's label, the trace's shortName) and one
  * grid (blocks, threads, blocks per SM). rp_sort_kinds sorts the op indices ix[0..n) so that each kind's launches

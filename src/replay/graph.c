@@ -59,6 +59,7 @@ int rp_graph_ops(const rp_trace *t, const rp_call *c, int th, gl_sched_program *
             synced[x * S + y] = j;
         }
         node_op[k] = free_op(p, rp_work_op(t, p, th, &nd[k], kernels)); /* in the stream it ran in, st[x] */
+        if (nd[k].kind == RP_COPY) p->ops[node_op[k]].handed = 1; /* no call of its own to arrive after */
         /* behind its launch's node in its stream: the graph's own chaining and copy costs, or its body's restart
          * (gl_sched.h "Blocks") */
         p->ops[node_op[k]].chained = latest[x] < 0 ? 0 : rp_node_restarts(&nd[k], &nd[latest[x]]) ? 2 : 1;

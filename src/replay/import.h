@@ -149,7 +149,7 @@ typedef struct rp_trace {
     int gap_pooled;             /* how many of the four took one */
     double copy_arrive_ns;      /* an H2D or D2H copy's start after its call's return, beyond the launch latency
                                  * (fit.h; 0: none) */
-    int copy_arrive_n;           /* how many copies into idle streams that came from (0: too few) */
+    int copy_arrive_n;          /* how many copies into idle streams that came from (0: too few) */
     double sync_return_ns;      /* a synchronizing call's return after the work it waited for ended (fit.h) */
     int sync_return_n;          /* how many calls that came from */
     double graph_dispatch_ns;   /* a graph's kernel node after its launch's previous kernel node in its stream, from

@@ -11,9 +11,10 @@
 #include "model.h"
 
 static const char FORMAT[] = "gridlab-replay-model 1";
-enum { N_FIELDS = 20, N_FIELDS_19 = 19, N_FIELDS_18 = 18, N_FIELDS_17 = 17, N_FIELDS_16 = 16, N_FIELDS_OLD = 15 };
-/* an op's array, in model.h's order (an older file's lacks chained, or it and sm_demand, or those and wake, or those
-   and after, or those and timed) */
+enum { N_FIELDS = 21, N_FIELDS_20 = 20, N_FIELDS_19 = 19, N_FIELDS_18 = 18, N_FIELDS_17 = 17, N_FIELDS_16 = 16,
+       N_FIELDS_OLD = 15 };
+/* an op's array, in model.h's order (an older file's lacks handed, or it and chained, or those and sm_demand, or
+   those and wake, or those and after, or those and timed) */
 /* What a model may say, at most: a time of a day, a copy of 10 TB, a grid the simulation takes in seconds (its
  * time grows with the blocks), 64 blocks on an SM (Hopper holds 32). */
 static const double MAX_MS = 86400e3, MAX_NS = 86400e9, MAX_BYTES = 1e13, MAX_BLOCKS = (double)RP_MAX_BLOCKS;
@@ -73,9 +74,10 @@ int rp_model_write(const char *path, const char *source, const rp_trace *t, cons
         double first = o->kind == GL_SCHED_SYNC ? o->wake_ns : o->block_ns; /* a sync's field: its wake (model.h) */
         double wake = o->kind == GL_SCHED_HOSTFN ? o->wake_ns : 0;
         int launch = o->kind == GL_SCHED_LAUNCH;
-        double v[13] = {first, o->issue_ns, o->dir,  o->pageable, o->bytes, o->copy_ns, rs[i], re[i], o->timed,
-                        o->after, wake, launch ? o->sm_demand : 0, launch || o->kind == GL_SCHED_COPY ? o->chained : 0};
-        for (int k = 0; k < 13; k++) {
+        double v[14] = {first, o->issue_ns, o->dir,  o->pageable, o->bytes, o->copy_ns, rs[i], re[i], o->timed,
+                        o->after, wake, launch ? o->sm_demand : 0, launch || o->kind == GL_SCHED_COPY ? o->chained : 0,
+                        o->kind == GL_SCHED_COPY ? o->handed : 0};
+        for (int k = 0; k < 14; k++) {
             if (k) fputs(", ", f);
             num(f, v[k]);
         }
@@ -195,9 +197,10 @@ int rp_model_read(const char *path, rp_trace *t, gl_sched_program *p, double **r
         if (o && o->type == GL_JSON_ARRAY && o->n < N_FIELDS_17) v[16] = -1;
         if (o && o->type == GL_JSON_ARRAY && o->n < N_FIELDS_18) v[17] = 0;
         if (o && o->type == GL_JSON_ARRAY && o->n < N_FIELDS_19) v[18] = 0;
-        if (o && o->type == GL_JSON_ARRAY && o->n < N_FIELDS) v[19] = 0;
+        if (o && o->type == GL_JSON_ARRAY && o->n < N_FIELDS_20) v[19] = 0;
+        if (o && o->type == GL_JSON_ARRAY && o->n < N_FIELDS) v[20] = 0;
         int kind = as_int(v[0]), th = as_int(v[1]), st = as_int(v[2]), ev = as_int(v[3]);
-        int sized = o && o->type == GL_JSON_ARRAY && o->n >= N_FIELDS_OLD && o->n <= N_FIELDS; /* 15..20 fields */
+        int sized = o && o->type == GL_JSON_ARRAY && o->n >= N_FIELDS_OLD && o->n <= N_FIELDS; /* 15..21 fields */
         int ok = sized && v[0] == kind &&
                  kind >= GL_SCHED_LAUNCH && (v[15] == 0 || v[15] == 1) &&
                  kind <= GL_SCHED_LOAD && kind != GL_SCHED_CREATE && v[1] == th && v[2] == st && v[3] == ev &&
@@ -208,6 +211,7 @@ int rp_model_read(const char *path, rp_trace *t, gl_sched_program *p, double **r
              (kind == GL_SCHED_HOST || kind == GL_SCHED_SYNC || st >= 0) && v[18] >= 0 && v[18] <= 1 &&
              (kind == GL_SCHED_LAUNCH || v[18] == 0) &&
              (v[19] == 0 || ((kind == GL_SCHED_LAUNCH || kind == GL_SCHED_COPY) && (v[19] == 1 || v[19] == 2))) &&
+             (v[20] == 0 || (kind == GL_SCHED_COPY && v[20] == 1)) &&
              (!(kind == GL_SCHED_RECORD || kind == GL_SCHED_WAIT) || ev >= 0);
         if (ok && kind == GL_SCHED_LAUNCH)
             ok = v[4] >= 1 && v[4] <= MAX_BLOCKS && v[4] == floor(v[4]) && v[5] >= 1 && v[5] <= 1024 &&
@@ -221,7 +225,7 @@ int rp_model_read(const char *path, rp_trace *t, gl_sched_program *p, double **r
         if (!ok) {
             rc = bad(err, errlen, "--model %s: op %d is not [kind, thread, stream, event, blocks, threads, "
                      "blocks_per_sm, block_ns, issue_ns, dir, pageable, bytes, copy_ns, start, end, timed, after, wake, "
-                     "sm_demand, chained] of "
+                     "sm_demand, chained, handed] of "
                      "this program", path, i);
             break;
         }
@@ -245,6 +249,7 @@ int rp_model_read(const char *path, rp_trace *t, gl_sched_program *p, double **r
             op = gl_sched_copy(p, th, st, (int)v[9], v[11], v[10] != 0);
             p->ops[op].copy_ns = v[12];
             p->ops[op].chained = (int)v[19];
+            p->ops[op].handed = (int)v[20];
             break;
         case GL_SCHED_HOSTFN:
             op = gl_sched_hostfn(p, th, st, isfinite(v[7]) ? v[7] : 0);

@@ -14,10 +14,13 @@
  *    "graph_dispatch_ns": .. (optional: fit.h's, a graph's chained kernel nodes' dispatch; absent, 0: the gap's),
  *    "graph_copy_after_kernel_ns": .., "graph_kernel_after_copy_ns": ..  (optional: fit.h's, the same for a copy
  *             or memset node after a kernel node and the reverse; absent, 0: the machine's copy costs),
+ *    "graph_restart_ns": ..  (optional: fit.h's, a conditional body's node that begins it again; absent, 0: none),
+ *    "copy_arrive_ns": ..    (optional: fit.h's, a copy's arrival beyond the launch latency; absent, 0: none),
  *    "recorded_by_connections": {"1": 330.27, ...}          (optional: other recordings' spans, for tests)
  *    "streams": [[kind, priority], ...], "events": N, "threads": T,
  *    "ops": [[kind, thread, stream, event, blocks, threads, blocks_per_sm, block_ns, issue_ns, dir, pageable,
- *             bytes, copy_ns, recorded_start_ns, recorded_end_ns, timed, after, wake, sm_demand, chained], ...]}
+ *             bytes, copy_ns, recorded_start_ns, recorded_end_ns, timed, after, wake, sm_demand, chained,
+ *             handed], ...]}
  *             (NaN written as null;
  *             a SYNC's block_ns is its wake_ns: -1 none, 0 sync_return_ns, gl_sched_op.wake_ns;
  *             timed: a record that holds its queue behind a running kernel, gl_sched.h "Events"; after: the index
@@ -25,8 +28,10 @@
  *             HOSTFN's wake of the driver's thread as fitted (rp_fit_wakes), 0 the machine's, 0 for other kinds;
  *             sm_demand: a LAUNCH's share of an SM a block uses alone (gl_sched.h "Sharing"; fit.c), 0 for
  *             other kinds; chained: 1 for a LAUNCH or COPY that is a graph's node behind its launch's previous
- *             node in its stream (gl_sched_op.chained), 0 else (a COPY so marked is refused by a binary before
- *             session 28's last commits); a file of 19-field ops has none chained, one of 18 no
+ *             node in its stream (gl_sched_op.chained), 2 for one that begins a conditional body again (refused
+ *             before session 29), 0 else (a COPY so marked is refused by a binary before session 28's last
+ *             commits); handed: 1 for a COPY handed over as recorded (gl_sched_op.handed), 0 else; a file of
+ *             20-field ops has none handed, one of 19 none chained, one of 18 no
  *             demands (0) either, one of 17 no wakes, one of 16 no after
  *             either; one of 15 is read with a record timed where "event_trace" is 1, as the importer marks a
  *             traced trace's) */

@@ -9,8 +9,9 @@
  * times) and simulates it with the core's model (gl_sched.h) at each C of --connections. The row at the recorded
  * setting (CUDA_DEVICE_MAX_CONNECTIONS in the recorded environment, else the driver's default, 8; or
  * --recorded-connections) also gives the recorded span, the replay's error there, and how far it put each kernel's
- * and copy's start from its recorded one (p95, % of the span); --infer-connections replays every C from 1 to 32
- * and names the one that puts the starts nearest. The span is the GPU's: from the first kernel, copy or memset
+ * and copy's start from its recorded one (p95, % of the span); --infer-connections replays every C from 1 to 32,
+ * each as if recorded there (its syncs' cost per connection as timed), and names the one that puts the starts
+ * nearest. The span is the GPU's: from the first kernel, copy or memset
  * start to the last end.
  *
  * Issue 19, not finished: the dispatch gap and the launch latency are fitted to the trace (rp_fit), the time per
@@ -255,7 +256,7 @@ static gl_sched_machine machine_for(const rp_trace *t, int C, int timed)
  * taken so: the whole trace's latency, from gridlab's calibrations, read 0-0.7 us against the H200's 2.6 and put
  * copy-overlap's configurations 1.4-2.4% short (session 15, h200/session15/README.md); nor the return after a sync
  * (with both, and copies given a latency of their own, session 16's trial put the starts' p95 at 1.36% of the span
- * over session 15's recordings, 0.84% without). */
+ * over session 15's recordings, 0.84% without); nor the copies' arrival (copy_arrive_ns, the range's own or none). */
 static int gaps_from_whole(const args *a, rp_trace *t, rp_trace *whole, int *read)
 {
     *read = 0;
@@ -601,7 +602,7 @@ int main(int argc, char **argv)
            t.copy_arrive_ns / 1e3,
            a.model           ? "the model file's"
            : t.copy_arrive_n ? "the tenth percentile of its copies into idle streams with their engine idle"
-                             : "none: it shows fewer than 8 such copies");
+                             : "none: it shows fewer than " RP_FIT_MIN_TEXT " such copies");
     printf("| connections | predicted span ms | predicted peak kernels | recorded span ms | error %% | start error p95 %% |\n");
     printf("|------------:|------------------:|-----------------------:|-----------------:|--------:|------------------:|\n");
     if (a.infer) { /* every setting, judged by where it puts each operation's start */

@@ -77,14 +77,14 @@ static const char *op_what(const gl_sched_op *o)
 }
 
 /* Why op i (a kernel or copy) started when it did in the replay: the constraint that cleared last before its start.
- * Candidates, each with the time it cleared: its call (returned, plus the launch latency), its stream's previous
- * operation (through records and waits: the record a wait waits for), the legacy stream's barrier, a lazy load,
- * the operation ahead of it in its hardware queue (it left the head), the previous copy of its direction (the
- * engine), and for a kernel that left its queue well before its first block, no free SM. */
+ * Candidates, each with the time it cleared: its call (returned, plus its arrival: gl_sched_arrival_ns), its
+ * stream's previous operation (through records and waits: the record a wait waits for), the legacy stream's
+ * barrier, a lazy load, the operation ahead of it in its hardware queue (it left the head), the previous copy of its
+ * direction (the engine), and for a kernel that left its queue well before its first block, no free SM. */
 static void explain_one(const gl_sched_program *p, const gl_sched_machine *m, int i, char *why, int n)
 {
     const gl_sched_op *o = &p->ops[i];
-    double best = o->submit_ns + m->launch_latency_ns;
+    double best = o->submit_ns + gl_sched_arrival_ns(m, o);
     snprintf(why, (size_t)n, "a late host call (it returned %.1f us before its start)", (o->start_ns - o->submit_ns) / 1e3);
     int prev_stream = -1, last_load = -1, prev_queue = -1, prev_engine = -1, legacy = -1;
     for (int j = i - 1; j >= 0; j--) {

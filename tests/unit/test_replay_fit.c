@@ -126,6 +126,36 @@ static int copy_gaps(int n, double gap_us, int pageable, int n_d2h, rp_trace *t)
     return rp_fit(t, &dispatch, &n_gap, &latency, &n_latency);
 }
 
+/* n H2D copies, one a stream, one after another: copy s's call returns at 100 s us and it starts 1 + 0.1 s us later
+ * and runs 5 us. With a long D2H beside them (busy: a D2H of stream n, 0..1000 us) they are D2H copies instead, whose
+ * engine is busy at each return; with host_waited, copy 0 starts before its call returns (a cudaMemcpy the host waited
+ * for). Returns the fitted copy arrival (ns; the launch latency 0.5 us), *n_fit how many copies it came from. */
+static double copy_arrivals(int n, int busy, int host_waited, int *n_fit)
+{
+    static rp_call calls[16];
+    memset(calls, 0, sizeof calls);
+    rp_trace t;
+    memset(&t, 0, sizeof t);
+    for (int s = 0; s < n; s++) {
+        rp_call *c = &calls[s];
+        c->kind = RP_COPY, c->stream = s, c->dir = busy ? GL_SCHED_D2H : GL_SCHED_H2D;
+        c->start_ns = 100e3 * s, c->end_ns = 100e3 * s + 1e3;
+        c->gpu_start_ns = c->end_ns + 1e3 + 0.1e3 * s, c->gpu_end_ns = c->gpu_start_ns + 5e3;
+    }
+    if (host_waited) calls[0].end_ns = calls[0].gpu_end_ns + 1e3;
+    if (busy) {
+        rp_call *c = &calls[n];
+        c->kind = RP_COPY, c->stream = n, c->dir = GL_SCHED_D2H, c->end_ns = -1e3, c->gpu_start_ns = 0;
+        c->gpu_end_ns = 1000e3;
+    }
+    t.calls = calls, t.n_calls = n + (busy != 0), t.n_streams = n + 1, t.n_threads = 1;
+    double dispatch = 1.5e3, latency = 0.5e3;
+    int n_gap, n_latency;
+    rp_fit(&t, &dispatch, &n_gap, &latency, &n_latency);
+    *n_fit = t.copy_arrive_n;
+    return t.copy_arrive_ns;
+}
+
 /* Kernel pairs in stream 0, each second kernel called (returned) before the first ended and starting gap us after
  * it: alone pairs 1.5 us apart; beside pairs 40 us apart while a 1-block kernel of stream 1 ran across the first's
  * end (no SM's slots full); behind pairs 16 us apart with a record of stream 0 called between the two; within pairs
@@ -573,6 +603,20 @@ int main(void)
     test_cond("...one of each (two pairs) is too few to pool", rp_fit_pool(&tr, 1.5e3) == 0 &&
                                                               tr.gap_pool_n[RP_POOL_ALL] == 0 &&
                                                               tr.copy_after_kernel_ns[0] == 0);
+    int n_arrive;
+    double arrive = copy_arrivals(10, 0, 0, &n_arrive);
+    test_cond("ten copies into idle streams, 1.0-1.9 us after their calls returned: their tenth percentile (1.0 us) "
+              "less the launch latency (0.5 us), from all ten",
+              n_arrive == 10 && fabs(arrive - 0.5e3) < 1);
+    arrive = copy_arrivals(10, 0, 1, &n_arrive);
+    test_cond("...one of them (1.0 us) began before its call returned (the host waited for it): left out, nine, "
+              "1.1 us less 0.5",
+              n_arrive == 9 && fabs(arrive - 0.6e3) < 1);
+    arrive = copy_arrivals(7, 0, 0, &n_arrive);
+    test_cond("...seven such copies are too few: none", n_arrive == 0 && arrive == 0);
+    arrive = copy_arrivals(10, 1, 0, &n_arrive);
+    test_cond("...ten D2H copies, each called while another stream's D2H held the engine: none of them counts, none",
+              n_arrive == 0 && arrive == 0);
     double start, go;
     double wake = fitted_wake(1500, 2500, &start, &go);
     test_cond("a host function that wakes the driver's thread starts when the recording's thread began to run "

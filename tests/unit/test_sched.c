@@ -614,6 +614,24 @@ static void test_dispatch_latency(void)
                   p.ops[k].start_ns == before[1] + 7 && p.ops[c2].start_ns == before[2] + 7);
     test_cond("... a copy the host waits for arrives as before", p.ops[paged].start_ns == before[3]);
     gl_sched_program_free(&p);
+    /* Issued long after their streams' work ended (100 ns a call), each starts at its arrival: an own pinned H2D
+     * copy_arrive_ns (7) after the launch latency (4); a chained node, a handed one and a memset none. */
+    int sb[4];
+    gl_sched_program_init(&p);
+    streams(&p, sb, 4, GL_SCHED_STREAM_NONBLOCKING);
+    gl_sched_launch(&p, 0, sb[0], 1, 32, 1, 1, 0);
+    int own = gl_sched_copy(&p, 0, sb[1], GL_SCHED_H2D, 64, 0);
+    int chain = gl_sched_copy(&p, 0, sb[0], GL_SCHED_H2D, 64, 0);
+    int hand = gl_sched_copy(&p, 0, sb[2], GL_SCHED_D2H, 64, 0);
+    int set = gl_sched_copy(&p, 0, sb[3], GL_SCHED_MEMSET, 64, 0);
+    p.ops[chain].chained = 1, p.ops[hand].handed = 1;
+    mc = copier(4);
+    mc.launch_latency_ns = 4, mc.copy_arrive_ns = 7, mc.issue_ns = 100;
+    run(&p, &mc);
+    test_cond("an own copy arrives 4 + 7 ns after its call; a chained copy, a handed one and a memset 4 ns after",
+              p.ops[own].start_ns - p.ops[own].submit_ns == 11 && p.ops[chain].start_ns - p.ops[chain].submit_ns == 4 &&
+                  p.ops[hand].start_ns - p.ops[hand].submit_ns == 4 && p.ops[set].start_ns - p.ops[set].submit_ns == 4);
+    gl_sched_program_free(&p);
 
     /* The same [D2H, kernel, D2H] with a wait on another stream's record before the second copy (a graph's
      * cross-stream edge): the copy's graph cost still counts from its predecessor node, the kernel. And with the
