@@ -47,9 +47,12 @@ if need_bin omp-streams; then
         "$b" --quick --mode omp --threads 1,4 --kernel-us 10 --connections 1,8 --json "$tmp/ossw.json"
     check "omp-streams merged JSON: rows tagged with C" \
         python3 tests/check_outputs.py json "$tmp/ossw.json" --expect rows.0.params.connections.value=1 --expect rows.2.params.connections.value=8
+    # The claim is a majority of runs. 16 OpenMP threads on the H200 machine's 16 vCPUs put about 1 run in 6 out of
+    # its own simulation's range (session 29: 3 of 18, and 2 of 3 in one suite run), so 3 runs failed it in about 7%
+    # of suite runs; 9 runs, about 1%.
     expect "omp-streams: racing threads at C=8, each run within the range of its own simulation" 0 \
         "T=500 us, omp 16 threads: makespan within the simulation's range, run by run: PASS" \
-        "$b" --quick --threads 16 --kernel-us 500 --connections 8
+        "$b" --quick --repeat 9 --threads 16 --kernel-us 500 --connections 8
     expect "omp-streams: per-thread default streams, 4 racing threads keep a queue each (the tail rule)" 0 \
         "T=500 us, per-thread 4 threads: makespan within the simulation's range, run by run: PASS" \
         "$b" --quick --mode per-thread --threads 4 --kernel-us 500 --connections 8
