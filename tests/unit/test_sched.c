@@ -500,10 +500,19 @@ static void test_host(void)
     test_cond("... at C=1: the waited one 245 ns earlier, the idle one at once after its call (not before)",
               fabs(p.ops[waited].end_ns - (w8 - 245)) < 1e-6 && fabs(p.ops[idle].end_ns - (i8 - 245)) < 1e-6 &&
                   p.ops[idle].end_ns == p.ops[idle].submit_ns);
+    m.sync_return_ns = 100;
+    run(&p, &m);
+    test_cond("... at C=1 with a wake of 100 ns: the waited one returns at its kernel's end, not before (1010)",
+              p.ops[waited].end_ns == 1010);
+    m.sync_return_ns = 500;
     m.timed_connections = 0;
     run(&p, &m);
     test_cond("... calls with no setting of their own (timed_connections 0): nothing added at any setting",
               p.ops[waited].end_ns == w8);
+    m.timed_connections = 33;
+    test_cond("a program timed at a setting no GPU has (33) is refused",
+              gl_sched_simulate(&p, &m, &r, err, sizeof err) == -1 && strstr(err, "timed at") != NULL);
+    m.timed_connections = 8;
     m.sync_connection_ns = 35;
     m.copy_arrive_ns = -1;
     test_cond("a machine whose copies arrive before their calls return is refused",
