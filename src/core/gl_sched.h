@@ -614,11 +614,11 @@ typedef struct gl_sched_op {
                         * it holds its queue behind a running kernel of its stream ("Events") */
     int chained;       /* LAUNCH, COPY: a graph's node behind its launch's previous node in its stream (the
                         * stream's kernel or copy before it): it takes the graph's costs after that node, where
-                        * the machine sets them ("Blocks"); 2: a conditional body's node that begins the body again
-                        * (a while loop's next iteration) */
+                        * the machine sets them ("Blocks"); LAUNCH, 2: a conditional body's kernel node that
+                        * begins the body again (a while loop's next iteration) */
     int handed;        /* COPY: handed over at the end of its issue time, as recorded (a replayed call that waits
-                        * for its copy, whose host time before it reaches its start; a graph's node): it arrives
-                        * with no copy_arrive_ns ("Host") */
+                        * for its copy, whose host time before it reaches its start where its stream was idle; a
+                        * graph's node): it arrives with no copy_arrive_ns ("Host") */
     int dir;           /* COPY: GL_SCHED_H2D, _D2H, _D2D or _MEMSET */
     int pageable;      /* COPY: the host side is pageable memory */
     double bytes;      /* COPY: how many */

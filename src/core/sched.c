@@ -529,6 +529,7 @@ int gl_sched_stream_blocking(const gl_sched_stream *st)
 /* "Sharing": a sharing block's slowdown at a load of load_per_sm an SM (gl_sched.h). */
 double gl_sched_share_slowdown(double load_per_sm) { return fmax(1.0, load_per_sm); }
 
+/* The launch latency, and an own copy's arrival beyond it (gl_sched.h "Host"). */
 double gl_sched_arrival_ns(const gl_sched_machine *m, const gl_sched_op *o)
 {
     int own_copy =
@@ -847,19 +848,21 @@ static double kernel_dispatch(const sim *s, int op, double dispatch)
  * a queue copy (a D2D, a memset, an inline pageable H2D: the engine learns of either's end alike; a queue copy
  * behind one is in the same queue, measured nothing); a kernel goes kernel_after_copy_ns after such a copy ends.
  * A graph's chained node takes its graph's cost after its predecessor node instead, where the machine sets one
- * (graph_cost), whatever lies between them in its stream (a wait on another stream's node). If not passed, the
- * simulation looks again when they have. */
+ * (graph_cost), whatever lies between them in its stream (a wait on another stream's node); a conditional body's
+ * kernel that begins the body again, none: its restart (kernel_dispatch) is the whole time from that node's end. If
+ * not passed, the simulation looks again when they have. */
 static int dep_costs_passed(sim *s, int op)
 {
     const gl_sched_op *o = &s->p->ops[op];
     op_state *st = &s->os[op];
     int pred = o->chained ? st->chain_prev : -1;
-    double graph = graph_cost(s, o, pred);
+    int restart = pred >= 0 && o->chained == 2 && s->m->graph_restart_ns > 0; /* its restart holds it all */
+    double graph = restart ? 0 : graph_cost(s, o, pred);
     double ok = graph > 0 ? s->p->ops[pred].end_ns + graph : -INFINITY;
     for (int i = 0; i < st->n_deps; i++) {
         int dep = s->deps[st->dep_first + i];
         const gl_sched_op *d = &s->p->ops[dep];
-        if (graph > 0 && dep == pred) continue; /* its graph's cost, above */
+        if ((graph > 0 || restart) && dep == pred) continue; /* its graph's cost, above, or its restart */
         if (o->kind == GL_SCHED_COPY && o->dir < 2 &&
             (d->kind == GL_SCHED_LAUNCH || (d->kind == GL_SCHED_COPY && d->queue >= 0 && !copy_queued(s->m, o))))
             ok = fmax(ok, d->end_ns + s->m->copy_after_kernel_ns[o->dir]);

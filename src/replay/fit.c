@@ -97,7 +97,7 @@ static void fit_graph_gaps(rp_trace *t, double dispatch_ns)
             if (y->stream != x->stream) continue;
             double g = x->gpu_start_ns - y->gpu_end_ns;
             int q = y->kind == RP_LAUNCH ? (x->kind == RP_LAUNCH ? 0 : 1) : x->kind == RP_LAUNCH ? 2 : -1;
-            if (q >= 0 && x->kind == RP_LAUNCH && rp_node_restarts(x, y)) q = 3;
+            if (q >= 0 && rp_node_restarts(x, y)) q = x->kind == RP_LAUNCH ? 3 : -1; /* a copy's: in no pool */
             for (int z = first; z < k && q >= 0; z++) /* another stream's node that ended in the gap */
                 if (t->nodes[z].stream != x->stream && t->nodes[z].gpu_end_ns > y->gpu_end_ns &&
                     t->nodes[z].gpu_end_ns <= x->gpu_start_ns)

@@ -20,12 +20,14 @@
  * were called) of the time from that work's end to their return, with RP_GAP_MIN of them, else 0 (a --range's own:
  * not the whole trace's); t->sync_return_n gets how many. And into t->graph_dispatch_ns the median over a graph
  * launch's kernel nodes that followed its previous kernel node in their stream of the time from that one's end to
- * their start, with FIT_MIN of them, else 0; into t->graph_copy_after_kernel_ns the same for a
+ * their start, with RP_FIT_MIN of them, else 0; into t->graph_copy_after_kernel_ns the same for a
  * copy or memset node after a kernel node, and into t->graph_kernel_after_copy_ns for a kernel node after a copy or
- * memset node less the dispatch it takes (the graph's, else dispatch_ns's fit). And into t->copy_arrive_ns
- * (machine copy_arrive_ns, gl_sched.h "Host") the tenth percentile, less the launch latency, of the time from an
- * H2D or D2H copy's call's return to its start, over those that went into an idle stream with no copy of their
- * direction running, with FIT_MIN of them, else 0; t->copy_arrive_n gets how many.
+ * memset node less the dispatch it takes (the graph's, else dispatch_ns's fit); into t->graph_restart_ns the
+ * median over a conditional body's kernel nodes that begin the body again (rp_node_restarts: kept out of the
+ * pairs above, as a copy node's are out of every pool) of the time from their stream's node before's end. And into
+ * t->copy_arrive_ns (machine copy_arrive_ns, gl_sched.h "Host") the tenth percentile, less the launch latency, of
+ * the time from an H2D or D2H copy's call's return to its start, over those that went into an idle stream with no
+ * copy of their direction running, with RP_FIT_MIN of them, else 0; t->copy_arrive_n gets how many.
  * Returns how many of the four gaps were fitted. It also
  * pools the pairs for rp_fit_pool (t->gap_pool_ns and gap_pool_n: the copies after kernels, the kernels after
  * copies, all four kinds; the whole trace's three set to none). */

@@ -210,7 +210,8 @@ int rp_model_read(const char *path, rp_trace *t, gl_sched_program *p, double **r
              v[17] <= MAX_NS && (kind == GL_SCHED_HOSTFN || v[17] == 0) &&
              (kind == GL_SCHED_HOST || kind == GL_SCHED_SYNC || st >= 0) && v[18] >= 0 && v[18] <= 1 &&
              (kind == GL_SCHED_LAUNCH || v[18] == 0) &&
-             (v[19] == 0 || ((kind == GL_SCHED_LAUNCH || kind == GL_SCHED_COPY) && (v[19] == 1 || v[19] == 2))) &&
+             (v[19] == 0 || ((kind == GL_SCHED_LAUNCH || kind == GL_SCHED_COPY) && v[19] == 1) ||
+              (kind == GL_SCHED_LAUNCH && v[19] == 2)) &&
              (v[20] == 0 || (kind == GL_SCHED_COPY && v[20] == 1)) &&
              (!(kind == GL_SCHED_RECORD || kind == GL_SCHED_WAIT) || ev >= 0);
         if (ok && kind == GL_SCHED_LAUNCH)

@@ -28,7 +28,7 @@
  *             HOSTFN's wake of the driver's thread as fitted (rp_fit_wakes), 0 the machine's, 0 for other kinds;
  *             sm_demand: a LAUNCH's share of an SM a block uses alone (gl_sched.h "Sharing"; fit.c), 0 for
  *             other kinds; chained: 1 for a LAUNCH or COPY that is a graph's node behind its launch's previous
- *             node in its stream (gl_sched_op.chained), 2 for one that begins a conditional body again (refused
+ *             node in its stream (gl_sched_op.chained), 2 for a LAUNCH that begins a conditional body again (refused
  *             before session 29), 0 else (a COPY so marked is refused by a binary before session 28's last
  *             commits); handed: 1 for a COPY handed over as recorded (gl_sched_op.handed), 0 else; a file of
  *             20-field ops has none handed, one of 19 none chained, one of 18 no

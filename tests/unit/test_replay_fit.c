@@ -127,8 +127,8 @@ static int copy_gaps(int n, double gap_us, int pageable, int n_d2h, rp_trace *t)
 }
 
 /* n H2D copies, one a stream, one after another: copy s's call returns at 100 s us and it starts 1 + 0.1 s us later
- * and runs 5 us. With a long D2H beside them (busy: a D2H of stream n, 0..1000 us) they are D2H copies instead, whose
- * engine is busy at each return; with host_waited, copy 0 starts before its call returns (a cudaMemcpy the host waited
+ * and runs 5 us. With a long D2H beside them (busy: a D2H of stream n, 150..1000 us) they are D2H copies instead,
+ * whose engine is busy at the returns from 200 us on; with host_waited, copy 0 starts before its call returns (a cudaMemcpy the host waited
  * for). Returns the fitted copy arrival (ns; the launch latency 0.5 us), *n_fit how many copies it came from. */
 static double copy_arrivals(int n, int busy, int host_waited, int *n_fit)
 {
@@ -143,12 +143,12 @@ static double copy_arrivals(int n, int busy, int host_waited, int *n_fit)
         c->gpu_start_ns = c->end_ns + 1e3 + 0.1e3 * s, c->gpu_end_ns = c->gpu_start_ns + 5e3;
     }
     if (host_waited) calls[0].end_ns = calls[0].gpu_end_ns + 1e3;
-    if (busy) {
-        rp_call *c = &calls[n];
-        c->kind = RP_COPY, c->stream = n, c->dir = GL_SCHED_D2H, c->end_ns = -1e3, c->gpu_start_ns = 0;
-        c->gpu_end_ns = 1000e3;
+    if (busy) { /* behind a kernel of its stream that it waited for, 150 us after it: a gap out of the fit's range */
+        rp_call *k = &calls[n], *c = &calls[n + 1];
+        k->kind = RP_LAUNCH, k->stream = c->stream = n, k->end_ns = -3e3, k->gpu_start_ns = -2e3, k->gpu_end_ns = 0;
+        c->kind = RP_COPY, c->dir = GL_SCHED_D2H, c->end_ns = -1e3, c->gpu_start_ns = 150e3, c->gpu_end_ns = 1000e3;
     }
-    t.calls = calls, t.n_calls = n + (busy != 0), t.n_streams = n + 1, t.n_threads = 1;
+    t.calls = calls, t.n_calls = n + (busy ? 2 : 0), t.n_streams = n + 1, t.n_threads = 1;
     double dispatch = 1.5e3, latency = 0.5e3;
     int n_gap, n_latency;
     rp_fit(&t, &dispatch, &n_gap, &latency, &n_latency);
@@ -615,7 +615,8 @@ int main(void)
     arrive = copy_arrivals(7, 0, 0, &n_arrive);
     test_cond("...seven such copies are too few: none", n_arrive == 0 && arrive == 0);
     arrive = copy_arrivals(10, 1, 0, &n_arrive);
-    test_cond("...ten D2H copies, each called while another stream's D2H held the engine: none of them counts, none",
+    test_cond("...ten D2H copies, eight called while another stream's D2H (150 us after its stream's kernel, a gap "
+              "the fit leaves out) held the engine: two count, too few, none",
               n_arrive == 0 && arrive == 0);
     double start, go;
     double wake = fitted_wake(1500, 2500, &start, &go);

@@ -572,6 +572,18 @@ static void test_dispatch_latency(void)
     m.graph_restart_ns = 0;
     run(&p, &m);
     test_cond("... without a restart it takes the graph's dispatch: 204", p.ops[2].start_ns == 204);
+    gl_sched_program_free(&p);
+    /* A restart after a copy node (a body ending in a copy): from the copy's end the restart alone, not the graph's
+     * or the machine's costs of a kernel after a copy as well. */
+    gl_sched_program_init(&p);
+    streams(&p, s, 1, GL_SCHED_STREAM_NONBLOCKING);
+    int rc_copy = gl_sched_copy(&p, 0, s[0], GL_SCHED_H2D, 64, 0), rk = gl_sched_launch(&p, 0, s[0], 1, 32, 1, 100, 0);
+    p.ops[rc_copy].copy_ns = 10, p.ops[rk].chained = 2;
+    gl_sched_machine mr = copier(1);
+    mr.graph_restart_ns = 50, mr.graph_kernel_after_copy_ns = 7, mr.kernel_after_copy_ns[GL_SCHED_H2D] = 13;
+    run(&p, &mr);
+    test_cond("a restart after a copy node goes its restart (50) after the copy's end, not its costs after a copy too",
+              p.ops[rk].start_ns - p.ops[rc_copy].end_ns == 50);
     m.graph_restart_ns = -1;
     gl_sched_result rs;
     char rerr[160];
