@@ -15,7 +15,8 @@
  *           reaches its hardware queue when it returns, plus launch_latency;
  *           an H2D or D2H copy whose call returns before it ends (not one
  *           handed over as recorded: a graph's node, a replayed cudaMemcpy
- *           whose host time reaches its start) copy_arrive_ns later still: under nsys on the H200
+ *           whose host time reaches its start) copy_arrive_ns later still:
+ *           under nsys on the H200
  *           threadFenceReduction's 4-byte cudaMemcpyToSymbol copies into an
  *           idle stream began 0.9 us (tenth percentile; median 1.6) after
  *           their calls returned, where its kernels' launch latency fits 0
@@ -112,9 +113,10 @@
  *           graphConditionalNodes (H200, nsys) a do-while body's three
  *           kernels ran 0.06-0.16 us apart and each iteration began
  *           9.3-9.5 us after the one before ended, a captured while loop's
- *           one-kernel body 5.9-6.1 us. A wait on another stream's node
- *           between them (a cross-stream edge) changes none of that. A kernel whose blocks
- *           do not all fit starts the rest as slots free up: kernels
+ *           one-kernel body 5.9-6.1 us; from a copy node's end too, with no
+ *           cost after a copy. A wait on another stream's node between
+ *           them (a cross-stream edge) changes none of that. A kernel whose
+ *           blocks do not all fit starts the rest as slots free up: kernels
  *           overlap partially. The distributor
  *           hands out one block at a time, block_dispatch_ns apiece, for
  *           all kernels together, so a grid of N blocks has its last block

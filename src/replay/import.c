@@ -1483,8 +1483,9 @@ void rp_program(const rp_trace *t, gl_sched_program *p, double **rec_start, doub
                          .blocks_per_sm = c->blocks_per_sm, .kname = c->kname, .dir = c->dir, .pageable = c->pageable,
                          .bytes = c->bytes, .graph = -1}; /* the call's work, in a node's shape */
             op = rp_work_op(t, p, th, &w, &kernels);
-            /* a call that waits for its copy is issued at the copy's recorded start (its host time before it,
-             * pre_ns, reaches there), unless its DMA began after it returned (a staged one) */
+            /* a call that waits for its copy is issued at the copy's recorded start where its stream was idle (its
+             * host time before it, pre_ns, reaches there; else the copy waits for its stream, and its arrival
+             * matters not), unless its DMA began after it returned (a staged one) */
             if (c->kind == RP_COPY && c->waits && (!c->staged_sync || c->gpu_start_ns < c->end_ns))
                 p->ops[op].handed = 1;
             break;
