@@ -829,6 +829,12 @@ static double graph_cost(const sim *s, const gl_sched_op *o, int pred)
     return 0;
 }
 
+/* Whether op begins a conditional body again behind its predecessor node, with the machine's restart to take. */
+static int restarts(const sim *s, int op)
+{
+    return s->p->ops[op].chained == 2 && s->os[op].chain_prev >= 0 && s->m->graph_restart_ns > 0;
+}
+
 /* A kernel's dispatch when its queue lets it go (dispatch: the queue's): a conditional body's node that begins the
  * body again takes the machine's restart where set; a graph's chained kernel takes the graph's, behind a kernel
  * node, or behind a copy node where the graph's cost after a copy is set too (that cost was fitted less this
@@ -836,7 +842,7 @@ static double graph_cost(const sim *s, const gl_sched_op *o, int pred)
 static double kernel_dispatch(const sim *s, int op, double dispatch)
 {
     int pred = s->p->ops[op].chained ? s->os[op].chain_prev : -1;
-    if (pred >= 0 && s->p->ops[op].chained == 2 && s->m->graph_restart_ns > 0) return s->m->graph_restart_ns;
+    if (restarts(s, op)) return s->m->graph_restart_ns;
     if (pred < 0 || !(s->m->graph_dispatch_ns > 0)) return dispatch;
     return s->p->ops[pred].kind == GL_SCHED_LAUNCH || graph_cost(s, &s->p->ops[op], pred) > 0
                ? s->m->graph_dispatch_ns
@@ -856,7 +862,7 @@ static int dep_costs_passed(sim *s, int op)
     const gl_sched_op *o = &s->p->ops[op];
     op_state *st = &s->os[op];
     int pred = o->chained ? st->chain_prev : -1;
-    int restart = pred >= 0 && o->chained == 2 && s->m->graph_restart_ns > 0; /* its restart holds it all */
+    int restart = restarts(s, op); /* its restart holds it all */
     double graph = restart ? 0 : graph_cost(s, o, pred);
     double ok = graph > 0 ? s->p->ops[pred].end_ns + graph : -INFINITY;
     for (int i = 0; i < st->n_deps; i++) {

@@ -34,7 +34,6 @@ int *rp_calls_by_start(const rp_trace *t)
     return order;
 }
 
-enum { FIT_MIN = RP_FIT_MIN }; /* kernels a fitted dispatch gap or launch latency needs */
 
 /* Each synchronizing call's return after its work ended (fit.h, rp_sync_returns): a device or stream sync whose
  * work, every kernel, copy, memset and graph node called before it (on any thread; of its stream, or of any for the
@@ -79,7 +78,7 @@ double *rp_sync_returns(const rp_trace *t, const int *order)
 /* A graph's chaining (fit.h, t->graph_dispatch_ns and the graph's copy costs): from a node's end to the start of
  * the next node of its launch in its stream, where that one had not begun before and no node of the launch in
  * another stream ended between (it may have waited for that one: simpleCudaGraphs' kernels after a copy, 9 of 12
- * behind a cross-stream edge), the median of each kind of pair with FIT_MIN of them: a kernel after a kernel (the
+ * behind a cross-stream edge), the median of each kind of pair with RP_FIT_MIN of them: a kernel after a kernel (the
  * graph's dispatch), a copy or memset after a kernel, a kernel after a copy or memset (less the dispatch it then
  * takes: the graph's, else dispatch_ns), a conditional body's kernel node that begins the body again (kept out of
  * the kernels after kernels). Each 1 ns at least: 0 is the machine's "none" (its own rule); a gap
@@ -98,16 +97,13 @@ static void fit_graph_gaps(rp_trace *t, double dispatch_ns)
             double g = x->gpu_start_ns - y->gpu_end_ns;
             int q = y->kind == RP_LAUNCH ? (x->kind == RP_LAUNCH ? 0 : 1) : x->kind == RP_LAUNCH ? 2 : -1;
             if (q >= 0 && rp_node_restarts(x, y)) q = x->kind == RP_LAUNCH ? 3 : -1; /* a copy's: in no pool */
-            for (int z = first; z < k && q >= 0; z++) /* another stream's node that ended in the gap */
-                if (t->nodes[z].stream != x->stream && t->nodes[z].gpu_end_ns > y->gpu_end_ns &&
-                    t->nodes[z].gpu_end_ns <= x->gpu_start_ns)
-                    q = -1;
+            if (q >= 0 && rp_node_crossed(t->nodes, first, k, x, y)) q = -1; /* it may have waited for that one */
             if (q >= 0 && g >= 0 && g < 1e6) gap[q][n[q]++] = g;
             break;
         }
     }
-    double fit[4]; /* each kind's median, NAN where fewer than FIT_MIN pairs show it */
-    for (int q = 0; q < 4; q++) fit[q] = n[q] >= FIT_MIN ? gl_quantile(gap[q], n[q], 0.5) : NAN;
+    double fit[4]; /* each kind's median, NAN where fewer than RP_FIT_MIN pairs show it */
+    for (int q = 0; q < 4; q++) fit[q] = n[q] >= RP_FIT_MIN ? gl_quantile(gap[q], n[q], 0.5) : NAN;
     t->graph_restart_ns = isnan(fit[3]) ? 0 : fmax(1, fit[3]);
     t->graph_dispatch_ns = isnan(fit[0]) ? 0 : fmax(1, fit[0]);
     t->graph_copy_after_kernel_ns = isnan(fit[1]) ? 0 : fmax(1, fit[1]);
@@ -263,8 +259,8 @@ int rp_fit(rp_trace *t, double *dispatch_ns, int *n_gap, double *latency_ns, int
     }
     /* A handful of kernels is no fit: in one of priorities' recordings the two kernels of a configuration put
      * the launch latency at 90 us, and its memsets 90 us late. */
-    if (ng < FIT_MIN) ng = 0;
-    if (nl < FIT_MIN) nl = 0;
+    if (ng < RP_FIT_MIN) ng = 0;
+    if (nl < RP_FIT_MIN) nl = 0;
     *n_gap = ng, *n_latency = nl;
     if (ng) *dispatch_ns = gl_quantile(gap, ng, 0.5);
     /* The latency is a floor: a kernel into an idle stream may still wait for its queue, the legacy stream or
@@ -274,7 +270,7 @@ int rp_fit(rp_trace *t, double *dispatch_ns, int *n_gap, double *latency_ns, int
     /* A copy into an idle stream with its engine idle, from its call's return: the same floor, beyond the launch
      * latency (gl_sched.h "Host", copy_arrive_ns; threadFenceReduction at C=8: 0.9 us, which left out had it 3.2%
      * short). */
-    t->copy_arrive_n = ncl >= FIT_MIN ? ncl : 0;
+    t->copy_arrive_n = ncl >= RP_FIT_MIN ? ncl : 0;
     t->copy_arrive_ns = t->copy_arrive_n ? fmax(0, gl_quantile(clat, ncl, 0.10) - *latency_ns) : 0;
     int fitted = 0, np = 0;
     for (int k = 0; k < 4; k++) t->gap_n[k] = ncg[k];

@@ -62,10 +62,8 @@ int rp_graph_ops(const rp_trace *t, const rp_call *c, int th, gl_sched_program *
         if (nd[k].kind == RP_COPY) p->ops[node_op[k]].handed = 1; /* no call of its own to arrive after */
         /* behind its launch's node in its stream: the graph's own chaining and copy costs, or its body's restart
          * (gl_sched.h "Blocks") */
-        int restarts = latest[x] >= 0 && nd[k].kind == RP_LAUNCH && rp_node_restarts(&nd[k], &nd[latest[x]]);
-        for (int j = 0; restarts && j < k; j++) /* not behind another stream's node that ended in the gap (fit.c) */
-            restarts = nd[j].stream == nd[k].stream || nd[j].gpu_end_ns <= nd[latest[x]].gpu_end_ns ||
-                       nd[j].gpu_end_ns > nd[k].gpu_start_ns;
+        int restarts = latest[x] >= 0 && nd[k].kind == RP_LAUNCH && rp_node_restarts(&nd[k], &nd[latest[x]]) &&
+                       !rp_node_crossed(nd, 0, k, &nd[k], &nd[latest[x]]); /* as the fit takes them (fit.c) */
         p->ops[node_op[k]].chained = latest[x] < 0 ? 0 : restarts ? 2 : 1;
         latest[x] = k;
         /* the call waits for that node: through an event, unless the node is a pageable copy the host itself waits

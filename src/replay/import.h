@@ -80,6 +80,16 @@ static inline int rp_node_restarts(const rp_node *x, const rp_node *y)
     return x->body && y->body && x->graph == y->graph && x->node <= y->node;
 }
 
+/* Whether a node of nd[from..to) in another stream than x's ended between y's end and x's start, y being x's
+ * stream's node before it: x may have waited for that one (a cross-stream edge the trace does not show). */
+static inline int rp_node_crossed(const rp_node *nd, int from, int to, const rp_node *x, const rp_node *y)
+{
+    for (int z = from; z < to; z++)
+        if (nd[z].stream != x->stream && nd[z].gpu_end_ns > y->gpu_end_ns && nd[z].gpu_end_ns <= x->gpu_start_ns)
+            return 1;
+    return 0;
+}
+
 /* A pageable copy that the host waits for, as the replay's machine has it (gl_sched.h "Staging", machine_for: the
  * driver stages RP_STAGED_BYTES at once): a D2H, or an H2D over that. */
 static inline int rp_host_waits_pageable(int pageable, int dir, double bytes)

@@ -1,6 +1,7 @@
 /* model.c - a replayable program as JSON (model.h). */
 #include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,20 @@ enum { N_FIELDS = 21, N_FIELDS_20 = 20, N_FIELDS_19 = 19, N_FIELDS_18 = 18, N_FI
  * time grows with the blocks), 64 blocks on an SM (Hopper holds 32). */
 static const double MAX_MS = 86400e3, MAX_NS = 86400e9, MAX_BYTES = 1e13, MAX_BLOCKS = (double)RP_MAX_BLOCKS;
 enum { MAX_PER_SM = 64 };
+
+/* The fitted times a model carries beside the ops, each a number in [0, MAX_NS], absent in an older file (0: none,
+ * the machine's own rule): fit.h's, in the order they are written. */
+static const struct {
+    const char *key;
+    size_t at; /* its offset in rp_trace */
+} TIMES[] = {{"sync_return_ns", offsetof(rp_trace, sync_return_ns)},
+             {"copy_arrive_ns", offsetof(rp_trace, copy_arrive_ns)},
+             {"graph_dispatch_ns", offsetof(rp_trace, graph_dispatch_ns)},
+             {"graph_copy_after_kernel_ns", offsetof(rp_trace, graph_copy_after_kernel_ns)},
+             {"graph_kernel_after_copy_ns", offsetof(rp_trace, graph_kernel_after_copy_ns)},
+             {"graph_restart_ns", offsetof(rp_trace, graph_restart_ns)}};
+
+static double *time_of(const rp_trace *t, int k) { return (double *)((char *)t + TIMES[k].at); }
 
 static void num(FILE *f, double v)
 {
@@ -51,18 +66,10 @@ int rp_model_write(const char *path, const char *source, const rp_trace *t, cons
         num(f, gaps[k][1]);
         fputc(']', f);
     }
-    fprintf(f, ", \"sync_return_ns\": ");
-    num(f, t->sync_return_ns);
-    fprintf(f, ", \"copy_arrive_ns\": ");
-    num(f, t->copy_arrive_ns);
-    fprintf(f, ", \"graph_dispatch_ns\": ");
-    num(f, t->graph_dispatch_ns);
-    fprintf(f, ", \"graph_copy_after_kernel_ns\": ");
-    num(f, t->graph_copy_after_kernel_ns);
-    fprintf(f, ", \"graph_kernel_after_copy_ns\": ");
-    num(f, t->graph_kernel_after_copy_ns);
-    fprintf(f, ", \"graph_restart_ns\": ");
-    num(f, t->graph_restart_ns);
+    for (int k = 0; k < GL_ARRAY_LEN(TIMES); k++) {
+        fprintf(f, ", \"%s\": ", TIMES[k].key);
+        num(f, *time_of(t, k));
+    }
     fprintf(f, ",\n \"streams\": [");
     for (int i = 1; i < p->n_streams; i++)
         fprintf(f, "%s[%d, %d]", i > 1 ? ", " : "", p->streams[i].kind, p->streams[i].priority);
@@ -147,24 +154,12 @@ int rp_model_read(const char *path, rp_trace *t, gl_sched_program *p, double **r
         t->gpu_first_ns = 0, t->gpu_last_ns = span_ms * 1e6;
         *dispatch_ns = gl_json_num(gl_json_get(j, "dispatch_ns"), *dispatch_ns);
         *latency_ns = gl_json_num(gl_json_get(j, "latency_ns"), *latency_ns);
-        const gl_json *sr = gl_json_get(j, "sync_return_ns"); /* absent (an older file): none */
-        t->sync_return_ns = sr ? gl_json_num(sr, -1) : 0;
-        if (!(t->sync_return_ns >= 0 && t->sync_return_ns <= MAX_NS))
-            rc = bad(err, errlen, "--model %s: sync_return_ns must be a number in [0, %g]", path, MAX_NS);
-        const gl_json *ca = gl_json_get(j, "copy_arrive_ns"); /* absent (an older file): none, as before */
-        t->copy_arrive_ns = ca ? gl_json_num(ca, -1) : 0;
-        if (!rc && !(t->copy_arrive_ns >= 0 && t->copy_arrive_ns <= MAX_NS))
-            rc = bad(err, errlen, "--model %s: copy_arrive_ns must be a number in [0, %g]", path, MAX_NS);
-        /* absent (an older file): none, the machine's own rules */
-        const char *const graph_keys[4] = {"graph_dispatch_ns", "graph_copy_after_kernel_ns",
-                                           "graph_kernel_after_copy_ns", "graph_restart_ns"};
-        double *graph_vals[4] = {&t->graph_dispatch_ns, &t->graph_copy_after_kernel_ns, &t->graph_kernel_after_copy_ns,
-                                 &t->graph_restart_ns};
-        for (int q = 0; q < 4 && !rc; q++) {
-            const gl_json *g = gl_json_get(j, graph_keys[q]);
-            *graph_vals[q] = g ? gl_json_num(g, -1) : 0;
-            if (!(*graph_vals[q] >= 0 && *graph_vals[q] <= MAX_NS))
-                rc = bad(err, errlen, "--model %s: %s must be a number in [0, %g]", path, graph_keys[q], MAX_NS);
+        for (int k = 0; k < GL_ARRAY_LEN(TIMES) && !rc; k++) {
+            const gl_json *g = gl_json_get(j, TIMES[k].key);
+            double *v = time_of(t, k);
+            *v = g ? gl_json_num(g, -1) : 0;
+            if (!(*v >= 0 && *v <= MAX_NS))
+                rc = bad(err, errlen, "--model %s: %s must be a number in [0, %g]", path, TIMES[k].key, MAX_NS);
         }
         const gl_json *ak = gl_json_get(j, "copy_after_kernel_ns"), *ac = gl_json_get(j, "kernel_after_copy_ns");
         for (int d = 0; d < 2; d++) { /* absent (an older file): none, as before they were fitted */
