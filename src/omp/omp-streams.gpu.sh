@@ -29,8 +29,8 @@ if need_bin omp-streams; then
         "$b" --quick --mode omp --streams 4 --threads 2,8 --kernel-us 10
     expect "omp-streams writes --json, --csv, --trace and draws --timeline (omp, 4 threads)" 0 "^timeline: T=10 us, omp 4 threads C=" \
         "$b" --quick --mode omp --threads 4 --kernel-us 10 --json "$tmp/os.json" --csv "$tmp/os.csv" --trace "$tmp/os.trace.json" --timeline
-    check "omp-streams JSON: one row, 4 host threads, every claim PASS or SKIP, 3 samples per value" \
-        python3 tests/check_outputs.py json "$tmp/os.json" --expect rows.0.params.host_threads.value=4 --expect rows.0.values.makespan.n=3
+    check "omp-streams JSON: one row, 4 host threads, every claim PASS or SKIP, 9 samples per value (--quick)" \
+        python3 tests/check_outputs.py json "$tmp/os.json" --expect rows.0.params.host_threads.value=4 --expect rows.0.values.makespan.n=9
     check "omp-streams CSV: the dispatch columns" \
         python3 tests/check_outputs.py csv "$tmp/os.csv" --rows 1 \
         --columns variant,host_threads,launch_call_median_us,thread_per_launch_median_us,window_per_launch_median_us,makespan_median_ms,model_makespan_median_ms,verdict
