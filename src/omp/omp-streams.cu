@@ -399,8 +399,9 @@ int main(int argc, char **argv)
         {"tolerance", GL_OPT_DOUBLE, &L.tolerance, 0, 10, NULL, NULL,
          "relative tolerance of the makespan and speed-up claims", 0},
         /* The common option with its own --quick value. Racing threads' claims are a majority of runs, and the
-         * simulation's range missed 8 of 120 single runs at 16 threads (H200, session 30): with 3 runs a row failed in
-         * about 1.3% and the quick table in 5 of 80; with 9, about 1 in 8000 a row. */
+         * simulation's range missed 8 of 120 single runs at 16 threads (H200, session 30). The misses come in
+         * clusters, a process at a time (one had 5 of 9 out): the quick table failed in 7 of 120 processes with 3
+         * runs, in 1 of 60 with 9. */
         {"repeat", GL_OPT_INT, &common.repeat, 1, 100000, NULL, "9", "timed repetitions per configuration", 0},
     };
     gl_options_parse_or_exit(&exp, opts, GL_ARRAY_LEN(opts), &common, argc, argv);

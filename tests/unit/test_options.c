@@ -160,6 +160,27 @@ int main(void)
               parse(&f, ARGS("--quick")) == GL_PARSE_OK && f.streams == 4 && f.us == 200 && f.common.repeat == 3 &&
                   f.common.warmup == 1 && f.order == 2);
 
+    {
+        /* An experiment's own --repeat, named like the common one: its --quick value is the one applied. */
+        gl_common common;
+        gl_option own[1] = {{"repeat", GL_OPT_INT, &common.repeat, 1, 100000, NULL, "9", "repetitions", 0}};
+        const char *quick[] = {"demo", "--quick"}, *both[] = {"demo", "--quick", "--repeat", "5"}, *none[] = {"demo"};
+        FILE *sink = tmpfile();
+        int rc[3], got[3];
+        const char **argvs[3] = {quick, both, none};
+        int argcs[3] = {2, 4, 1};
+        for (int k = 0; k < 3; k++) {
+            gl_common_defaults(&common);
+            own[0].given = 0;
+            rc[k] = gl_options_parse(&exp, own, 1, &common, argcs[k], (char **)argvs[k], sink, sink);
+            got[k] = common.repeat;
+        }
+        if (sink) fclose(sink);
+        test_cond("an experiment's option named like a common one keeps its own --quick value (--repeat: 9, not 3)",
+                  rc[0] == GL_PARSE_OK && got[0] == 9 && rc[1] == GL_PARSE_OK && got[1] == 5 && rc[2] == GL_PARSE_OK &&
+                      got[2] == 10);
+    }
+
     fixture_init(&f);
     test_cond("--quick keeps values given on the command line, in any order",
               parse(&f, ARGS("--streams", "9", "--quick", "--repeat", "7")) == GL_PARSE_OK && f.streams == 9 &&
