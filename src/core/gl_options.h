@@ -76,7 +76,9 @@ void gl_common_defaults(gl_common *common);
  * is the one the parser fills and --help lists; when both are flags, the
  * common flag is set as well, so that a word means one thing to the user
  * (nested-hello's --quiet, which counts its hello lines instead of printing
- * them, also silences the progress line). */
+ * them, also silences the progress line). Under --quick such an option takes
+ * the experiment's --quick value, and keeps a value given on the command
+ * line (omp-streams' --repeat: 9 under --quick, not the common 3). */
 int gl_options_parse(const gl_experiment *exp, gl_option *opts, int nopts, gl_common *common,
                      int argc, char **argv, FILE *out, FILE *err);
 

@@ -369,8 +369,9 @@ int gl_options_parse(const gl_experiment *exp, gl_option *opts, int nopts, gl_co
             for (int i = 0; i < counts[t]; i++) {
                 gl_option *o = &tables[t][i];
                 if (!o->quick || o->given) continue;
-                /* A common option the experiment's table names again is the experiment's: its --quick value stands
-                 * (omp-streams' --repeat, 9 under --quick where the common one says 3). */
+                /* A common option the experiment's table names again is the experiment's: its --quick value, or
+                 * the value given (marked given on the experiment's entry, not this one), stands (omp-streams'
+                 * --repeat: 9 under --quick where the common one says 3, and --quick --repeat 5 gave 3 before). */
                 if (t == 1 && find_len(opts, nopts, o->name, strlen(o->name))) continue;
                 /* A --quick value that fails its own range is a bug in the table, not user error. */
                 if (set_value(o, o->quick, err)) {

@@ -239,7 +239,8 @@ static void row_claims(omp_lab *L, gl_row *row, const char *title)
             }
             /* The single-thread row's point prediction over this row's range: the words say where that range lies
              * against 1, and the runs must fall in their own simulations' ranges. The median is printed, not judged:
-             * one over three racing runs fell outside (1.03x against 0.56..0.92x, H100, --quick), two runs within. */
+             * one of three racing runs fell outside (1.03x against 0.56..0.92x, H100, --quick then 3 runs), two
+             * within. */
             double sp = gl_row_median(L->base[i], "makespan") / mk.median;
             double model = gl_row_median(L->base[i], "model_makespan"), sp_lo = model / hi, sp_hi = model / lo;
             snprintf(key, sizeof key, "speedup_vs_%s", base);

@@ -166,19 +166,20 @@ int main(void)
         gl_option own[1] = {{"repeat", GL_OPT_INT, &common.repeat, 1, 100000, NULL, "9", "repetitions", 0}};
         const char *quick[] = {"demo", "--quick"}, *both[] = {"demo", "--quick", "--repeat", "5"}, *none[] = {"demo"};
         FILE *sink = tmpfile();
-        int rc[3], got[3];
+        int rc[3], got[3], warm[3];
         const char **argvs[3] = {quick, both, none};
         int argcs[3] = {2, 4, 1};
         for (int k = 0; k < 3; k++) {
             gl_common_defaults(&common);
-            own[0].given = 0;
             rc[k] = gl_options_parse(&exp, own, 1, &common, argcs[k], (char **)argvs[k], sink, sink);
             got[k] = common.repeat;
+            warm[k] = common.warmup;
         }
         if (sink) fclose(sink);
-        test_cond("an experiment's option named like a common one keeps its own --quick value (--repeat: 9, not 3)",
+        test_cond("an experiment's option named like a common one keeps its own --quick value (--repeat: 9, not 3), "
+                  "and a value given with --quick; the other common quick values still apply (--warmup 1)",
                   rc[0] == GL_PARSE_OK && got[0] == 9 && rc[1] == GL_PARSE_OK && got[1] == 5 && rc[2] == GL_PARSE_OK &&
-                      got[2] == 10);
+                      got[2] == 10 && warm[0] == 1 && warm[1] == 1 && warm[2] == 2);
     }
 
     fixture_init(&f);

@@ -13,6 +13,9 @@
  *   attach_idle     attach (single) into B, an idle stream, of untouched memory
  *   record          a cudaEventRecord into A (not timed: created with cudaEventDisableTiming)
  * and the attach call's own time (host clock, us). 20 rounds each after 3 of warm-up; medians and ranges printed.
+ * As run in session 30 (probe-attach.txt): a warm-up round skips the re-attach to global at its end, so the first
+ * measured round of each case begins with its memory attached as the case left it; the "median" is the 11th of 20.
+ * Neither moves the finding: every C=1 round of the three attach-into-A cases read 2002.7-2003.2 us.
  * Build: nvcc -O2 -arch=sm_90 probe-attach.cu    Run: CUDA_DEVICE_MAX_CONNECTIONS=C probe-attach */
 #include <cuda_runtime.h>
 #include <stdio.h>
