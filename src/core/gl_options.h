@@ -29,6 +29,10 @@ typedef struct gl_int_list {
     int n;  /* how many */
 } gl_int_list;
 
+/* The smallest and the largest value of a list that has one (n >= 1). */
+int gl_int_list_min(gl_int_list l);
+int gl_int_list_max(gl_int_list l);
+
 typedef struct gl_option {
     const char *name;    /* long name without the leading "--" */
     gl_opt_type type;    /* how the argument is read and checked */

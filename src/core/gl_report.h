@@ -157,6 +157,8 @@ const gl_value *gl_row_find(const gl_row *row, const char *name);
 /* The median of the statistics value called name, or NAN when the row is
  * NULL (not run), has no such value, it is not statistics, or it has no samples. */
 double gl_row_median(const gl_row *row, const char *name);
+/* The statistics value called name; where gl_row_median gives NAN, no samples (n = 0, all zeros). */
+gl_stats gl_row_stats_of(const gl_row *row, const char *name);
 
 /* Declare the work one sample does: bytes moved (read + written) and elements.
  * The outputs then derive GB/s and elements/s from the median and the minimum of

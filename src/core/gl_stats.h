@@ -23,6 +23,9 @@ typedef struct gl_stats {
 /* Statistics of x[0..n-1]; x is not modified. n == 0 gives all zeros. */
 gl_stats gl_stats_of(const double *x, int n);
 
+/* Of a series of 0s and 1s (a claim held, run by run): how many were 1. */
+int gl_stats_ones(gl_stats s);
+
 /* The q-quantile (0 < q <= 1) of x[0..n-1] by the nearest rank: the
  * smallest value with at least q*n values at or below it. 0 for n == 0. */
 double gl_quantile(const double *x, int n, double q);

@@ -17,6 +17,20 @@
 #include <string.h>
 #include <unistd.h>
 
+int gl_int_list_min(gl_int_list l)
+{
+    int m = l.v[0];
+    for (int i = 1; i < l.n; i++) m = l.v[i] < m ? l.v[i] : m;
+    return m;
+}
+
+int gl_int_list_max(gl_int_list l)
+{
+    int m = l.v[0];
+    for (int i = 1; i < l.n; i++) m = l.v[i] > m ? l.v[i] : m;
+    return m;
+}
+
 void gl_common_defaults(gl_common *c)
 {
     memset(c, 0, sizeof(*c));

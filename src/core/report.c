@@ -219,10 +219,16 @@ const gl_value *gl_row_find(const gl_row *row, const char *name)
     return NULL;
 }
 
-double gl_row_median(const gl_row *row, const char *name)
+gl_stats gl_row_stats_of(const gl_row *row, const char *name)
 {
     const gl_value *v = row ? gl_row_find(row, name) : NULL;
-    return v && v->type == GL_VALUE_STATS && v->stats.n > 0 ? v->stats.median : NAN;
+    return v && v->type == GL_VALUE_STATS ? v->stats : gl_stats_of(NULL, 0);
+}
+
+double gl_row_median(const gl_row *row, const char *name)
+{
+    gl_stats s = gl_row_stats_of(row, name);
+    return s.n > 0 ? s.median : NAN;
 }
 
 void gl_row_work(gl_row *row, const char *time_value, double bytes, double elements)

@@ -1470,6 +1470,9 @@ static void sim_free(sim *s)
     free(s->hostfns);
 }
 
+/* A duration the machine or a program may hold: finite, not negative. */
+static int a_time(double x) { return x >= 0 && x < INFINITY; }
+
 /* Refuse what the simulation cannot run, before running it. */
 static int validate(const gl_sched_program *p, const gl_sched_machine *m, char *err, int errlen)
 {
@@ -1486,12 +1489,11 @@ static int validate(const gl_sched_program *p, const gl_sched_machine *m, char *
             return fail(err, errlen, "the machine's shared-link time per copy (%g ns) or a copy-kernel cost (%g, %g ns) "
                         "of direction %d is not a time", m->copy_bidir_latency_ns[d], m->copy_after_kernel_ns[d],
                         m->kernel_after_copy_ns[d], d);
-    if (!(m->graph_restart_ns >= 0 && m->graph_restart_ns < INFINITY))
+    if (!a_time(m->graph_restart_ns))
         return fail(err, errlen, "the machine's restart of a conditional body (%g ns) is not a time",
                     m->graph_restart_ns);
-    if (!(m->graph_dispatch_ns >= 0 && m->graph_dispatch_ns < INFINITY && m->graph_copy_after_kernel_ns >= 0 &&
-          m->graph_copy_after_kernel_ns < INFINITY && m->graph_kernel_after_copy_ns >= 0 &&
-          m->graph_kernel_after_copy_ns < INFINITY))
+    if (!(a_time(m->graph_dispatch_ns) && a_time(m->graph_copy_after_kernel_ns) &&
+          a_time(m->graph_kernel_after_copy_ns)))
         return fail(err, errlen, "the machine's graph dispatch (%g ns) or copy costs (%g, %g ns) are not times",
                     m->graph_dispatch_ns, m->graph_copy_after_kernel_ns, m->graph_kernel_after_copy_ns);
     if (!(m->hostfn_ns >= 0 && m->hostfn_wake_ns >= 0 && m->load_ns >= 0))
@@ -1503,12 +1505,12 @@ static int validate(const gl_sched_program *p, const gl_sched_machine *m, char *
                     m->sm_copy_share, m->sm_memset_bytes);
     if (!(m->pageable_piece_ns >= 0))
         return fail(err, errlen, "the machine's pageable piece (%g ns) is not a time", m->pageable_piece_ns);
-    if (!(m->pageable_d2h_handover_ns >= 0 && m->pageable_d2h_handover_ns < INFINITY))
+    if (!a_time(m->pageable_d2h_handover_ns))
         return fail(err, errlen, "the machine's staging handover (%g ns) is not a time", m->pageable_d2h_handover_ns);
-    if (!(m->sync_return_ns >= 0 && m->sync_return_ns < INFINITY))
+    if (!a_time(m->sync_return_ns))
         return fail(err, errlen, "the machine's return after a synchronization (%g ns) is not a time",
                     m->sync_return_ns);
-    if (!(m->copy_arrive_ns >= 0 && m->copy_arrive_ns < INFINITY))
+    if (!a_time(m->copy_arrive_ns))
         return fail(err, errlen, "the machine's copy arrival (%g ns) is not a time", m->copy_arrive_ns);
     if (!(fabs(m->sync_connection_ns) < INFINITY))
         return fail(err, errlen, "the machine's cost per connection of a synchronization (%g ns) is not a time",
@@ -1534,7 +1536,7 @@ static int validate(const gl_sched_program *p, const gl_sched_machine *m, char *
         }
         if (o->kind == GL_SCHED_HOSTFN && !(o->block_ns >= 0))
             return fail(err, errlen, "op %d: a host function of %g ns", i, o->block_ns);
-        if (o->kind == GL_SCHED_HOSTFN && !(o->wake_ns >= 0 && o->wake_ns < INFINITY))
+        if (o->kind == GL_SCHED_HOSTFN && !a_time(o->wake_ns))
             return fail(err, errlen, "op %d: a host function whose wake is %g ns", i, o->wake_ns);
         if (o->kind == GL_SCHED_SYNC && !isfinite(o->wake_ns))
             return fail(err, errlen, "op %d: a synchronization whose wake is %g ns", i, o->wake_ns);

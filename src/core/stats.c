@@ -14,6 +14,8 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+int gl_stats_ones(gl_stats s) { return (int)lround(s.mean * s.n); }
+
 gl_stats gl_stats_of(const double *x, int n)
 {
     gl_stats s;

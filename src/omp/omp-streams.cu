@@ -189,9 +189,6 @@ static void sample_row(gl_sample *smp, void *arg)
 
 /* ---- a row: its claims, its trace, its runs ----------------------------------------------------- */
 
-static gl_stats stats(const gl_row *row, const char *name) { return gl_row_find(row, name)->stats; }
-static int runs_held(gl_stats s) { return (int)lround(s.mean * s.n); } /* runs in which a 0/1 series was 1 */
-
 static void row_claims(omp_lab *L, gl_row *row, const char *title)
 {
     gl_report *rep = &L->S.rep;
@@ -201,9 +198,10 @@ static void row_claims(omp_lab *L, gl_row *row, const char *title)
     gl_check(rep, row, r->runs_complete == r->runs, "%s: %d of %d runs recorded all %d kernels, each ran its %g us "
              "(shortest %.3f of its time), and left its result", title, r->runs_complete, r->runs, S * K, L->kernel_us,
              r->shortest_ratio);
-    gl_stats mk = stats(row, "makespan"), model_mk = stats(row, "model_makespan"), in = stats(row, "in_range");
-    gl_stats peak = stats(row, "peak_concurrency"), peak_lo = stats(row, "model_peak_lo");
-    gl_stats peak_hi = stats(row, "model_peak_hi");
+    gl_stats mk = gl_row_stats_of(row, "makespan"), model_mk = gl_row_stats_of(row, "model_makespan");
+    gl_stats in = gl_row_stats_of(row, "in_range");
+    gl_stats peak = gl_row_stats_of(row, "peak_concurrency"), peak_lo = gl_row_stats_of(row, "model_peak_lo");
+    gl_stats peak_hi = gl_row_stats_of(row, "model_peak_hi");
     /* The prediction is a range: the medians over runs of each run's spread. */
     double lo = gl_row_median(row, "model_makespan_lo"), hi = gl_row_median(row, "model_makespan_hi");
     gl_row_number(row, "model_error", "%", 1, 0, 100 * (mk.median - model_mk.median) / model_mk.median);
@@ -212,11 +210,11 @@ static void row_claims(omp_lab *L, gl_row *row, const char *title)
     char text[256], key[64];
     /* Run by run, each against the simulation of its own calls: one thread starting milliseconds late is predicted. */
     snprintf(text, sizeof text, "%s: makespan within the simulation's range, run by run", title);
-    gl_claim_fact(rep, row, GL_CLAIM_TIMING, 2 * runs_held(in) >= in.n, text,
+    gl_claim_fact(rep, row, GL_CLAIM_TIMING, 2 * gl_stats_ones(in) >= in.n, text,
                   "%d of %d runs within the range the simulation of their own calls gives over the order racing calls "
                   "may have reached the driver (+/-%.0f%% + %.2g ms timer slack); medians: measured %.4g ms, "
                   "simulated %.4g ms with the calls as recorded, range %.4g..%.4g ms",
-                  runs_held(in), in.n, 100 * tolerance, slack_ns / 1e6, mk.median, model_mk.median, lo, hi);
+                  gl_stats_ones(in), in.n, 100 * tolerance, slack_ns / 1e6, mk.median, model_mk.median, lo, hi);
     snprintf(text, sizeof text, "%s: peak concurrency within the simulation's %.0f..%.0f kernels", title, peak_lo.min,
              peak_hi.max);
     int peak_in = lround(peak.median) >= lround(peak_lo.min) && lround(peak.median) <= lround(peak_hi.max);
@@ -239,8 +237,7 @@ static void row_claims(omp_lab *L, gl_row *row, const char *title)
             }
             /* The single-thread row's point prediction over this row's range: the words say where that range lies
              * against 1, and the runs must fall in their own simulations' ranges. The median is printed, not judged:
-             * one of three racing runs fell outside (1.03x against 0.56..0.92x, H100, --quick then 3 runs), two
-             * within. */
+             * one of three racing runs fell outside (1.03x against 0.56..0.92x, H100, 3 runs), two within. */
             double sp = gl_row_median(L->base[i], "makespan") / mk.median;
             double model = gl_row_median(L->base[i], "model_makespan"), sp_lo = model / hi, sp_hi = model / lo;
             snprintf(key, sizeof key, "speedup_vs_%s", base);
@@ -254,24 +251,25 @@ static void row_claims(omp_lab *L, gl_row *row, const char *title)
             snprintf(text, sizeof text, "%s: against single-thread %s-first dispatch it %s, as the model predicts "
                      "(makespan speed-up)", title, base, words);
             snprintf(key, sizeof key, "in_range_vs_%s", base);
-            gl_stats vs = stats(row, key);
-            gl_claim_fact(rep, row, GL_CLAIM_TIMING, 2 * runs_held(vs) >= vs.n, text,
+            gl_stats vs = gl_row_stats_of(row, key);
+            gl_claim_fact(rep, row, GL_CLAIM_TIMING, 2 * gl_stats_ones(vs) >= vs.n, text,
                           "median measured %.3g x (%s the words); %d of %d runs within the range of their own "
                           "simulation (+/-%.0f%%); simulated %.3g..%.3g x", sp, agrees ? "matches" : "contradicts",
-                          runs_held(vs), vs.n, 100 * tolerance, sp_lo, sp_hi);
+                          gl_stats_ones(vs), vs.n, 100 * tolerance, sp_lo, sp_hi);
         }
     }
 
     /* One queue: the order the calls reach the driver is the order kernels start. */
     if (r->machine.connections != 1) return;
-    gl_stats bad = stats(row, "issue_order_violations"), model_bad = stats(row, "model_issue_order_violations");
+    gl_stats bad = gl_row_stats_of(row, "issue_order_violations");
+    gl_stats model_bad = gl_row_stats_of(row, "model_issue_order_violations");
     snprintf(text, sizeof text, "%s, C=1: every host thread's kernels start in the order it issued them, across its "
              "streams (one in-order queue)", title);
     gl_claim_fact(rep, row, GL_CLAIM_ORDERING, bad.max == 0 && model_bad.max == 0, text,
                   "kernels that started before one their thread issued earlier, most in one of %d runs: measured %.0f, "
                   "model %.0f (slack %.0f ns)", bad.n, bad.max, model_bad.max, slack_ns);
     if (N < 2) return;
-    gl_stats sw = stats(row, "thread_switches"), model_sw = stats(row, "model_thread_switches");
+    gl_stats sw = gl_row_stats_of(row, "thread_switches"), model_sw = gl_row_stats_of(row, "model_thread_switches");
     int model_mixed = model_sw.median > N - 1, mixed = sw.median > N - 1;
     snprintf(text, sizeof text, "%s, C=1: the one queue takes the threads' launches %s, as the model predicts", title,
              model_mixed ? "interleaved (its stream order is no one thread's issue order)"
@@ -399,10 +397,8 @@ int main(int argc, char **argv)
         {"mode", GL_OPT_CHOICE, &mode, 0, 0, "all|omp|depth|breadth|per-thread", NULL, "dispatch modes to run", 0},
         {"tolerance", GL_OPT_DOUBLE, &L.tolerance, 0, 10, NULL, NULL,
          "relative tolerance of the makespan and speed-up claims", 0},
-        /* The common option with its own --quick value. Racing threads' claims are a majority of runs, and the
-         * simulation's range missed 8 of 120 single runs at 16 threads (H200, session 30). The misses come in
-         * clusters, a process at a time (one had 5 of 9 out): the quick table failed in 7 of 120 processes with 3
-         * runs, in 1 of 60 with 9. */
+        /* The common option with its own --quick value: racing threads' claims are a majority of runs, and with 3
+         * the quick table failed in 7 of 120 processes, with 9 in 1 of 60 (H200, h200/session30/README.md). */
         {"repeat", GL_OPT_INT, &common.repeat, 1, 100000, NULL, "9", "timed repetitions per configuration", 0},
     };
     gl_options_parse_or_exit(&exp, opts, GL_ARRAY_LEN(opts), &common, argc, argv);
@@ -417,8 +413,7 @@ int main(int argc, char **argv)
         }
         if (cores > 16) threads.v[threads.n++] = cores;
     }
-    int shortest = kernel_us.v[0];
-    for (int i = 1; i < kernel_us.n; i++) shortest = kernel_us.v[i] < shortest ? kernel_us.v[i] : shortest;
+    int shortest = gl_int_list_min(kernel_us);
     omp_set_dynamic(0); /* a parallel region gets the threads it asks for, or the row says it did not */
     gl_sched_lab_open(&L.S, exp.name, &common);
     gl_sched_lab_calibrate(&L.S, BLOCK_THREADS, shortest);

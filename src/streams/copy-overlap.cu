@@ -318,8 +318,7 @@ int main(int argc, char **argv)
         }
     }
     for (int k = 0; k < 3; k++) CUDA_CHECK(cudaMalloc((void **)&o.d[k], bytes));
-    int max_n = 1;
-    for (int i = 0; i < segs.n; i++) max_n = segs.v[i] > max_n ? segs.v[i] : max_n;
+    int max_n = gl_int_list_max(segs);
     o.stage = (int *)gl_xcalloc((size_t)4 * max_n + 8, sizeof(int));
     o.segment = (int *)gl_xcalloc((size_t)4 * max_n + 8, sizeof(int));
     o.first = (long *)gl_xcalloc((size_t)max_n + 1, sizeof(long));

@@ -155,6 +155,14 @@ int main(void)
     fixture_init(&f);
     test_cond("a seed beyond 64 bits is refused", parse(&f, ARGS("--seed", "18446744073709551616")) == GL_EXIT_USAGE);
 
+    {
+        int v[] = {7, 3, 9, 3};
+        gl_int_list l = {v, 4}, one = {v + 2, 1};
+        test_cond("gl_int_list_min and _max: the smallest and largest value, of one value that value",
+                  gl_int_list_min(l) == 3 && gl_int_list_max(l) == 9 && gl_int_list_min(one) == 9 &&
+                      gl_int_list_max(one) == 9);
+    }
+
     fixture_init(&f);
     test_cond("--quick applies the quick values",
               parse(&f, ARGS("--quick")) == GL_PARSE_OK && f.streams == 4 && f.us == 200 && f.common.repeat == 3 &&

@@ -219,6 +219,10 @@ int main(void)
               fabs(gl_row_median(bw, "time") - 1.0) < 1e-12 && isnan(gl_row_median(NULL, "time")) &&
                   isnan(gl_row_median(bw, "nothing")) && isnan(gl_row_median(nobw, "count")) &&
                   isnan(gl_row_median(nobw, "empty")));
+    test_cond("gl_row_stats_of: a statistics value's statistics; no samples for a missing row, value, or a number",
+              gl_row_stats_of(bw, "time").n == 3 && fabs(gl_row_stats_of(bw, "time").max - 1.2) < 1e-12 &&
+                  gl_row_stats_of(NULL, "time").n == 0 && gl_row_stats_of(bw, "nothing").n == 0 &&
+                  gl_row_stats_of(nobw, "count").n == 0);
     test_cond("the best GB/s uses the minimum time", fabs(gl_row_find(bw, "bandwidth_best")->number - 2500) < 1e-9);
     test_cond("percent of peak is GB/s over the device's peak", fabs(gl_row_find(bw, "peak_fraction")->number - 50) < 1e-9);
     test_cond("elements per second from declared elements", fabs(gl_row_find(bw, "throughput")->number - 500) < 1e-9);

@@ -42,6 +42,10 @@ int main(void)
     s = gl_stats_of(neg, 2);
     test_cond("noise of negative samples is positive", s.rsd > 0 && close_to(s.mean, -3));
 
+    double held[] = {1, 0, 1, 1, 0, 1, 1};
+    test_cond("gl_stats_ones counts the 1s of a 0/1 series (5 of 7; none of none)",
+              gl_stats_ones(gl_stats_of(held, 7)) == 5 && gl_stats_ones(gl_stats_of(held, 0)) == 0);
+
     /* The clock must measure a known sleep in nanoseconds: 20 ms reads as
      * 20e6 ns, not 20e3 (microseconds) or 20 (milliseconds). */
     struct timespec nap = {0, 20 * 1000 * 1000};
