@@ -178,6 +178,17 @@ group by rowid % 2"
     expect "replay random 32 (H200, C=1): a host function before a copy the host waits for holds that copy" 0 \
         "^\\|  *1 \\|  *23\\.[2-4][0-9]* \\|  *[0-9]+ \\|  *23\\.260 \\|  *[-+]0\\.[0-9] \\|  *0\\.[0-9]+ \\|" \
         "$b" tests/data/random32-c1-h200.sqlite --range "random 32" --connections 1
+    # event-programs' copies seed 20261141 alone (validate-replay's random 20; session 31, its range's activity kept,
+    # 1 ms either side): one event releases a 7012-block grid and, submitted after it, a 1-block kernel. In these two
+    # recordings the small kernel started first (at C=2 from behind the grid in one queue) and its stream's work ran
+    # beside the grid; in submission order the grid took every SM first and the replay was 12.8% and 12.7% long. At
+    # the recorded setting the two now go in their recorded order (gl_sched.h "Heads").
+    expect "replay random 20 (H200, C=8): two kernels one event releases go in their recorded order (within 1%)" 0 \
+        "^\\|  *8 \\|  *5\\.[89][0-9]* \\|  *[0-9]+ \\|  *5\\.911 \\|  *[-+]0\\.[0-9] \\|" \
+        "$b" tests/data/random20-c8-r0-h200.sqlite --range "random 0" --module-loading eager --connections 8
+    expect "replay random 20 (H200, C=2): ... also the one behind the other in its queue (within 1%)" 0 \
+        "^\\|  *2 \\|  *(5\\.9|6\\.0)[0-9]* \\|  *[0-9]+ \\|  *5\\.994 \\|  *[-+]0\\.[0-9] \\|" \
+        "$b" tests/data/random20-c2-r0-h200.sqlite --range "random 0" --module-loading eager --connections 2
     # event-programs' copies seed 20261132 at C=8 (validate-replay's random 11, two recordings): five threads' pageable
     # D2H copies, one at a time in the driver (gl_sched.h "Staging"). In the first, threads waited up to 17 ms for
     # another's 164 MB copy; without the rule their copies started early (starts p95 21.3% of the span). In the

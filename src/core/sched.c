@@ -365,6 +365,7 @@ typedef struct op_state {
     int ready;             /* an engine copy that has arrived, with its dependencies finished, not started */
     double cost_wake;      /* when a wake for its dependencies' costs was scheduled (0: none) */
     long long order;       /* submission order: heads compete by it */
+    double accept_ns;      /* LAUNCH: when its EV_ACCEPT is due (accepting lists it until then) */
 } op_state;
 
 typedef struct queue {
@@ -420,6 +421,8 @@ typedef struct sim {
     double cwd_busy;   /* when the work distributor has handed out the blocks given to it so far */
     int *pending;      /* records, waits and loads that arrived and whose dependencies finished, not done yet */
     int n_pending, cap_pending; /* how many, and room */
+    int *accepting;    /* kernels that left their queues and have not reached the work distributor yet */
+    int n_accepting, cap_accepting; /* how many, and room */
     int *cwd;          /* the compute work distributor: kernels (and SM copies) with blocks left, in dispatch order */
     int n_cwd, cap_cwd;           /* entries in it, and room */
     int resident;                 /* kernels between leaving their queue and ending */
@@ -915,7 +918,15 @@ static double dispatch_now(const sim *s)
     return d > 0 ? d : s->m->dispatch_ns;
 }
 
-/* Let ready heads go, the earliest-submitted first (they compete for resident places). */
+/* Whether op a goes before op b among heads ready at one instant: in the recorded order where a replay ranks both,
+ * else the earliest-submitted first (gl_sched.h "Heads"). */
+static int goes_before(const sim *s, int a, int b)
+{
+    int ra = s->p->ops[a].rank, rb = s->p->ops[b].rank;
+    return s->m->ranked_races && ra > 0 && rb > 0 ? ra < rb : s->os[a].order < s->os[b].order;
+}
+
+/* Let ready heads go, the first by goes_before first (they compete for resident places). */
 static int advance_queues(sim *s)
 {
     int moved = 0;
@@ -924,7 +935,7 @@ static int advance_queues(sim *s)
         int best = -1;
         for (int c = 0; c < s->m->connections; c++) {
             queue *q = &s->q[c];
-            if (head_ready(s, q) && (best < 0 || s->os[q->fifo[q->head]].order < s->os[s->q[best].fifo[s->q[best].head]].order))
+            if (head_ready(s, q) && (best < 0 || goes_before(s, q->fifo[q->head], s->q[best].fifo[s->q[best].head])))
                 best = c;
         }
         if (best < 0) break;
@@ -938,7 +949,12 @@ static int advance_queues(sim *s)
             s->resident++;
             if (s->resident > s->max_resident) s->max_resident = s->resident;
             if (s->m->release_rule == GL_SCHED_RELEASE_DISPATCHED) q->holding = op;
-            heap_push(s, s->now + kernel_dispatch(s, op, dispatch), EV_ACCEPT, op, 0, 0);
+            s->os[op].accept_ns = s->now + kernel_dispatch(s, op, dispatch);
+            if (s->m->ranked_races) {
+                gl_grow((void **)&s->accepting, &s->cap_accepting, s->n_accepting + 1, sizeof *s->accepting);
+                s->accepting[s->n_accepting++] = op;
+            }
+            heap_push(s, s->os[op].accept_ns, EV_ACCEPT, op, 0, 0);
         } else if (copy_on_sms(s->m, o)) { /* the driver's grid: one block that needs room on an SM */
             s->copying[o->dir]++; /* its engine's turn, from here to its end, its wait for room included */
             double t = gl_sched_op_copy_ns(s->m, o);
@@ -981,6 +997,29 @@ static void cwd_insert(sim *s, int op)
     }
     s->cwd[i] = op;
     s->n_cwd++;
+}
+
+/* A kernel reaching the work distributor now, where another that a replay ranks before it (gl_sched_op.rank) is due
+ * there within queue_entry_ns (the one behind it in its queue, say): returns 0 and puts its arrival at the latest
+ * such one's, after it, so that the distributor hands that one's blocks out first (gl_sched.h "Heads"); else takes
+ * it off the kernels on their way there and returns 1. */
+static int accept_race(sim *s, int op)
+{
+    int k = 0, rank = s->p->ops[op].rank;
+    double until = -1;
+    for (int i = 0; i < s->n_accepting; i++) {
+        int b = s->accepting[i], rb = s->p->ops[b].rank;
+        if (b == op) k = i;
+        else if (rank > 0 && rb > 0 && rb < rank && s->os[b].accept_ns <= s->now + s->m->queue_entry_ns)
+            until = fmax(until, s->os[b].accept_ns);
+    }
+    if (until >= s->now) {
+        s->os[op].accept_ns = until;
+        heap_push(s, until, EV_ACCEPT, op, 0, 0); /* scheduled after theirs: at one time, it goes after them */
+        return 0;
+    }
+    s->accepting[k] = s->accepting[--s->n_accepting];
+    return 1;
 }
 
 /* The sharing groups' clock, brought up to now. */
@@ -1403,6 +1442,8 @@ static void handle(sim *s, const event *e)
         finish(s, e->op);
         break;
     case EV_ACCEPT:
+        if (s->p->ops[e->op].kind == GL_SCHED_LAUNCH && s->m->ranked_races && !accept_race(s, e->op))
+            break; /* it goes later */
         cwd_insert(s, e->op);
         break;
     case EV_BLOCKS:
@@ -1459,6 +1500,7 @@ static void sim_free(sim *s)
     for (int g = 0; g < s->n_groups; g++) free(s->groups[g].sms);
     free(s->groups), free(s->running_groups), free(s->free_groups);
     free(s->cwd);
+    free(s->accepting);
     free(s->pending);
     for (int d = 0; d < GL_SCHED_DIRS; d++) {
         free(s->wfifo[d]), free(s->ready[d]);

@@ -1409,6 +1409,26 @@ static int *cross_thread_records(const rp_trace *t)
     return link;
 }
 
+static const double *rank_rs; /* by_recorded_start's starts (qsort takes no context) */
+static int by_recorded_start(const void *a, const void *b)
+{
+    int i = *(const int *)a, j = *(const int *)b;
+    return rank_rs[i] < rank_rs[j] ? -1 : rank_rs[i] > rank_rs[j] ? 1 : (i > j) - (i < j);
+}
+
+void rp_rank_starts(gl_sched_program *p, const double *rs)
+{
+    int *ix = (int *)gl_xmalloc(sizeof(int) * ((size_t)p->n_ops + 1)), n = 0;
+    for (int i = 0; i < p->n_ops; i++) {
+        p->ops[i].rank = 0;
+        if ((p->ops[i].kind == GL_SCHED_LAUNCH || p->ops[i].kind == GL_SCHED_COPY) && !isnan(rs[i])) ix[n++] = i;
+    }
+    rank_rs = rs;
+    qsort(ix, (size_t)n, sizeof *ix, by_recorded_start);
+    for (int k = 0; k < n; k++) p->ops[ix[k]].rank = k + 1;
+    free(ix);
+}
+
 void rp_program(const rp_trace *t, gl_sched_program *p, double **rec_start, double **rec_end, double **rec_return)
 {
     gl_sched_program_init(p);
@@ -1548,6 +1568,7 @@ void rp_program(const rp_trace *t, gl_sched_program *p, double **rec_start, doub
     for (int i = 0; link && i < t->n_calls; i++)
         if (link[i] >= 0 && call_op[i] >= 0 && call_op[link[i]] >= 0) p->ops[call_op[i]].after = call_op[link[i]];
     free(call_op), free(link), free(back);
+    rp_rank_starts(p, rs);
     *rec_start = rs, *rec_end = re;
     if (rec_return) *rec_return = rr;
     else free(rr);

@@ -239,6 +239,11 @@ static inline double rp_time0(const rp_trace *t)
 void rp_program(const rp_trace *t, gl_sched_program *p, double **recorded_start, double **recorded_end,
                 double **recorded_return);
 
+/* Rank p's kernels and copies by recorded start (gl_sched_op.rank, 1 the first; ties by op index; those with none
+ * recorded, 0): on a machine with ranked_races (the recorded setting), kernels the simulation finds racing go in
+ * the order they started in the recording (gl_sched.h "Heads"). rp_program and rp_model_read call it. */
+void rp_rank_starts(gl_sched_program *p, const double *recorded_start);
+
 /* A graph launch's nodes as model operations (graph.c), issued by thread th: each node in the stream it ran in;
  * the branches' first nodes wait for the launch stream's earlier work; a node waits for each other stream's
  * latest node of the launch that had ended before it started (the trace holds no edges); the launch stream

@@ -269,6 +269,7 @@ int rp_model_read(const char *path, rp_trace *t, gl_sched_program *p, double **r
         return rc;
     }
     t->n_threads = p->n_threads, t->n_streams = p->n_streams, t->n_events = p->n_events;
+    rp_rank_starts(p, rs);
     *rs_out = rs, *re_out = re;
     return 0;
 }

@@ -229,6 +229,9 @@ static gl_sched_machine machine_for(const rp_trace *t, int C, int timed)
     m.copy_arrive_ns = t->copy_arrive_ns; /* the trace's (fit.h), else none */
     m.sync_return_ns = t->sync_return_ns; /* the trace's (fit.h), else none */
     m.sync_connection_ns = SYNC_CONNECTION_NS, m.timed_connections = timed;
+    /* at the recorded setting a race between two kernels goes as it went there; at another, the GPU runs it again
+     * and submission order decides (gl_sched.h "Heads") */
+    m.ranked_races = C == timed;
     m.graph_dispatch_ns = t->graph_dispatch_ns; /* the trace's graphs' chaining (fit.h), else the dispatch gap */
     m.graph_copy_after_kernel_ns = t->graph_copy_after_kernel_ns;
     m.graph_kernel_after_copy_ns = t->graph_kernel_after_copy_ns;

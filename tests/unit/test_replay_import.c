@@ -1,5 +1,6 @@
 /* test_replay_import.c - the replay's import rules that work on calls, not on the SQLite file (src/replay/import.c):
- * the staging of a pageable H2D copy the host waits for, called into a busy stream (rp_stage_busy_h2d). */
+ * the staging of a pageable H2D copy the host waits for, called into a busy stream (rp_stage_busy_h2d), and the
+ * kernels' and copies' recorded order (rp_rank_starts). */
 #include "harness.h"
 #include "import.h"
 #include <math.h>
@@ -91,5 +92,20 @@ int main(void)
     pre = stage(late, 2, 100, 1, &ordered);
     test_cond("a copy that went to the engine after this one's DMA began bounds nothing, even recorded before it",
               pre == 100 && ordered == 0);
+    gl_sched_program p; /* a kernel, a record, a copy, a kernel none recorded, a kernel: recorded 30, -, 10, -, 10 */
+    gl_sched_program_init(&p);
+    int st = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1), ev = gl_sched_event_new(&p);
+    gl_sched_launch(&p, 0, st, 1, 32, 1, 1000, 0);
+    gl_sched_record(&p, 0, st, ev);
+    gl_sched_copy(&p, 0, st, H2D, 4096, 0);
+    gl_sched_launch(&p, 0, st, 1, 32, 1, 1000, 1);
+    gl_sched_launch(&p, 0, st, 1, 32, 1, 1000, 2);
+    const double rs[] = {30, 5, 10, NAN, 10};
+    p.ops[1].rank = 7; /* a stale rank goes */
+    rp_rank_starts(&p, rs);
+    test_cond("kernels and copies ranked by recorded start, ties by op index; a record and an op with no recorded "
+              "start unranked (3 0 1 0 2)", p.ops[0].rank == 3 && p.ops[1].rank == 0 && p.ops[2].rank == 1 &&
+                                                 p.ops[3].rank == 0 && p.ops[4].rank == 2);
+    gl_sched_program_free(&p);
     test_report();
 }

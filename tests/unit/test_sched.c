@@ -2212,6 +2212,44 @@ static void test_cross_thread_after(void)
     gl_sched_program_free(&p);
 }
 
+static void test_ranked_races(void)
+{
+    /* One event releases a wide kernel W (on stream A, submitted first: 8 blocks, each a whole SM of 4) and a
+     * 1-block kernel K (on B). By submission order W takes every SM and K starts as W's first wave leaves; ranked
+     * K first (it started first in a recording), with the machine's ranked_races, K starts with W and W's blocks
+     * queue behind it. Not ranked races, the ranks change nothing. */
+    for (int C = 1; C <= 2; C++) {
+        gl_sched_program p;
+        gl_sched_program_init(&p);
+        int a = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+        int b = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+        int e = gl_sched_event_new(&p);
+        int k0 = gl_sched_launch(&p, 0, a, 1, 32, 1, 100000, 0); /* 100 us */
+        gl_sched_record(&p, 0, a, e);
+        gl_sched_wait(&p, 0, b, e);
+        int w = gl_sched_launch(&p, 0, a, 8, 32, 1, 50000, 1); /* two waves of 50 us on 4 SMs */
+        int k = gl_sched_launch(&p, 0, b, 1, 32, 1, 50000, 2);
+        gl_sched_machine m = ideal(C, 4, 128);
+        m.dispatch_ns = 1600, m.queue_entry_ns = 260; /* C=1: K leaves its queue 260 ns behind W, and reaches the
+                                                       * distributor as long after it: within the race */
+        run(&p, &m);
+        double sub_k = p.ops[k].start_ns, sub_w = p.ops[w].end_ns;
+        p.ops[k0].rank = 1, p.ops[k].rank = 2, p.ops[w].rank = 3;
+        run(&p, &m);
+        double unranked_k = p.ops[k].start_ns;
+        m.ranked_races = 1;
+        run(&p, &m);
+        char d[240];
+        snprintf(d, sizeof d, "C=%d: ranked first, the 1-block kernel starts at %.2f us with the wide one (%.2f), "
+                 "which ends at %.0f us (by submission order: at %.0f and %.0f us; ranked, races not: %.0f)", C,
+                 p.ops[k].start_ns / 1e3, p.ops[w].start_ns / 1e3, p.ops[w].end_ns / 1e3, sub_k / 1e3, sub_w / 1e3,
+                 unranked_k / 1e3);
+        test_cond(d, sub_k >= 150000 && unranked_k == sub_k && p.ops[k].start_ns < 105000 &&
+                         p.ops[k].start_ns <= p.ops[w].start_ns && p.ops[w].end_ns > sub_w + 40000);
+        gl_sched_program_free(&p);
+    }
+}
+
 static void test_staging(void)
 {
     /* Thread 0: a 1 ms kernel in A, then a copy in A, which waits for the kernel; thread 1, 100 us into the run, a
@@ -2381,6 +2419,7 @@ int main(void)
     test_queue_switch_rule();
     test_queue_tail_rule();
     test_cross_thread_after();
+    test_ranked_races();
     test_staging();
     test_spread();
     test_queue_rule_env();
