@@ -189,6 +189,14 @@ group by rowid % 2"
     expect "replay random 20 (H200, C=2): ... also the one behind the other in its queue (within 1%)" 0 \
         "^\\|  *2 \\|  *(5\\.9|6\\.0)[0-9]* \\|  *[0-9]+ \\|  *5\\.994 \\|  *[-+]0\\.[0-9] \\|" \
         "$b" tests/data/random20-c2-r0-h200.sqlite --range "random 0" --module-loading eager --connections 2
+    expect "replay says how many races it let go as recorded, and that other settings take submission order" 0 \
+        "^races: at C=8, [1-9][0-9]* times? two kernels .* in the order they started in the recording.*submission order decides" \
+        "$b" tests/data/random20-c8-r0-h200.sqlite --range "random 0" --module-loading eager --connections 8
+    expect "replay random 20 (C=8): at another setting the race goes by submission order (C=16: the grid first)" 0 \
+        "^\\|  *16 \\|  *6\\.[5-9][0-9]* \\|" \
+        "$b" tests/data/random20-c8-r0-h200.sqlite --range "random 0" --module-loading eager --connections 8,16
+    check "replay: no races line where the recorded order decided nothing (vectorAdd)" \
+        bash -c '! "$1" "$2" | grep -q "^races"' _ "$b" tests/data/vectorAdd-c8-h200.sqlite
     # event-programs' copies seed 20261132 at C=8 (validate-replay's random 11, two recordings): five threads' pageable
     # D2H copies, one at a time in the driver (gl_sched.h "Staging"). In the first, threads waited up to 17 ms for
     # another's 164 MB copy; without the rule their copies started early (starts p95 21.3% of the span). In the

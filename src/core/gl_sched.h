@@ -77,20 +77,22 @@
  *           for, and the implicit barrier of the legacy default stream. A head
  *           that waits holds back everything behind it: the false dependency.
  *           A queue takes queue_entry_ns to move from one entry to the next.
-           Heads ready at one instant go earliest-submitted first, which
-           decides which kernel reaches the work distributor first. Which of
-           two kernels that one event releases goes first is a race on the
-           GPU: validate-replay's random 20 (H200, nsys, alone, 8 recordings
-           at each of C = 2, 8, 32) released a 7012-block grid and, after it,
-           a 1-block kernel with one event; in 11 of 24 recordings the small
-           one started first (0.2-0.5 us before the grid, also behind it in
-           one queue at C=2) and its stream's work ran beside the grid, the
-           span 5.9-6.3 ms; in the others it started as the grid's last wave
-           left room, 6.7-7.3 ms. So with ranked_races (a replay at its
-           recorded setting) two ranked ops (gl_sched_op.rank: the order they
-           started in the recording) go in rank order instead, and a kernel
-           reaching the distributor waits for one ranked before it that is
-           due there within queue_entry_ns.
+ *           Heads ready at one instant go earliest-submitted first, which
+ *           decides which kernel reaches the work distributor first. Which of
+ *           two kernels that one event releases goes first is a race on the
+ *           GPU: validate-replay's random 20 (H200, nsys, alone, 8 recordings
+ *           at each of C = 2, 8, 32) released a 7012-block grid and, after it,
+ *           a 1-block kernel with one event; in 11 of 24 recordings the small
+ *           one started first (0.2-0.5 us before the grid, also behind it in
+ *           one queue at C=2) and its stream went on beside the grid (the
+ *           host, waiting for a copy behind the small kernel, went on 750 us
+ *           sooner), the span 5.9-6.3 ms; in the others it started as the
+ *           grid's last wave left room, 6.7-7.3 ms. So with ranked_races (a
+ *           replay at its recorded setting), where the earliest-submitted
+ *           ready head is ranked (gl_sched_op.rank: the order kernels and
+ *           copies started in the recording), the ready head ranked first
+ *           goes instead; and a kernel reaching the distributor waits for one
+ *           ranked before it that is due there within queue_entry_ns.
  *           The front end serves the chains in progress in turn: the more
  *           streams at the heads of the queues, the longer a kernel waits
  *           between its dependency ending and its own start
@@ -490,9 +492,9 @@ typedef struct gl_sched_machine {
     double copy_arrive_ns;    /* an H2D or D2H copy's arrival beyond that, where its call returns first (Host) */
     double dispatch_ns;       /* from a queue letting a kernel go to its first block starting */
     double queue_entry_ns;    /* a queue's time from letting one entry go to letting the next go */
-    int ranked_races;         /* the ops' rank (a replay's recorded order) decides which of two kernels ready at
-                               * one instant, or reaching the distributor within queue_entry_ns, goes first
-                               * ("Heads"; 0: submission order) */
+    int ranked_races;         /* the ops' rank (a replay's recorded order) decides which of two ranked heads
+                               * ready at one instant, or of two kernels reaching the distributor within
+                               * queue_entry_ns, goes first ("Heads"; 0: submission order) */
     double dispatch_busy_ns[GL_SCHED_MAX_QUEUES + 1]; /* dispatch_ns with n chains at the queue heads (0: dispatch_ns) */
     double graph_dispatch_ns; /* a chained launch's dispatch, a graph's kernel node behind its previous one (0: as
                                * any other's) */
@@ -648,8 +650,9 @@ typedef struct gl_sched_op {
                         * whose own time after its target is kept as host time) */
     double stage_ns;   /* COPY: a pageable H2D that returns once staged: its call timed alone on its own buffer just
                         * before the run, with room to stage (0: not timed) */
-    int rank;          /* LAUNCH, COPY: its place in a recording's order of starts, 1 the first (0: none): heads
-                        * ready at one instant leave their queues in this order, not the submission order ("Heads") */
+    int rank;          /* LAUNCH, COPY: its place in a recording's order of starts, 1 the first (0: none): on a
+                        * machine with ranked_races, ranked heads ready at one instant leave their queues in this
+                        * order, and a kernel waits at the distributor for one ranked before it ("Heads") */
     int after;         /* another thread's op that this one's call waits to see returned (-1: none): the program's
                         * own order between its threads (a lock, a flag), which no CUDA call shows. A live run takes
                         * it from the call its thread spun for last (gl_schedrun.h); the replay from a recording: a
@@ -750,6 +753,7 @@ typedef struct gl_sched_result {
     double end_ns;        /* when the last operation finished */
     int max_resident;     /* most kernels in the work distributor at once */
     int max_queue_depth;  /* most operations waiting in one queue */
+    int ranked;           /* times the ops' rank, not submission order, decided which went first (ranked_races) */
 } gl_sched_result;
 
 /* Run the program on the machine: fill each op's results and return the

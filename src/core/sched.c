@@ -366,6 +366,7 @@ typedef struct op_state {
     double cost_wake;      /* when a wake for its dependencies' costs was scheduled (0: none) */
     long long order;       /* submission order: heads compete by it */
     double accept_ns;      /* LAUNCH: when its EV_ACCEPT is due (accepting lists it until then) */
+    int deferred;          /* LAUNCH: its arrival at the distributor was put after a ranked one's (accept_race) */
 } op_state;
 
 typedef struct queue {
@@ -423,6 +424,7 @@ typedef struct sim {
     int n_pending, cap_pending; /* how many, and room */
     int *accepting;    /* kernels that left their queues and have not reached the work distributor yet */
     int n_accepting, cap_accepting; /* how many, and room */
+    int ranked;        /* times a rank decided which went first (gl_sched_result.ranked) */
     int *cwd;          /* the compute work distributor: kernels (and SM copies) with blocks left, in dispatch order */
     int n_cwd, cap_cwd;           /* entries in it, and room */
     int resident;                 /* kernels between leaving their queue and ending */
@@ -918,27 +920,26 @@ static double dispatch_now(const sim *s)
     return d > 0 ? d : s->m->dispatch_ns;
 }
 
-/* Whether op a goes before op b among heads ready at one instant: in the recorded order where a replay ranks both,
- * else the earliest-submitted first (gl_sched.h "Heads"). */
-static int goes_before(const sim *s, int a, int b)
-{
-    int ra = s->p->ops[a].rank, rb = s->p->ops[b].rank;
-    return s->m->ranked_races && ra > 0 && rb > 0 ? ra < rb : s->os[a].order < s->os[b].order;
-}
-
-/* Let ready heads go, the first by goes_before first (they compete for resident places). */
+/* Let ready heads go, the earliest-submitted first (they compete for resident places); with ranked_races, where
+ * that one is ranked, the ready head ranked first (gl_sched.h "Heads": whichever queues the heads are in, the same
+ * one goes). */
 static int advance_queues(sim *s)
 {
     int moved = 0;
     double dispatch = dispatch_now(s);
     for (;;) {
-        int best = -1;
+        int first = -1, ranked = -1, rank_min = 0; /* by submission order; the ranked head ranked first */
         for (int c = 0; c < s->m->connections; c++) {
             queue *q = &s->q[c];
-            if (head_ready(s, q) && (best < 0 || goes_before(s, q->fifo[q->head], s->q[best].fifo[s->q[best].head])))
-                best = c;
+            if (!head_ready(s, q)) continue;
+            int op = q->fifo[q->head], rank = s->p->ops[op].rank;
+            if (first < 0 || s->os[op].order < s->os[s->q[first].fifo[s->q[first].head]].order) first = c;
+            if (s->m->ranked_races && rank > 0 && (ranked < 0 || rank < rank_min)) ranked = c, rank_min = rank;
         }
-        if (best < 0) break;
+        if (first < 0) break;
+        int best = first;
+        if (ranked >= 0 && ranked != first && s->p->ops[s->q[first].fifo[s->q[first].head]].rank > 0)
+            best = ranked, s->ranked++;
         queue *q = &s->q[best];
         int op = q->fifo[q->head++];
         gl_sched_op *o = &s->p->ops[op];
@@ -1005,7 +1006,7 @@ static void cwd_insert(sim *s, int op)
  * it off the kernels on their way there and returns 1. */
 static int accept_race(sim *s, int op)
 {
-    int k = 0, rank = s->p->ops[op].rank;
+    int k = -1, rank = s->p->ops[op].rank;
     double until = -1;
     for (int i = 0; i < s->n_accepting; i++) {
         int b = s->accepting[i], rb = s->p->ops[b].rank;
@@ -1014,11 +1015,13 @@ static int accept_race(sim *s, int op)
             until = fmax(until, s->os[b].accept_ns);
     }
     if (until >= s->now) {
+        s->ranked += !s->os[op].deferred; /* once a kernel */
+        s->os[op].deferred = 1;
         s->os[op].accept_ns = until;
         heap_push(s, until, EV_ACCEPT, op, 0, 0); /* scheduled after theirs: at one time, it goes after them */
         return 0;
     }
-    s->accepting[k] = s->accepting[--s->n_accepting];
+    if (k >= 0) s->accepting[k] = s->accepting[--s->n_accepting]; /* every kernel on its way is listed */
     return 1;
 }
 
@@ -1670,6 +1673,7 @@ int gl_sched_simulate(gl_sched_program *p, const gl_sched_machine *m, gl_sched_r
         }
     r->end_ns = s.now;
     r->max_resident = s.max_resident;
+    r->ranked = s.ranked;
     r->max_queue_depth = s.max_depth;
     if (rc == 0) {
         gl_timeline tl;

@@ -1410,6 +1410,7 @@ static int *cross_thread_records(const rp_trace *t)
 }
 
 static const double *rank_rs; /* by_recorded_start's starts (qsort takes no context) */
+/* Op indices by recorded start, ties by index. */
 static int by_recorded_start(const void *a, const void *b)
 {
     int i = *(const int *)a, j = *(const int *)b;

@@ -647,7 +647,7 @@ int main(int argc, char **argv)
         gl_buf_free(&path);
     }
     /* Kernels that share SMs slow beside more of them than the recording ran at once by the model's law alone */
-    int share_rec = rp_sharing_peak(&p, rs, re), beyond[32], n_beyond = 0, share_most = 0;
+    int share_rec = rp_sharing_peak(&p, rs, re), beyond[32], n_beyond = 0, share_most = 0, ranked = 0;
     for (int k = 0; k < a.n_connections; k++) {
         int C = a.connections[k];
         gl_sched_machine m = machine_for(&t, C, recorded);
@@ -661,7 +661,7 @@ int main(int argc, char **argv)
         if (share_sim > share_most) share_most = share_sim;
         double ms = r.span_ns / 1e6;
         if (C == recorded) {
-            replayed = ms;
+            replayed = ms, ranked = r.ranked;
             printf("| %11d | %17.3f | %22d | %16.3f | %+7.1f | %17.2f |\n", C, ms, r.peak_concurrency, rec_ms,
                    100 * (ms - rec_ms) / rec_ms, start_error_p95(&p, rs, t.gpu_last_ns - t.gpu_first_ns));
         } else {
@@ -670,6 +670,11 @@ int main(int argc, char **argv)
         if (json) fprintf(json, "%s{\"connections\": %d, \"predicted_makespan_ms\": %.6f, \"predicted_peak\": %d}", k ? ", " : "", C,
                           ms, r.peak_concurrency);
     }
+    if (ranked > 0)
+        printf("races: at C=%d, %d time%s two kernels or copies ready at once (or a kernel at the work distributor "
+               "within a queue entry behind another) went in the order they started in the recording, not in "
+               "submission order (gl_sched.h \"Heads\"); at the other settings the GPU runs such races again, and "
+               "submission order decides\n", recorded, ranked, ranked == 1 ? "" : "s");
     if (n_beyond > 0) {
         printf("extrapolated: at C =");
         for (int k = 0; k < n_beyond; k++) printf("%s %d", k ? "," : "", beyond[k]);

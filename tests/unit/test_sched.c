@@ -2235,10 +2235,10 @@ static void test_ranked_races(void)
         run(&p, &m);
         double sub_k = p.ops[k].start_ns, sub_w = p.ops[w].end_ns;
         p.ops[k0].rank = 1, p.ops[k].rank = 2, p.ops[w].rank = 3;
-        run(&p, &m);
+        gl_sched_result r0 = run(&p, &m);
         double unranked_k = p.ops[k].start_ns;
         m.ranked_races = 1;
-        run(&p, &m);
+        gl_sched_result r1 = run(&p, &m);
         char d[240];
         snprintf(d, sizeof d, "C=%d: ranked first, the 1-block kernel starts at %.2f us with the wide one (%.2f), "
                  "which ends at %.0f us (by submission order: at %.0f and %.0f us; ranked, races not: %.0f)", C,
@@ -2246,6 +2246,39 @@ static void test_ranked_races(void)
                  unranked_k / 1e3);
         test_cond(d, sub_k >= 150000 && unranked_k == sub_k && p.ops[k].start_ns < 105000 &&
                          p.ops[k].start_ns <= p.ops[w].start_ns && p.ops[w].end_ns > sub_w + 40000);
+        snprintf(d, sizeof d, "C=%d: the result counts the races the ranks decided (%d; races not ranked: %d)", C,
+                 r1.ranked, r0.ranked);
+        test_cond(d, r1.ranked >= 1 && r0.ranked == 0);
+        gl_sched_program_free(&p);
+    }
+    /* Heads ready at one instant with one resident place between them (L=2: a 100 us kernel holds one place, and
+     * the other frees as k0, whose record releases W and K, ends): by submission order W (stream A) leaves first
+     * and K waits for it; ranked K first, K leaves first, whichever queues the two are in (A's stream created
+     * first or second), and the two take each other's times. */
+    for (int swap = 0; swap < 2; swap++) {
+        gl_sched_program p;
+        gl_sched_program_init(&p);
+        int s0 = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+        int s1 = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+        int a = swap ? s1 : s0, b = swap ? s0 : s1, z = gl_sched_stream_new(&p, GL_SCHED_STREAM_NONBLOCKING, 0, -1);
+        int e = gl_sched_event_new(&p);
+        gl_sched_launch(&p, 0, z, 1, 32, 1, 100000, 0); /* 100 us in the other resident place */
+        int k0 = gl_sched_launch(&p, 0, a, 1, 32, 1, 50000, 1); /* 50 us, then the event */
+        gl_sched_record(&p, 0, a, e);
+        gl_sched_wait(&p, 0, b, e);
+        int w = gl_sched_launch(&p, 0, a, 1, 32, 1, 50000, 2);
+        int k = gl_sched_launch(&p, 0, b, 1, 32, 1, 50000, 3);
+        gl_sched_machine m = ideal(4, 4, 2);
+        run(&p, &m);
+        double sub_w = p.ops[w].start_ns, sub_k = p.ops[k].start_ns;
+        p.ops[k0].rank = 1, p.ops[k].rank = 2, p.ops[w].rank = 3;
+        m.ranked_races = 1;
+        gl_sched_result r = run(&p, &m);
+        char d[240];
+        snprintf(d, sizeof d, "one resident place, %s: ranked first, K leaves at %.0f us and W after it at %.0f (by "
+                 "submission order W at %.0f, K at %.0f); %d race decided", swap ? "the queues swapped" :
+                 "A's queue first", p.ops[k].start_ns / 1e3, p.ops[w].start_ns / 1e3, sub_w / 1e3, sub_k / 1e3, r.ranked);
+        test_cond(d, sub_w < sub_k && p.ops[k].start_ns == sub_w && p.ops[w].start_ns == sub_k && r.ranked == 1);
         gl_sched_program_free(&p);
     }
 }
