@@ -17,7 +17,7 @@ for line in open(dump):
     f = line.split()
     cur.append((int(f[1]), int(f[2]), int(f[3])))
 KEEP = {0, 2, 6, 7}
-tot = right = prev_right = 0
+tot = right = prev_right = among = 0
 rows = []
 for rec in recs:
     for k, prog in enumerate(progs):
@@ -45,9 +45,22 @@ for rec in recs:
         for pt, ps in P.items():
             for a, b in zip(ps, R[rmap[pt]]):
                 if a[0] != 7: smap.setdefault(a[2], set()).add(b[2])
+        calls = collections.defaultdict(list)  # each thread's calls into a stream, as the replay takes candidates from
+        for o in prog:
+            if o[0] in (0, 1, 2, 6, 7): calls[o[1]].append(o)
         for pt, ps in P.items():
+            nth = 0
             for j, (a, b) in enumerate(zip(ps, R[rmap[pt]])):
                 if a[0] != 7: continue
+                # the distinct streams of the thread's four latest calls before this function (records and waits
+                # count, functions not), from the program: whether the right one is among the replay's candidates
+                fns = [i for i, o in enumerate(calls[pt]) if o[0] == 7]
+                at = fns[nth]; nth += 1
+                cand = []
+                for o in reversed(calls[pt][:at]):
+                    if o[0] != 7 and o[2] >= 0 and o[2] not in cand: cand.append(o[2])
+                    if len(cand) == 4: break
+                among += a[2] in cand
                 truth = smap.get(a[2], {None})
                 prev = None
                 for q in range(j - 1, -1, -1):
@@ -55,4 +68,5 @@ for rec in recs:
                 tot += 1; ok = b[2] in truth; right += ok; prev_right += prev == a[2]
                 rows.append('%s random %d thread %d fn: true stream %s (trace %s), replay %d %s; previous call\'s stream %s' % (os.path.basename(rec), k, pt, a[2], sorted(truth), b[2], 'RIGHT' if ok else 'WRONG', 'same' if prev == a[2] else 'other'))
 print('\n'.join(rows))
-print('host functions: %d, the replay put %d in their stream; the previous call\'s stream was theirs for %d' % (tot, right, prev_right))
+print('host functions: %d, the replay put %d in their stream; the previous call\'s stream was theirs for %d; theirs was '
+      'among the thread\'s four latest streams for %d' % (tot, right, prev_right, among))
