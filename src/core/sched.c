@@ -928,18 +928,17 @@ static int advance_queues(sim *s)
     int moved = 0;
     double dispatch = dispatch_now(s);
     for (;;) {
-        int first = -1, ranked = -1, rank_min = 0; /* by submission order; the ranked head ranked first */
+        int first = -1, ranked = -1, first_op = -1, rank_min = 0; /* by submission order; the head ranked first */
         for (int c = 0; c < s->m->connections; c++) {
             queue *q = &s->q[c];
             if (!head_ready(s, q)) continue;
             int op = q->fifo[q->head], rank = s->p->ops[op].rank;
-            if (first < 0 || s->os[op].order < s->os[s->q[first].fifo[s->q[first].head]].order) first = c;
+            if (first < 0 || s->os[op].order < s->os[first_op].order) first = c, first_op = op;
             if (s->m->ranked_races && rank > 0 && (ranked < 0 || rank < rank_min)) ranked = c, rank_min = rank;
         }
         if (first < 0) break;
         int best = first;
-        if (ranked >= 0 && ranked != first && s->p->ops[s->q[first].fifo[s->q[first].head]].rank > 0)
-            best = ranked, s->ranked++;
+        if (ranked >= 0 && ranked != first && s->p->ops[first_op].rank > 0) best = ranked, s->ranked++;
         queue *q = &s->q[best];
         int op = q->fifo[q->head++];
         gl_sched_op *o = &s->p->ops[op];
